@@ -1,0 +1,113 @@
+//! Static name resolution for `check` (LANGUAGE.md §12.4 phase 2).
+//!
+//! Stricter than execution: every name token outside vector literals must resolve,
+//! including names inside bodies that are never called.
+
+use crate::code::{Block, Item};
+use crate::outcome::{ErrorCategory, LangError};
+use crate::parser::Program;
+use crate::word::registry;
+use std::collections::HashSet;
+
+fn is_word(item: &Item, word: &str) -> bool {
+    matches!(item, Item::Name { name, .. } if name.core.is_some_and(|id| registry().spec(id).name == word))
+}
+
+/// Names the program defines (`'NAME' DEF`) and binds (`'N' BIND`, `[ … ] BIND`), normalized.
+pub fn defined_and_bound(block: &Block) -> (HashSet<String>, HashSet<String>) {
+    let mut defined = HashSet::new();
+    let mut bound = HashSet::new();
+    let mut work: Vec<&[Item]> = vec![block.items()];
+    while let Some(items) = work.pop() {
+        for (i, item) in items.iter().enumerate() {
+            match item {
+                Item::Vector { items: inner, .. } => work.push(inner),
+                Item::Block { block, .. } => work.push(block.items()),
+                _ => {}
+            }
+            let Some(next) = items.get(i + 1) else { continue };
+            match item {
+                Item::Str { text, .. } if is_word(next, "DEF") => {
+                    defined.insert(crate::code::normalize(text));
+                }
+                Item::Str { text, .. } if is_word(next, "BIND") => {
+                    bound.insert(crate::code::normalize(text));
+                }
+                Item::Vector { items: inner, .. } if is_word(next, "BIND") => {
+                    for el in inner.iter() {
+                        match el {
+                            Item::Str { text, .. } => {
+                                bound.insert(crate::code::normalize(text));
+                            }
+                            Item::Name { name, .. } => {
+                                bound.insert(crate::code::normalize(&name.written));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    (defined, bound)
+}
+
+fn is_idle_guard(items: &[Item]) -> bool {
+    let significant: Vec<&Item> = items.iter().filter(|i| !i.is_line_break()).collect();
+    matches!(significant.as_slice(), [Item::Name { name, .. }] if &*name.normalized == "IDLE")
+}
+
+/// Resolve every name of the program; `unknownWord` listing the unresolved ones.
+pub fn resolve_names(program: &Program) -> Result<(), LangError> {
+    let (defined, bound) = defined_and_bound(&program.block);
+    let mut unresolved: Vec<(String, Option<crate::outcome::Pos>)> = Vec::new();
+    // (items, inside a vector literal directly, is a block's item run)
+    let mut work: Vec<(&[Item], bool, bool)> = vec![(program.block.items(), false, false)];
+    let mut order: Vec<(&Item, bool)> = Vec::new();
+    while let Some((items, in_vector, is_block)) = work.pop() {
+        // An IDLE guard: the only token of a block, or the only token before its `|`.
+        let idle_ok: Option<usize> = if is_block {
+            let bar = items.iter().position(|i| matches!(i, Item::Bar { .. }));
+            let head = &items[..bar.unwrap_or(items.len())];
+            if is_idle_guard(head) {
+                head.iter().position(|i| !i.is_line_break())
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+        for (i, item) in items.iter().enumerate() {
+            match item {
+                Item::Vector { items: inner, .. } => work.push((inner, true, false)),
+                Item::Block { block, .. } => work.push((block.items(), false, true)),
+                Item::Name { .. } if !in_vector => order.push((item, idle_ok == Some(i))),
+                _ => {}
+            }
+        }
+    }
+    for (item, idle) in order {
+        let Item::Name { name, pos } = item else { continue };
+        if idle || name.core.is_some() || defined.contains(&*name.normalized) || bound.contains(&*name.normalized) {
+            continue;
+        }
+        unresolved.push((name.written.to_string(), *pos));
+    }
+    if unresolved.is_empty() {
+        return Ok(());
+    }
+    unresolved.sort_by_key(|(_, p)| p.map(|p| (p.line, p.column)));
+    let first = unresolved[0].clone();
+    let mut names: Vec<String> = Vec::new();
+    for (n, _) in &unresolved {
+        if !names.contains(n) {
+            names.push(n.clone());
+        }
+    }
+    let message = crate::outcome::cap_list_message("Unknown words: ", &names);
+    let mut e = LangError::new(ErrorCategory::UnknownWord, message);
+    e.word = Some(first.0);
+    e.pos = first.1;
+    Err(e)
+}

@@ -1,0 +1,92 @@
+//! Display of values (LANGUAGE.md §10.1) and of `PRINT` lines (§6.8).
+//!
+//! Walks are iterative: a value built at run time can nest far deeper than any
+//! native stack could recurse.
+
+use crate::code::write_block;
+use crate::value::Value;
+
+/// The display of a value as one stack slot.
+pub fn display(v: &Value) -> String {
+    let mut out = String::new();
+    write_value(v, &mut out);
+    out
+}
+
+/// The line `PRINT` emits: a top-level String prints raw, everything else its display.
+pub fn print_line(v: &Value) -> String {
+    match v {
+        Value::Str(s) => s.to_string(),
+        _ => display(v),
+    }
+}
+
+enum Task<'a> {
+    Value(&'a Value),
+    Text(&'static str),
+}
+
+/// Append the display of `v` to `out`.
+pub fn write_value(v: &Value, out: &mut String) {
+    let mut tasks: Vec<Task<'_>> = vec![Task::Value(v)];
+    while let Some(t) = tasks.pop() {
+        match t {
+            Task::Text(s) => out.push_str(s),
+            Task::Value(v) => match v {
+                Value::Number(n) => {
+                    use std::fmt::Write;
+                    let _ = write!(out, "{n}");
+                }
+                Value::Bool(true) => out.push_str("TRUE"),
+                Value::Bool(false) => out.push_str("FALSE"),
+                Value::Str(s) => {
+                    out.push('\'');
+                    out.push_str(s);
+                    out.push('\'');
+                }
+                Value::Nil(_) => out.push_str("NIL"),
+                Value::Block(b) => write_block(b, out),
+                Value::Vector(items) => {
+                    out.push('[');
+                    tasks.push(Task::Text(" ]"));
+                    for item in items.items().iter().rev() {
+                        tasks.push(Task::Value(item));
+                        tasks.push(Task::Text(" "));
+                    }
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::NilReason;
+
+    #[test]
+    fn vectors_always_use_brackets() {
+        let v = Value::vector(vec![
+            Value::vector(vec![]),
+            Value::vector(vec![Value::str("x"), Value::Bool(true), Value::Nil(NilReason::Literal)]),
+        ]);
+        assert_eq!(display(&v), "[ [ ] [ 'x' TRUE NIL ] ]");
+    }
+
+    #[test]
+    fn print_strips_quotes_only_at_top_level() {
+        assert_eq!(print_line(&Value::str("TEST")), "TEST");
+        assert_eq!(print_line(&Value::vector(vec![Value::str("a")])), "[ 'a' ]");
+    }
+
+    #[test]
+    fn deep_vectors_display_without_recursion() {
+        let mut v = Value::vector(vec![]);
+        for _ in 0..200_000 {
+            v = Value::vector(vec![v]);
+        }
+        let s = display(&v);
+        assert_eq!(s.len(), 200_001 * 4 - 1);
+        drop(v);
+    }
+}

@@ -1,0 +1,109 @@
+//! The host-neutral agent API: run or check a source end to end.
+//!
+//! Hosts (the CLI, the MCP server) call these and render the reports with
+//! [`crate::envelope`]; they never reinterpret language results.
+
+use crate::limits::{Halt, InterruptFlag, Profile};
+use crate::machine::Machine;
+use crate::outcome::LangError;
+use crate::parser;
+use crate::value::Value;
+
+/// How to run a source.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The limit profile.
+    pub profile: Profile,
+    /// A flag the host raises to stop the run (deadline, cancellation).
+    pub interrupt: Option<InterruptFlag>,
+}
+
+impl Options {
+    /// Options for `profile` with no interrupt flag.
+    pub fn new(profile: Profile) -> Options {
+        Options { profile, interrupt: None }
+    }
+}
+
+/// What a run spent of each accumulating limit (MCP-34).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Execution steps.
+    pub execution_steps: u64,
+    /// `numericWork` units.
+    pub numeric_work: u64,
+    /// `collectionWork` units.
+    pub collection_work: u64,
+}
+
+/// The result of running a program.
+#[derive(Debug)]
+pub struct ComputeReport {
+    /// The final stack, bottom to top (as it stands after an error too).
+    pub stack: Vec<Value>,
+    /// Output lines (also those printed before an error).
+    pub output: Vec<String>,
+    /// The language error that stopped the run, if any.
+    pub error: Option<LangError>,
+    /// Whether the host interrupted the run (deadline or cancellation).
+    pub interrupted: bool,
+    /// Meter readings.
+    pub usage: Usage,
+}
+
+impl ComputeReport {
+    /// The outcome id: `value`, `nil:<reason>` or `error:<category>` (§7.5).
+    pub fn outcome_id(&self) -> String {
+        match (&self.error, self.stack.last()) {
+            (Some(e), _) => e.outcome_id(),
+            (None, Some(Value::Nil(r))) => format!("nil:{}", r.id()),
+            (None, _) => "value".to_string(),
+        }
+    }
+}
+
+/// Run `source` from an empty state.
+pub fn compute(source: &str, options: &Options) -> ComputeReport {
+    let mut machine = Machine::new(options.profile.clone());
+    if let Some(flag) = &options.interrupt {
+        machine.meter_mut().set_interrupt(flag.clone());
+    }
+    let result = match parser::parse(source, &options.profile, 0) {
+        Ok(program) => machine.run_program(&program),
+        Err(e) => Err(Halt::Error(e)),
+    };
+    report(machine, result)
+}
+
+/// Build the report of a machine after a run.
+pub fn report(machine: Machine, result: Result<(), Halt>) -> ComputeReport {
+    let usage = Usage {
+        execution_steps: machine.meter().steps(),
+        numeric_work: machine.meter().numeric_work(),
+        collection_work: machine.meter().collection_work(),
+    };
+    let (error, interrupted) = match result {
+        Ok(()) => (None, false),
+        Err(Halt::Error(e)) => (Some(e), false),
+        Err(Halt::Interrupted(_)) => (None, true),
+    };
+    let output = machine.output().to_vec();
+    let stack = machine.stack().to_vec();
+    ComputeReport { stack, output, error, interrupted, usage }
+}
+
+/// The result of a static check.
+#[derive(Debug)]
+pub struct CheckReport {
+    /// The first failing phase's error, if any.
+    pub error: Option<LangError>,
+}
+
+/// Check `source` without executing: tokenize, validate, resolve names (§12.4).
+pub fn check(source: &str, options: &Options) -> CheckReport {
+    let program = match parser::parse(source, &options.profile, 0) {
+        Ok(p) => p,
+        Err(e) => return CheckReport { error: Some(e) },
+    };
+    CheckReport { error: crate::check::resolve_names(&program).err() }
+}

@@ -1,0 +1,195 @@
+//! The result envelope (MCP.md §4, schema version 5) shared by the CLI and the server.
+//!
+//! Rendering is direct to compact JSON in the canonical key order (MCP-26): optional
+//! fields are omitted, never `null`. Hosts append their own trailing fields — the
+//! server its `mcp` provenance block, the CLI `limitProfile` and `backend` (MCP-95).
+
+use crate::display::display;
+use crate::engine::{CheckReport, ComputeReport, Usage};
+use crate::json::{write_str, ObjectWriter};
+use crate::number::Number;
+use crate::outcome::LangError;
+use crate::value::Value;
+use crate::SPECIFICATION_VERSION;
+use std::fmt::Write;
+
+/// The envelope schema version.
+pub const SCHEMA_VERSION: u64 = 5;
+
+/// The denominator bound of the rational approximation of algebraic nodes (MCP-30).
+pub const APPROXIMATION_BOUND: u64 = 1_000_000_000;
+
+/// Host fields appended after the engine's fields.
+pub type HostFields<'a> = &'a dyn Fn(&mut ObjectWriter<'_>);
+
+/// Write the `error` object of a language error (MCP-33).
+pub fn write_error(out: &mut String, e: &LangError) {
+    let mut o = ObjectWriter::new(out);
+    o.str("category", e.category.id());
+    if let Some(r) = e.resource {
+        o.str("resource", r);
+    }
+    if let Some(w) = &e.word {
+        o.str("word", w);
+    }
+    if let Some(p) = e.pos {
+        o.int("line", u64::from(p.line));
+        o.int("column", u64::from(p.column));
+    }
+    o.end();
+}
+
+/// One line: CR and LF become spaces (a message is always a single line).
+pub fn one_line(s: &str) -> String {
+    s.replace(['\r', '\n'], " ")
+}
+
+fn write_usage(out: &mut String, u: &Usage) {
+    let mut o = ObjectWriter::new(out);
+    o.int("executionSteps", u.execution_steps)
+        .int("numericWork", u.numeric_work)
+        .int("collectionWork", u.collection_work);
+    o.end();
+}
+
+fn write_rational_value(out: &mut String, num: &str, den: &str) {
+    let mut o = ObjectWriter::new(out);
+    o.str("numerator", num).str("denominator", den);
+    o.end();
+}
+
+fn write_number_node(out: &mut String, n: &Number) {
+    let mut o = ObjectWriter::new(out);
+    o.str("type", "number");
+    match n {
+        Number::Rat(r) => {
+            o.with("value", |out| write_rational_value(out, &r.numer().to_string(), &r.denom().to_string()));
+        }
+        Number::Alg(_) => {
+            let approx = n.best_convergent(APPROXIMATION_BOUND);
+            o.with("value", |out| write_rational_value(out, &approx.numer().to_string(), &approx.denom().to_string()));
+            o.with("semantics", |out| {
+                let mut s = ObjectWriter::new(out);
+                s.bool("approximate", true);
+                s.with("exactTerms", |out| write_exact_terms(out, n));
+                s.end();
+            });
+        }
+    }
+    o.end();
+}
+
+/// `[{"numerator","denominator","radicand"}, …]` of a Number's normal form.
+pub fn write_exact_terms(out: &mut String, n: &Number) {
+    out.push('[');
+    for (i, (c, d)) in n.terms().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let mut t = ObjectWriter::new(out);
+        t.str("numerator", &c.numer().to_string())
+            .str("denominator", &c.denom().to_string())
+            .str("radicand", &d.to_string());
+        t.end();
+    }
+    out.push(']');
+}
+
+enum Task<'a> {
+    Node(&'a Value),
+    Text(&'static str),
+}
+
+/// Write the stack node of a value (MCP-29), iteratively.
+pub fn write_node(out: &mut String, v: &Value) {
+    let mut tasks = vec![Task::Node(v)];
+    while let Some(t) = tasks.pop() {
+        let v = match t {
+            Task::Text(s) => {
+                out.push_str(s);
+                continue;
+            }
+            Task::Node(v) => v,
+        };
+        match v {
+            Value::Number(n) => write_number_node(out, n),
+            Value::Bool(b) => {
+                let _ = write!(out, "{{\"type\":\"boolean\",\"value\":{b}}}");
+            }
+            Value::Str(s) => {
+                out.push_str("{\"type\":\"string\",\"value\":");
+                write_str(out, s);
+                out.push('}');
+            }
+            Value::Block(_) => {
+                out.push_str("{\"type\":\"codeBlock\",\"value\":");
+                write_str(out, &display(v));
+                out.push('}');
+            }
+            Value::Nil(r) => {
+                let _ = write!(
+                    out,
+                    "{{\"type\":\"nil\",\"value\":null,\"semantics\":{{\"absence\":{{\"reason\":\"{}\"}}}}}}",
+                    r.id()
+                );
+            }
+            Value::Vector(items) => {
+                out.push_str("{\"type\":\"vector\",\"value\":[");
+                tasks.push(Task::Text("]}"));
+                for (i, item) in items.items().iter().enumerate().rev() {
+                    tasks.push(Task::Node(item));
+                    if i > 0 {
+                        tasks.push(Task::Text(","));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The envelope of a `compute` run (the CLI's `run --json`), with host fields last.
+pub fn compute_json(report: &ComputeReport, host: HostFields<'_>) -> String {
+    let mut out = String::new();
+    let mut o = ObjectWriter::new(&mut out);
+    o.int("schemaVersion", SCHEMA_VERSION);
+    o.str("status", if report.error.is_some() { "error" } else { "ok" });
+    o.str("outcome", &report.outcome_id());
+    o.str("specificationVersion", SPECIFICATION_VERSION);
+    o.with("stack", |out| {
+        out.push('[');
+        for (i, v) in report.stack.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_node(out, v);
+        }
+        out.push(']');
+    });
+    let displays: Vec<String> = report.stack.iter().map(display).collect();
+    o.strs("stackDisplay", &displays);
+    o.strs("output", &report.output);
+    if let Some(e) = &report.error {
+        o.str("message", &one_line(&e.message));
+        o.with("error", |out| write_error(out, e));
+    }
+    o.with("resourceUsage", |out| write_usage(out, &report.usage));
+    host(&mut o);
+    o.end();
+    out
+}
+
+/// The envelope of a `check` (the CLI's `check --json`), with host fields last.
+pub fn check_json(report: &CheckReport, host: HostFields<'_>) -> String {
+    let mut out = String::new();
+    let mut o = ObjectWriter::new(&mut out);
+    o.int("schemaVersion", SCHEMA_VERSION);
+    o.str("status", if report.error.is_some() { "error" } else { "ok" });
+    o.str("specificationVersion", SPECIFICATION_VERSION);
+    if let Some(e) = &report.error {
+        o.str("message", &one_line(&e.message));
+        o.with("error", |out| write_error(out, e));
+    }
+    host(&mut o);
+    o.end();
+    out
+}

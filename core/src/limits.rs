@@ -1,0 +1,414 @@
+//! Limit profiles and the meter every Word charges.
+//!
+//! A limit never produces NIL or a partial value: a breach is the ERROR
+//! `resourceLimitExceeded` naming the limit, measured before anything is built
+//! (LANGUAGE.md §9). The meter also carries the host's interrupt flag so long
+//! loops can be stopped from outside.
+
+use crate::outcome::{ErrorCategory, LangError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// The twelve declared limits, in the order `ajisai://limits` lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Limit {
+    /// UTF-8 bytes of one program.
+    SourceBytes,
+    /// Wall-clock milliseconds of one execution (host-enforced).
+    WallTimeMs,
+    /// Bytes of one delivered tool result (host-enforced).
+    ResponseBytes,
+    /// Word invocations and tail-call iterations, accumulated.
+    ExecutionSteps,
+    /// Simultaneous executions (host-enforced).
+    ConcurrentExecutions,
+    /// Elements one generative Word builds.
+    MaterializedElements,
+    /// Depth of a value built from a description.
+    NestingDepth,
+    /// ASCII digits of one numeric lexeme.
+    NumericLiteralDigits,
+    /// Arithmetic work in limb-multiply units, accumulated.
+    NumericWork,
+    /// Element copies, comparisons and probes in collection Words, accumulated.
+    CollectionWork,
+    /// Bit width of every Number a Word computes.
+    BigintBits,
+    /// Terms of one algebraic Number.
+    AlgebraicTerms,
+}
+
+impl Limit {
+    /// All twelve limits.
+    pub const ALL: [Limit; 12] = [
+        Limit::SourceBytes,
+        Limit::WallTimeMs,
+        Limit::ResponseBytes,
+        Limit::ExecutionSteps,
+        Limit::ConcurrentExecutions,
+        Limit::MaterializedElements,
+        Limit::NestingDepth,
+        Limit::NumericLiteralDigits,
+        Limit::NumericWork,
+        Limit::CollectionWork,
+        Limit::BigintBits,
+        Limit::AlgebraicTerms,
+    ];
+
+    /// The nine limits the engine itself enforces.
+    pub const ENGINE: [Limit; 9] = [
+        Limit::SourceBytes,
+        Limit::ExecutionSteps,
+        Limit::MaterializedElements,
+        Limit::NestingDepth,
+        Limit::NumericLiteralDigits,
+        Limit::NumericWork,
+        Limit::CollectionWork,
+        Limit::BigintBits,
+        Limit::AlgebraicTerms,
+    ];
+
+    /// The limit's name as hosts publish it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::SourceBytes => "sourceBytes",
+            Limit::WallTimeMs => "wallTimeMs",
+            Limit::ResponseBytes => "responseBytes",
+            Limit::ExecutionSteps => "executionSteps",
+            Limit::ConcurrentExecutions => "concurrentExecutions",
+            Limit::MaterializedElements => "materializedElements",
+            Limit::NestingDepth => "nestingDepth",
+            Limit::NumericLiteralDigits => "numericLiteralDigits",
+            Limit::NumericWork => "numericWork",
+            Limit::CollectionWork => "collectionWork",
+            Limit::BigintBits => "bigintBits",
+            Limit::AlgebraicTerms => "algebraicTerms",
+        }
+    }
+
+    /// A short text naming the unit the limit counts.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Limit::SourceBytes => "UTF-8 bytes of one program",
+            Limit::WallTimeMs => "milliseconds from slot acquisition to a built result",
+            Limit::ResponseBytes => "bytes of one delivered tool result",
+            Limit::ExecutionSteps => "Word invocations and tail-call iterations, accumulated",
+            Limit::ConcurrentExecutions => "simultaneous executions",
+            Limit::MaterializedElements => "elements one generative Word builds",
+            Limit::NestingDepth => "nesting levels of a value built from a description",
+            Limit::NumericLiteralDigits => "ASCII digits of one numeric lexeme",
+            Limit::NumericWork => "arithmetic work in 64-bit-limb multiply units, accumulated",
+            Limit::CollectionWork => "element copies, order comparisons and equality probes, accumulated",
+            Limit::BigintBits => "bit width of any numerator or denominator of one computed Number",
+            Limit::AlgebraicTerms => "terms of one algebraic Number",
+        }
+    }
+
+    /// The limit with this name, if any.
+    pub fn from_name(name: &str) -> Option<Limit> {
+        Limit::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
+/// A named set of limit values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// The profile's published name.
+    pub name: &'static str,
+    /// UTF-8 bytes of one program.
+    pub source_bytes: u64,
+    /// Wall-clock budget in ms (host-enforced; `None` where the host applies none).
+    pub wall_time_ms: Option<u64>,
+    /// Response bytes (host-enforced; `None` where the host applies none).
+    pub response_bytes: Option<u64>,
+    /// Word invocations, accumulated.
+    pub execution_steps: u64,
+    /// Simultaneous executions (host-enforced; `None` where the host applies none).
+    pub concurrent_executions: Option<u64>,
+    /// Elements one generative Word builds.
+    pub materialized_elements: u64,
+    /// Depth of built values.
+    pub nesting_depth: u64,
+    /// Digits of one numeric lexeme.
+    pub numeric_literal_digits: u64,
+    /// Arithmetic work, accumulated.
+    pub numeric_work: u64,
+    /// Collection work, accumulated.
+    pub collection_work: u64,
+    /// Bit width of computed Numbers.
+    pub bigint_bits: u64,
+    /// Terms of one algebraic Number.
+    pub algebraic_terms: u64,
+}
+
+impl Profile {
+    /// The MCP server's profile `mcp-local-stdio`.
+    pub const MCP_LOCAL_STDIO: Profile = Profile {
+        name: "mcp-local-stdio",
+        source_bytes: 65_536,
+        wall_time_ms: Some(5_000),
+        response_bytes: Some(1_048_576),
+        execution_steps: 100_000,
+        concurrent_executions: Some(4),
+        materialized_elements: 100_000,
+        nesting_depth: 32,
+        numeric_literal_digits: 4_096,
+        numeric_work: 10_000_000,
+        collection_work: 20_000_000,
+        bigint_bits: 262_144,
+        algebraic_terms: 512,
+    };
+
+    /// The CLI's looser profile `cli-local`.
+    pub const CLI_LOCAL: Profile = Profile {
+        name: "cli-local",
+        source_bytes: 16_777_216,
+        wall_time_ms: None,
+        response_bytes: None,
+        execution_steps: 12_000_000,
+        concurrent_executions: None,
+        materialized_elements: 1_000_000,
+        nesting_depth: 256,
+        numeric_literal_digits: 4_096,
+        numeric_work: 311_190_000,
+        collection_work: 1_414_860_000,
+        bigint_bits: 1_000_000,
+        algebraic_terms: 10_000,
+    };
+
+    /// The value of `limit` in this profile (`None` for a host limit this profile does not apply).
+    pub fn get(&self, limit: Limit) -> Option<u64> {
+        match limit {
+            Limit::SourceBytes => Some(self.source_bytes),
+            Limit::WallTimeMs => self.wall_time_ms,
+            Limit::ResponseBytes => self.response_bytes,
+            Limit::ExecutionSteps => Some(self.execution_steps),
+            Limit::ConcurrentExecutions => self.concurrent_executions,
+            Limit::MaterializedElements => Some(self.materialized_elements),
+            Limit::NestingDepth => Some(self.nesting_depth),
+            Limit::NumericLiteralDigits => Some(self.numeric_literal_digits),
+            Limit::NumericWork => Some(self.numeric_work),
+            Limit::CollectionWork => Some(self.collection_work),
+            Limit::BigintBits => Some(self.bigint_bits),
+            Limit::AlgebraicTerms => Some(self.algebraic_terms),
+        }
+    }
+
+    /// The same profile with `limit` set to `value` (for injected-limit tests).
+    pub fn with(mut self, limit: Limit, value: u64) -> Profile {
+        match limit {
+            Limit::SourceBytes => self.source_bytes = value,
+            Limit::WallTimeMs => self.wall_time_ms = Some(value),
+            Limit::ResponseBytes => self.response_bytes = Some(value),
+            Limit::ExecutionSteps => self.execution_steps = value,
+            Limit::ConcurrentExecutions => self.concurrent_executions = Some(value),
+            Limit::MaterializedElements => self.materialized_elements = value,
+            Limit::NestingDepth => self.nesting_depth = value,
+            Limit::NumericLiteralDigits => self.numeric_literal_digits = value,
+            Limit::NumericWork => self.numeric_work = value,
+            Limit::CollectionWork => self.collection_work = value,
+            Limit::BigintBits => self.bigint_bits = value,
+            Limit::AlgebraicTerms => self.algebraic_terms = value,
+        }
+        self
+    }
+}
+
+/// The refusal of a limit: `<limit> of <observed> exceeds the limit of <value>`.
+///
+/// `observed` is a decimal string because a bound on a literal can exceed any machine integer.
+pub fn exceeded(limit: Limit, observed: impl std::fmt::Display, value: u64) -> LangError {
+    let mut e = LangError::new(
+        ErrorCategory::ResourceLimitExceeded,
+        format!("{} of {} exceeds the limit of {}", limit.name(), observed, value),
+    );
+    e.resource = Some(limit.name());
+    e
+}
+
+/// What interrupted a run from outside the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// The host's interrupt flag was raised (deadline or cancellation).
+    Raised,
+}
+
+/// A shareable flag a host raises to stop a running program.
+#[derive(Clone, Debug, Default)]
+pub struct InterruptFlag(Arc<AtomicBool>);
+
+impl InterruptFlag {
+    /// A new, lowered flag.
+    pub fn new() -> InterruptFlag {
+        InterruptFlag::default()
+    }
+    /// Raise the flag: the run stops at its next check.
+    pub fn raise(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    /// Whether the flag is raised.
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Why a charge was refused: a language error, or an interrupt from the host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// A language ERROR (program outcome `error:<category>`).
+    Error(LangError),
+    /// The host stopped the run.
+    Interrupted(Interrupt),
+}
+
+impl From<LangError> for Halt {
+    fn from(e: LangError) -> Halt {
+        Halt::Error(e)
+    }
+}
+
+/// The accumulating meters of one run, with the profile they compare against.
+#[derive(Clone, Debug)]
+pub struct Meter {
+    profile: Profile,
+    steps: u64,
+    numeric_work: u64,
+    collection_work: u64,
+    interrupt: Option<InterruptFlag>,
+}
+
+impl Meter {
+    /// A fresh meter under `profile`.
+    pub fn new(profile: Profile) -> Meter {
+        Meter { profile, steps: 0, numeric_work: 0, collection_work: 0, interrupt: None }
+    }
+
+    /// Attach the host's interrupt flag.
+    pub fn set_interrupt(&mut self, flag: InterruptFlag) {
+        self.interrupt = Some(flag);
+    }
+
+    /// The profile in force.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+    /// `numericWork` charged so far.
+    pub fn numeric_work(&self) -> u64 {
+        self.numeric_work
+    }
+    /// `collectionWork` charged so far.
+    pub fn collection_work(&self) -> u64 {
+        self.collection_work
+    }
+
+    /// Stop if the host raised the interrupt flag.
+    #[inline]
+    pub fn poll(&self) -> Result<(), Halt> {
+        match &self.interrupt {
+            Some(flag) if flag.is_raised() => Err(Halt::Interrupted(Interrupt::Raised)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Charge one execution step (a Word dispatch or a tail-call iteration).
+    #[inline]
+    pub fn step(&mut self) -> Result<(), Halt> {
+        self.poll()?;
+        self.steps += 1;
+        if self.steps > self.profile.execution_steps {
+            return Err(exceeded(Limit::ExecutionSteps, self.steps, self.profile.execution_steps).into());
+        }
+        Ok(())
+    }
+
+    /// Charge `units` of `numericWork`; a refused charge stays on the meter.
+    #[inline]
+    pub fn charge_numeric(&mut self, units: u64) -> Result<(), Halt> {
+        self.poll()?;
+        self.numeric_work = self.numeric_work.saturating_add(units);
+        if self.numeric_work > self.profile.numeric_work {
+            return Err(exceeded(Limit::NumericWork, self.numeric_work, self.profile.numeric_work).into());
+        }
+        Ok(())
+    }
+
+    /// Charge `units` of `collectionWork`; a refused charge stays on the meter.
+    #[inline]
+    pub fn charge_collection(&mut self, units: u64) -> Result<(), Halt> {
+        self.poll()?;
+        self.collection_work = self.collection_work.saturating_add(units);
+        if self.collection_work > self.profile.collection_work {
+            return Err(
+                exceeded(Limit::CollectionWork, self.collection_work, self.profile.collection_work).into()
+            );
+        }
+        Ok(())
+    }
+
+    /// Refuse a size of `observed` against a per-value ceiling.
+    #[inline]
+    pub fn check_size(&self, limit: Limit, observed: u64) -> Result<(), LangError> {
+        let value = self.profile.get(limit).unwrap_or(u64::MAX);
+        if observed > value {
+            return Err(exceeded(limit, observed, value));
+        }
+        Ok(())
+    }
+
+    /// The value of a per-value ceiling.
+    pub fn ceiling(&self, limit: Limit) -> u64 {
+        self.profile.get(limit).unwrap_or(u64::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_refusal_reads_limit_plus_one() {
+        let mut m = Meter::new(Profile::MCP_LOCAL_STDIO.with(Limit::ExecutionSteps, 3));
+        for _ in 0..3 {
+            m.step().unwrap();
+        }
+        match m.step() {
+            Err(Halt::Error(e)) => {
+                assert_eq!(e.message, "executionSteps of 4 exceeds the limit of 3");
+                assert_eq!(e.resource, Some("executionSteps"));
+            }
+            other => panic!("expected refusal, got {other:?}"),
+        }
+        assert_eq!(m.steps(), 4);
+    }
+
+    #[test]
+    fn refused_work_charge_stays_on_meter() {
+        let mut m = Meter::new(Profile::MCP_LOCAL_STDIO.with(Limit::CollectionWork, 100));
+        m.charge_collection(60).unwrap();
+        assert!(m.charge_collection(50).is_err());
+        assert_eq!(m.collection_work(), 110);
+    }
+
+    #[test]
+    fn raised_flag_interrupts() {
+        let mut m = Meter::new(Profile::CLI_LOCAL);
+        let flag = InterruptFlag::new();
+        m.set_interrupt(flag.clone());
+        m.step().unwrap();
+        flag.raise();
+        assert_eq!(m.step(), Err(Halt::Interrupted(Interrupt::Raised)));
+    }
+
+    #[test]
+    fn size_check_boundary() {
+        let m = Meter::new(Profile::MCP_LOCAL_STDIO);
+        assert!(m.check_size(Limit::MaterializedElements, 100_000).is_ok());
+        let e = m.check_size(Limit::MaterializedElements, 100_002).unwrap_err();
+        assert_eq!(e.message, "materializedElements of 100002 exceeds the limit of 100000");
+    }
+}

@@ -1,0 +1,167 @@
+//! The User dictionary: definitions, recorded dependencies and content identity.
+//!
+//! Core is sealed and lives in [`crate::word::registry`]; this holds only User Words.
+
+use crate::code::{Block, Item};
+use crate::limits::Profile;
+use crate::outcome::{err, LangError};
+use crate::parser;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+/// A User Word: its normalized name, stored body and recorded dependencies.
+#[derive(Debug)]
+pub struct UserWord {
+    /// The normalized name.
+    pub name: Arc<str>,
+    /// The body as stored by `DEF`.
+    pub body: Arc<Block>,
+    /// User Words the body referred to at definition time (normalized, sorted, unique).
+    pub deps: Vec<Arc<str>>,
+    /// Definition order (monotonic over the dictionary's life).
+    pub order: u64,
+    prepared: OnceLock<Arc<Block>>,
+}
+
+impl UserWord {
+    /// The body with every literal built (a body made by `REFLECT` is checked and
+    /// built on first use; the checks are repeated until they pass).
+    pub fn prepared_body(&self, profile: &Profile) -> Result<Arc<Block>, LangError> {
+        if self.body.is_prepared() {
+            return Ok(self.body.clone());
+        }
+        if let Some(b) = self.prepared.get() {
+            return Ok(b.clone());
+        }
+        let b = parser::prepare(&self.body, profile)?;
+        Ok(self.prepared.get_or_init(|| b).clone())
+    }
+}
+
+/// The User Words of a run.
+#[derive(Debug, Default, Clone)]
+pub struct Dictionary {
+    words: HashMap<Arc<str>, Arc<UserWord>>,
+    next_order: u64,
+}
+
+/// Whether `name` is a single name lexeme (§6.5): one word-shaped token that is
+/// not a number, not `^`, `|` or a VENT spelling.
+pub fn is_name_lexeme(name: &str) -> bool {
+    let Ok(lexed) = crate::lexer::lex(name, 0) else { return false };
+    if !lexed.directives.is_empty() || lexed.tokens.len() != 1 {
+        return false;
+    }
+    matches!(&lexed.tokens[0].kind, crate::lexer::TokKind::Name(n) if n == name)
+}
+
+impl Dictionary {
+    /// The User Word of a normalized name.
+    #[inline]
+    pub fn get(&self, normalized: &str) -> Option<Arc<UserWord>> {
+        self.words.get(normalized).cloned()
+    }
+
+    /// Every User Word, in definition order.
+    pub fn words(&self) -> Vec<Arc<UserWord>> {
+        let mut all: Vec<Arc<UserWord>> = self.words.values().cloned().collect();
+        all.sort_by_key(|w| w.order);
+        all
+    }
+
+    /// Number of User Words.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Whether no User Word is defined.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// User Words that record `name` as a dependency, sorted.
+    pub fn dependents(&self, name: &str) -> Vec<Arc<str>> {
+        let mut out: Vec<Arc<str>> =
+            self.words.values().filter(|w| w.deps.iter().any(|d| &**d == name)).map(|w| w.name.clone()).collect();
+        out.sort();
+        out
+    }
+
+    /// Define or redefine `name` (already normalized and validated as a name) with
+    /// `body`. Refuses an empty body, a top-level `|`, and a redefinition while other
+    /// Words depend on the name.
+    pub fn define(&mut self, name: Arc<str>, body: Arc<Block>) -> Result<(), LangError> {
+        if body.is_empty() {
+            return Err(err::invalid_argument(format!("the body of {name} is empty; a Word needs at least one token")));
+        }
+        if body.bar_count() > 0 {
+            return Err(err::malformed(format!(
+                "the body of {name} contains '|', which is valid only in blocks given to COND"
+            )));
+        }
+        if self.words.contains_key(&name) {
+            let dependents = self.dependents(&name);
+            if !dependents.is_empty() {
+                return Err(err::dictionary(format!(
+                    "cannot redefine {name}: {} depend{} on it; delete {} first",
+                    join_names(&dependents),
+                    if dependents.len() == 1 { "s" } else { "" },
+                    if dependents.len() == 1 { "it" } else { "them" }
+                )));
+            }
+        }
+        let deps = self.dependencies_of(&body, &name);
+        let order = self.next_order;
+        self.next_order += 1;
+        self.words.insert(name.clone(), Arc::new(UserWord { name, body, deps, order, prepared: OnceLock::new() }));
+        Ok(())
+    }
+
+    /// Delete the User Word `name` (normalized). Refuses unknown names and Words others depend on.
+    pub fn delete(&mut self, name: &str) -> Result<(), LangError> {
+        if !self.words.contains_key(name) {
+            return Err(err::dictionary(format!("there is no User Word {name} to delete")));
+        }
+        let dependents = self.dependents(name);
+        if !dependents.is_empty() {
+            return Err(err::dictionary(format!(
+                "cannot delete {name}: {} depend{} on it; delete {} first",
+                join_names(&dependents),
+                if dependents.len() == 1 { "s" } else { "" },
+                if dependents.len() == 1 { "it" } else { "them" }
+            )));
+        }
+        self.words.remove(name);
+        Ok(())
+    }
+
+    /// Every name token anywhere in `body` (vector literals included) that resolves
+    /// now to a User Word other than `own`.
+    fn dependencies_of(&self, body: &Block, own: &str) -> Vec<Arc<str>> {
+        let mut deps: Vec<Arc<str>> = Vec::new();
+        let mut work: Vec<&[Item]> = vec![body.items()];
+        while let Some(items) = work.pop() {
+            for item in items {
+                match item {
+                    Item::Name { name, .. } => {
+                        if name.core.is_none() && &*name.normalized != own {
+                            if let Some(w) = self.words.get(&name.normalized) {
+                                deps.push(w.name.clone());
+                            }
+                        }
+                    }
+                    Item::Vector { items, .. } => work.push(items),
+                    Item::Block { block, .. } => work.push(block.items()),
+                    _ => {}
+                }
+            }
+        }
+        deps.sort();
+        deps.dedup();
+        deps
+    }
+}
+
+fn join_names(names: &[Arc<str>]) -> String {
+    names.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+}

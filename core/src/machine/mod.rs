@@ -1,0 +1,810 @@
+//! The machine: stack, frames and bindings, dictionary, output, and the evaluation loop.
+//!
+//! Every evaluation — the program, User Word calls, blocks run by `EXEC`, `COND`,
+//! `MAP` and the other higher-order Words — runs on explicit frames kept in
+//! [`Machine`], never on the native stack. A Word that needs a block evaluated
+//! returns [`Flow::Run`] with a continuation; the loop pushes a frame for the block
+//! and calls the continuation when the frame finishes (or unwinds it on error).
+//! So recursion depth is bounded by `executionSteps` and memory only.
+
+mod dict;
+
+pub use dict::{is_name_lexeme, Dictionary, UserWord};
+
+use crate::code::{Block, Item, Name};
+use crate::limits::{Halt, Meter, Profile};
+use crate::outcome::{err, ErrorCategory, LangError, Pos};
+use crate::parser::{self, Program};
+use crate::value::Value;
+use crate::word::{registry, Flow, Resume, Run, WordId};
+use std::sync::Arc;
+
+/// Local bindings of one frame (few entries; a linear map).
+type Bindings = Vec<(Arc<str>, Value)>;
+
+/// What opened a code frame.
+#[derive(Clone)]
+enum FrameKind {
+    /// The program run: a barrier.
+    Root,
+    /// A User Word call: a barrier.
+    Word(Arc<UserWord>),
+    /// A block run by a Word: transparent.
+    Block,
+}
+
+struct CodeFrame {
+    block: Arc<Block>,
+    pc: usize,
+    kind: FrameKind,
+    bindings: Option<Box<Bindings>>,
+    /// The pending KEEP flag of this frame.
+    keep: bool,
+    /// Values below this index are invisible to the frame (isolation base).
+    floor: usize,
+    /// For a COND clause body in tail position: the User Word whose body is running.
+    tail_of: Option<Arc<UserWord>>,
+    /// After a tail-call iteration: on completion keep the top, truncate here, push it.
+    tail_base: Option<usize>,
+    /// Whether a KEEP record belongs to this frame (EXEC or User Word under KEEP).
+    keep_record: bool,
+}
+
+enum Frame {
+    Code(CodeFrame),
+    Native { cont: Box<dyn Resume>, base: usize, word: WordId, pos: Option<Pos> },
+}
+
+/// Values a call made under KEEP consumed from below its start, to restore afterwards.
+struct KeepRecord {
+    /// Low-water mark: no index below it has been popped by the call.
+    watermark: usize,
+    /// Values popped below the mark, in pop order (highest index first).
+    saved: Vec<Value>,
+}
+
+/// The machine state of one program run (or of a REPL session).
+pub struct Machine {
+    stack: Vec<Value>,
+    frames: Vec<Frame>,
+    dict: Dictionary,
+    output: Vec<String>,
+    meter: Meter,
+    keeps: Vec<KeepRecord>,
+    root_bindings: Bindings,
+}
+
+/// How the loop should continue after one item.
+enum Next {
+    /// Keep running the current frame.
+    Same,
+    /// The frame stack changed: re-read the top frame.
+    Changed,
+}
+
+impl Machine {
+    /// A fresh machine (empty stack, dictionary and output) under `profile`.
+    pub fn new(profile: Profile) -> Machine {
+        Machine {
+            stack: Vec::new(),
+            frames: Vec::new(),
+            dict: Dictionary::default(),
+            output: Vec::new(),
+            meter: Meter::new(profile),
+            keeps: Vec::new(),
+            root_bindings: Vec::new(),
+        }
+    }
+
+    /// The stack, bottom to top.
+    pub fn stack(&self) -> &[Value] {
+        &self.stack
+    }
+
+    /// The output lines so far.
+    pub fn output(&self) -> &[String] {
+        &self.output
+    }
+
+    /// The meters.
+    pub fn meter(&self) -> &Meter {
+        &self.meter
+    }
+
+    /// The meters, mutably (hosts attach the interrupt flag here).
+    pub fn meter_mut(&mut self) -> &mut Meter {
+        &mut self.meter
+    }
+
+    /// The User dictionary.
+    pub fn dictionary(&self) -> &Dictionary {
+        &self.dict
+    }
+
+    /// The User dictionary, mutably (hosts define prelude Words here).
+    pub fn dictionary_mut(&mut self) -> &mut Dictionary {
+        &mut self.dict
+    }
+
+    /// Parse `source` under this machine's profile and run it as a continuation of
+    /// the current state (stack, dictionary and root bindings persist).
+    pub fn run_source(&mut self, source: &str) -> Result<(), Halt> {
+        let program = parser::parse(source, self.meter.profile(), 0)?;
+        self.run_program(&program)
+    }
+
+    /// Run a parsed program in the root frame.
+    pub fn run_program(&mut self, program: &Program) -> Result<(), Halt> {
+        self.run_block_as_root(program.block.clone())
+    }
+
+    /// Run `block` in a fresh root frame (a barrier with the persistent root bindings).
+    pub fn run_block_as_root(&mut self, block: Arc<Block>) -> Result<(), Halt> {
+        debug_assert!(self.frames.is_empty());
+        let bindings = std::mem::take(&mut self.root_bindings);
+        self.frames.push(Frame::Code(CodeFrame {
+            block,
+            pc: 0,
+            kind: FrameKind::Root,
+            bindings: Some(Box::new(bindings)),
+            keep: false,
+            floor: 0,
+            tail_of: None,
+            tail_base: None,
+            keep_record: false,
+        }));
+        let result = self.run_loop();
+        if let Err(halt) = result {
+            self.unwind_all();
+            return Err(halt);
+        }
+        Ok(())
+    }
+
+    fn run_loop(&mut self) -> Result<(), Halt> {
+        loop {
+            let (block, mut pc) = match self.frames.last() {
+                None => return Ok(()),
+                Some(Frame::Code(f)) => (f.block.clone(), f.pc),
+                Some(Frame::Native { .. }) => unreachable!("a native frame is never on top while running"),
+            };
+            let items = block.items();
+            loop {
+                if pc >= items.len() {
+                    self.set_pc(pc);
+                    self.finish_frame()?;
+                    break;
+                }
+                let item = &items[pc];
+                pc += 1;
+                self.set_pc(pc);
+                match self.step_item(item, &block, pc - 1)? {
+                    Next::Same => {
+                        // The item may have moved the pc (VENT skips a unit).
+                        pc = self.top_code().pc;
+                    }
+                    Next::Changed => break,
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn set_pc(&mut self, pc: usize) {
+        if let Some(Frame::Code(f)) = self.frames.last_mut() {
+            f.pc = pc;
+        }
+    }
+
+    fn top_code(&self) -> &CodeFrame {
+        match self.frames.last() {
+            Some(Frame::Code(f)) => f,
+            _ => unreachable!("the top frame is a code frame while items run"),
+        }
+    }
+
+    fn top_code_mut(&mut self) -> &mut CodeFrame {
+        match self.frames.last_mut() {
+            Some(Frame::Code(f)) => f,
+            _ => unreachable!("the top frame is a code frame while items run"),
+        }
+    }
+
+    fn step_item(&mut self, item: &Item, block: &Arc<Block>, index: usize) -> Result<Next, Halt> {
+        match item {
+            Item::Number { value: Some(n), .. } => {
+                self.stack.push(Value::Number(n.clone()));
+                Ok(Next::Same)
+            }
+            Item::Number { value: None, .. } => unreachable!("blocks are prepared before they run"),
+            Item::Str { text, .. } => {
+                self.stack.push(Value::Str(text.clone()));
+                Ok(Next::Same)
+            }
+            Item::Vector { value, .. } => {
+                self.stack.push(value.clone().expect("blocks are prepared before they run"));
+                Ok(Next::Same)
+            }
+            Item::Block { block, .. } => {
+                self.stack.push(Value::Block(block.clone()));
+                Ok(Next::Same)
+            }
+            Item::LineBreak { .. } => Ok(Next::Same),
+            Item::Bar { pos } => Err(self.locate(
+                err::malformed("'|' separates COND clauses and is valid only in a block given to COND"),
+                *pos,
+            )
+            .into()),
+            Item::Vent { pos } => {
+                let floor = self.top_code().floor;
+                match self.stack.last() {
+                    None => Err(self.locate(err::stack_underflow("VENT (^) needs a value on the stack"), *pos).into()),
+                    Some(_) if self.stack.len() <= floor => {
+                        Err(self.locate(err::stack_underflow("VENT (^) needs a value on the stack"), *pos).into())
+                    }
+                    Some(Value::Nil(_)) => {
+                        self.pop();
+                        Ok(Next::Same)
+                    }
+                    Some(_) => {
+                        let f = self.top_code_mut();
+                        f.pc += 1;
+                        Ok(Next::Same)
+                    }
+                }
+            }
+            Item::Name { name, pos } => {
+                let tail = block.last_significant() == Some(index);
+                self.invoke_name(name, *pos, tail)
+            }
+        }
+    }
+
+    fn invoke_name(&mut self, name: &Name, pos: Option<Pos>, at_block_end: bool) -> Result<Next, Halt> {
+        if let Some(id) = name.core {
+            return self.dispatch_core(id, pos, at_block_end);
+        }
+        if let Some(v) = self.lookup_binding(&name.normalized) {
+            self.stack.push(v);
+            self.top_code_mut().keep = false;
+            return Ok(Next::Same);
+        }
+        if let Some(w) = self.dict.get(&name.normalized) {
+            return self.call_user(w, pos, at_block_end);
+        }
+        let mut e = err::unknown_word(&name.written);
+        if self.is_bound_anywhere(&name.normalized) {
+            e.message.push_str(&format!(
+                "; {} is bound in another frame that this code cannot see (a User Word body sees only its own bindings)",
+                name.written
+            ));
+        } else if let Some(s) = crate::suggest::closest_for(&name.written, &self.dict) {
+            e.message.push_str(&format!("; closest: {}", s.join(", ")));
+        }
+        Err(self.locate(e, pos).into())
+    }
+
+    fn dispatch_core(&mut self, id: WordId, pos: Option<Pos>, at_block_end: bool) -> Result<Next, Halt> {
+        let reg = registry();
+        let frame = self.top_code_mut();
+        let keep = std::mem::take(&mut frame.keep);
+        if Some(id) == reg.keep_id() {
+            self.top_code_mut().keep = true;
+            return Ok(Next::Same);
+        }
+        let spec = reg.spec(id);
+        if let Err(h) = self.meter.step() {
+            return Err(self.attribute(h, spec.name, pos));
+        }
+        let tail = if at_block_end {
+            match &self.top_code().kind {
+                FrameKind::Word(w) => Some(w.clone()),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let depth = self.frames.len();
+        let mut ctx = Ctx { m: self, keep, word: id, pos, tail };
+        let flow = match ctx.generic_nil_policy() {
+            Ok(true) => Ok(Flow::Done),
+            Ok(false) => (spec.exec)(&mut ctx),
+            Err(e) => Err(e),
+        };
+        let flow = flow.map_err(|h| self.attribute(h, spec.name, pos))?;
+        self.apply_flow(flow, id, pos)?;
+        Ok(if self.frames.len() == depth { Next::Same } else { Next::Changed })
+    }
+
+    fn call_user(&mut self, w: Arc<UserWord>, pos: Option<Pos>, at_block_end: bool) -> Result<Next, Halt> {
+        let keep = std::mem::take(&mut self.top_code_mut().keep);
+        if let Err(h) = self.meter.step() {
+            return Err(self.attribute(h, &w.name, pos));
+        }
+        let body = match w.prepared_body(self.meter.profile()) {
+            Ok(b) => b,
+            Err(e) => return Err(self.attribute(e.into(), &w.name, pos)),
+        };
+        // Tail call: the last token of a COND clause body in tail position calling
+        // the very Word whose body is running.
+        let is_tail = at_block_end
+            && !keep
+            && matches!(&self.top_code().tail_of, Some(t) if Arc::ptr_eq(t, &w));
+        if is_tail {
+            self.tail_iterate(body);
+            return Ok(Next::Changed);
+        }
+        let floor = self.top_code().floor;
+        let keep_record = keep;
+        if keep {
+            self.keeps.push(KeepRecord { watermark: self.stack.len(), saved: Vec::new() });
+        }
+        self.frames.push(Frame::Code(CodeFrame {
+            block: body,
+            pc: 0,
+            kind: FrameKind::Word(w),
+            bindings: None,
+            keep: false,
+            floor,
+            tail_of: None,
+            tail_base: None,
+            keep_record,
+        }));
+        Ok(Next::Changed)
+    }
+
+    /// Replace the COND clause body frame and the COND continuation by a fresh
+    /// iteration of the running User Word (constant memory, same observations).
+    fn tail_iterate(&mut self, body: Arc<Block>) {
+        let base = match self.frames.pop() {
+            Some(Frame::Code(f)) => f.floor,
+            _ => unreachable!("a tail call runs in a clause body frame"),
+        };
+        match self.frames.pop() {
+            Some(Frame::Native { .. }) => {}
+            _ => unreachable!("a clause body frame sits on its COND continuation"),
+        }
+        let f = self.top_code_mut();
+        debug_assert!(matches!(f.kind, FrameKind::Word(_)));
+        f.block = body;
+        f.pc = 0;
+        f.bindings = None;
+        f.keep = false;
+        f.floor = base;
+        f.tail_base = Some(f.tail_base.map_or(base, |b| b.min(base)));
+    }
+
+    fn apply_flow(&mut self, flow: Flow, word: WordId, pos: Option<Pos>) -> Result<(), Halt> {
+        let Flow::Run(run) = flow else { return Ok(()) };
+        let Run { block, isolated_base, then, keep_restore, tail_of } = run;
+        let name = registry().spec(word).name;
+        let result = (|| -> Result<Arc<Block>, LangError> {
+            if block.bar_count() > 0 {
+                return Err(err::malformed(
+                    "a block containing '|' can only be given to COND; split the clauses or use COND",
+                ));
+            }
+            if block.is_prepared() {
+                Ok(block)
+            } else {
+                parser::prepare(&block, self.meter.profile())
+            }
+        })();
+        let block = match result {
+            Ok(b) => b,
+            Err(e) => {
+                // The block never started: let the continuation restore the stack.
+                let e = self.attribute(e.into(), name, pos);
+                if let Some(cont) = then {
+                    let base = isolated_base.unwrap_or(self.stack.len());
+                    let mut ctx = Ctx { m: self, keep: false, word, pos, tail: None };
+                    cont.unwind(&mut ctx, base);
+                }
+                return Err(e);
+            }
+        };
+        let floor = isolated_base.unwrap_or_else(|| self.top_code().floor);
+        let base = isolated_base.unwrap_or(self.stack.len());
+        if let Some(cont) = then {
+            self.frames.push(Frame::Native { cont, base, word, pos });
+        }
+        if keep_restore {
+            self.keeps.push(KeepRecord { watermark: self.stack.len(), saved: Vec::new() });
+        }
+        self.frames.push(Frame::Code(CodeFrame {
+            block,
+            pc: 0,
+            kind: FrameKind::Block,
+            bindings: None,
+            keep: false,
+            floor,
+            tail_of,
+            tail_base: None,
+            keep_record: keep_restore,
+        }));
+        Ok(())
+    }
+
+    fn finish_frame(&mut self) -> Result<(), Halt> {
+        let Some(Frame::Code(f)) = self.frames.pop() else {
+            unreachable!("finish_frame runs on a code frame")
+        };
+        if let FrameKind::Root = f.kind {
+            self.root_bindings = f.bindings.map(|b| *b).unwrap_or_default();
+            return Ok(());
+        }
+        if let Some(tb) = f.tail_base {
+            // Equivalent of the COND completions the tail iterations replaced.
+            if self.stack.len() <= tb {
+                let pos = self.responsible_pos(None);
+                return Err(err::block_violation("a COND clause body left no value")
+                    .with_word("COND")
+                    .at(pos)
+                    .into());
+            }
+            let top = self.pop();
+            self.truncate_to(tb);
+            self.stack.push(top);
+        }
+        if f.keep_record {
+            let rec = self.keeps.pop().expect("a keep record belongs to this frame");
+            let results = self.stack.split_off(rec.watermark.min(self.stack.len()));
+            self.stack.extend(rec.saved.into_iter().rev());
+            self.stack.extend(results);
+        }
+        if let Some(Frame::Native { .. }) = self.frames.last() {
+            let Some(Frame::Native { cont, base, word, pos }) = self.frames.pop() else { unreachable!() };
+            let mut ctx = Ctx { m: self, keep: false, word, pos, tail: None };
+            let flow = cont.resume(&mut ctx, base);
+            let name = registry().spec(word).name;
+            let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
+            self.apply_flow(flow, word, pos)?;
+        }
+        Ok(())
+    }
+
+    /// Pop every frame after an error, letting continuations restore the stack.
+    fn unwind_all(&mut self) {
+        while let Some(frame) = self.frames.pop() {
+            match frame {
+                Frame::Code(f) => {
+                    if f.keep_record {
+                        self.keeps.pop();
+                    }
+                    if let Some(tb) = f.tail_base {
+                        self.truncate_to(tb);
+                    }
+                    if let FrameKind::Root = f.kind {
+                        self.root_bindings = f.bindings.map(|b| *b).unwrap_or_default();
+                    }
+                }
+                Frame::Native { cont, base, word, pos } => {
+                    let mut ctx = Ctx { m: self, keep: false, word, pos, tail: None };
+                    cont.unwind(&mut ctx, base);
+                }
+            }
+        }
+        self.keeps.clear();
+    }
+
+    /// Attach the responsible Word and position to an error (first attribution wins).
+    fn attribute(&self, h: Halt, word: &str, pos: Option<Pos>) -> Halt {
+        match h {
+            Halt::Error(e) => {
+                let located = self.locate(e, pos);
+                Halt::Error(located.with_word(word))
+            }
+            other => other,
+        }
+    }
+
+    fn locate(&self, e: LangError, pos: Option<Pos>) -> LangError {
+        if e.pos.is_some() {
+            return e;
+        }
+        let p = self.responsible_pos(pos);
+        e.at(p)
+    }
+
+    /// The position to report: the token's own when it is in the caller's source,
+    /// else the innermost enclosing token that is.
+    fn responsible_pos(&self, pos: Option<Pos>) -> Option<Pos> {
+        if let Some(p) = pos.filter(|p| p.is_caller_source()) {
+            return Some(p);
+        }
+        for frame in self.frames.iter().rev() {
+            let p = match frame {
+                Frame::Code(f) => f.pc.checked_sub(1).and_then(|i| f.block.items().get(i)).and_then(Item::pos),
+                Frame::Native { pos, .. } => *pos,
+            };
+            if let Some(p) = p.filter(|p| p.is_caller_source()) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    /// Pop the top value, recording it when a call under KEEP consumes below its start.
+    #[inline]
+    fn pop(&mut self) -> Value {
+        let v = self.stack.pop().expect("callers check the stack depth first");
+        if let Some(rec) = self.keeps.last_mut() {
+            let len = self.stack.len();
+            if len < rec.watermark {
+                rec.saved.push(v.clone());
+                rec.watermark = len;
+            }
+        }
+        v
+    }
+
+    fn truncate_to(&mut self, len: usize) {
+        while self.stack.len() > len {
+            self.pop();
+        }
+    }
+
+    fn lookup_binding(&self, name: &str) -> Option<Value> {
+        for frame in self.frames.iter().rev() {
+            let Frame::Code(f) = frame else { continue };
+            if let Some(b) = &f.bindings {
+                if let Some((_, v)) = b.iter().rev().find(|(n, _)| &**n == name) {
+                    return Some(v.clone());
+                }
+            }
+            if !matches!(f.kind, FrameKind::Block) {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn is_bound_anywhere(&self, name: &str) -> bool {
+        self.frames.iter().any(|f| match f {
+            Frame::Code(c) => c.bindings.as_ref().is_some_and(|b| b.iter().any(|(n, _)| &**n == name)),
+            _ => false,
+        })
+    }
+}
+
+/// What an executor sees: the machine, the invocation's KEEP flag, its Word and position.
+pub struct Ctx<'m> {
+    m: &'m mut Machine,
+    keep: bool,
+    word: WordId,
+    pos: Option<Pos>,
+    tail: Option<Arc<UserWord>>,
+}
+
+impl Ctx<'_> {
+    /// Whether the invocation is under KEEP.
+    #[inline]
+    pub fn keep(&self) -> bool {
+        self.keep
+    }
+
+    /// The canonical name of the running Word.
+    pub fn word_name(&self) -> &'static str {
+        registry().spec(self.word).name
+    }
+
+    /// The invoking token's position.
+    pub fn pos(&self) -> Option<Pos> {
+        self.pos
+    }
+
+    /// Number of values the current frame can see.
+    #[inline]
+    pub fn depth(&self) -> usize {
+        let floor = match self.m.frames.last() {
+            Some(Frame::Code(f)) => f.floor,
+            _ => 0,
+        };
+        self.m.stack.len().saturating_sub(floor)
+    }
+
+    /// Fail with `stackUnderflow` unless the frame holds at least `n` values.
+    #[inline]
+    pub fn need(&self, n: usize) -> Result<(), LangError> {
+        let have = self.depth();
+        if have < n {
+            return Err(err::stack_underflow(format!(
+                "{} needs {} operand{} but the stack holds {}",
+                self.word_name(),
+                n,
+                if n == 1 { "" } else { "s" },
+                have
+            )));
+        }
+        Ok(())
+    }
+
+    /// The value `i` places below the top (0 = top). The caller checked the depth.
+    #[inline]
+    pub fn peek(&self, i: usize) -> &Value {
+        &self.m.stack[self.m.stack.len() - 1 - i]
+    }
+
+    /// The top `n` values, bottom to top, after an underflow check.
+    #[inline]
+    pub fn operands(&self, n: usize) -> Result<&[Value], LangError> {
+        self.need(n)?;
+        let len = self.m.stack.len();
+        Ok(&self.m.stack[len - n..])
+    }
+
+    /// Consume `n` operands (unless under KEEP) and push `results`.
+    pub fn finish(&mut self, n: usize, results: impl IntoIterator<Item = Value>) -> Result<Flow, Halt> {
+        if !self.keep {
+            for _ in 0..n {
+                self.m.pop();
+            }
+        }
+        self.m.stack.extend(results);
+        Ok(Flow::Done)
+    }
+
+    /// Consume `n` operands (unless under KEEP) and push one result.
+    #[inline]
+    pub fn finish1(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
+        if !self.keep {
+            for _ in 0..n {
+                self.m.pop();
+            }
+        }
+        self.m.stack.push(result);
+        Ok(Flow::Done)
+    }
+
+    /// Push a value.
+    #[inline]
+    pub fn push(&mut self, v: Value) {
+        self.m.stack.push(v);
+    }
+
+    /// Pop the top value regardless of KEEP. The caller checked the depth.
+    #[inline]
+    pub fn pop(&mut self) -> Value {
+        self.m.pop()
+    }
+
+    /// Stack length (absolute, for isolated-frame bases).
+    #[inline]
+    pub fn stack_len(&self) -> usize {
+        self.m.stack.len()
+    }
+
+    /// The values from absolute index `base` to the top.
+    pub fn frame_values(&self, base: usize) -> &[Value] {
+        &self.m.stack[base.min(self.m.stack.len())..]
+    }
+
+    /// Pop down to absolute length `len`.
+    pub fn truncate(&mut self, len: usize) {
+        self.m.truncate_to(len);
+    }
+
+    /// The meters.
+    #[inline]
+    pub fn meter(&mut self) -> &mut Meter {
+        &mut self.m.meter
+    }
+
+    /// The profile in force.
+    pub fn profile(&self) -> &Profile {
+        self.m.meter.profile()
+    }
+
+    /// Charge `numericWork`.
+    #[inline]
+    pub fn charge_numeric(&mut self, units: u64) -> Result<(), Halt> {
+        self.m.meter.charge_numeric(units)
+    }
+
+    /// Charge `collectionWork`.
+    #[inline]
+    pub fn charge_collection(&mut self, units: u64) -> Result<(), Halt> {
+        self.m.meter.charge_collection(units)
+    }
+
+    /// Append an output line.
+    pub fn print(&mut self, line: String) {
+        self.m.output.push(line);
+    }
+
+    /// The User dictionary.
+    pub fn dictionary(&self) -> &Dictionary {
+        &self.m.dict
+    }
+
+    /// The User dictionary, mutably.
+    pub fn dictionary_mut(&mut self) -> &mut Dictionary {
+        &mut self.m.dict
+    }
+
+    /// Whether `name` (normalized) is bound in a frame the current code can see.
+    pub fn is_bound_visible(&self, name: &str) -> bool {
+        self.m.lookup_binding(name).is_some()
+    }
+
+    /// Bind `name` (normalized) in the current frame.
+    pub fn bind(&mut self, name: Arc<str>, value: Value) {
+        let f = self.m.top_code_mut();
+        let b = f.bindings.get_or_insert_with(Default::default);
+        if let Some(slot) = b.iter_mut().find(|(n, _)| *n == name) {
+            slot.1 = value;
+        } else {
+            b.push((name, value));
+        }
+    }
+
+    /// When this invocation is the last token of a User Word body: that Word
+    /// (COND passes it on so a self-call ending the selected clause is a tail call).
+    pub fn tail_word(&self) -> Option<Arc<UserWord>> {
+        self.tail.clone()
+    }
+
+    /// A block ready to run: structurally runnable and with its literals prepared.
+    pub fn prepared(&self, block: &Arc<Block>) -> Result<Arc<Block>, LangError> {
+        if block.is_prepared() {
+            Ok(block.clone())
+        } else {
+            parser::prepare(block, self.m.meter.profile())
+        }
+    }
+
+    /// Resolve a String code operand (WORDS.md §5) to a one-token block applying
+    /// that Word: a Core Word other than KEEP/VENT, or a User Word.
+    pub fn code_from_name(&self, written: &str) -> Result<Arc<Block>, LangError> {
+        let name = Name::new(written);
+        let reg = registry();
+        let usable = match name.core {
+            Some(id) => Some(id) != reg.keep_id() && reg.spec(id).name != "VENT",
+            None => self.m.dict.get(&name.normalized).is_some(),
+        };
+        if !usable || crate::lexer::is_vent_spelling(written) {
+            return Err(err::unknown_word(written));
+        }
+        Ok(Arc::new(Block::new(vec![Item::Name { name, pos: None }], true)))
+    }
+
+    /// Request an isolated evaluation of `block` over `stack[base..]`.
+    pub fn run_isolated(&self, block: Arc<Block>, base: usize, then: Box<dyn Resume>) -> Flow {
+        Flow::Run(Run { block, isolated_base: Some(base), then: Some(then), keep_restore: false, tail_of: None })
+    }
+
+    /// Apply the generic NIL policy of a fixed-arity Word. `Ok(true)`: handled (NIL passed through).
+    fn generic_nil_policy(&mut self) -> Result<bool, Halt> {
+        use crate::word::NilPolicy;
+        let spec = registry().spec(self.word);
+        let Some(n) = spec.inputs.fixed() else { return Ok(false) };
+        let n = n as usize;
+        match spec.nil_policy {
+            NilPolicy::RejectNil => {
+                let k = n.min(self.depth());
+                if (0..k).any(|i| self.peek(i).is_nil()) {
+                    return Err(err::type_mismatch(format!("{} does not accept NIL as an operand", spec.name)).into());
+                }
+                self.need(n)?;
+                Ok(false)
+            }
+            NilPolicy::Passthrough | NilPolicy::PassthroughThenProject => {
+                self.need(n)?;
+                let nil = (0..n).rev().map(|i| self.peek(i)).find(|v| v.is_nil()).cloned();
+                match nil {
+                    Some(v) => {
+                        self.finish1(n, v)?;
+                        Ok(true)
+                    }
+                    None => Ok(false),
+                }
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Build an error of `category` (the machine attaches Word and position).
+    pub fn error(&self, category: ErrorCategory, message: impl Into<String>) -> Halt {
+        LangError::new(category, message).into()
+    }
+}

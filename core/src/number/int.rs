@@ -1,0 +1,548 @@
+//! Arbitrary-precision integers with an inline machine-integer fast path.
+//!
+//! `Int::Small` holds every value that fits `i64` and is handled without calling
+//! the backend or allocating; wider values are `Int::Big` (sign + limbs) and their
+//! arithmetic goes through [`crate::numerics::backend`]. The representation is
+//! canonical: a value that fits `i64` is always `Small`, so derived equality and
+//! hashing are value equality.
+
+use crate::numerics::{backend, IntBuf, IntRef};
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+
+/// Magnitude and sign of an integer too wide for `i64`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BigMag {
+    negative: bool,
+    limbs: Box<[u64]>,
+}
+
+/// An exact integer.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Int {
+    /// A value that fits `i64`.
+    Small(i64),
+    /// A wider value (never one that fits `i64`).
+    Big(Arc<BigMag>),
+}
+
+impl fmt::Debug for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self)
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Int::Small(v) => write!(f, "{v}"),
+            Int::Big(_) => f.write_str(&self.with_ref(|r| backend().to_decimal(r))),
+        }
+    }
+}
+
+impl From<i64> for Int {
+    fn from(v: i64) -> Int {
+        Int::Small(v)
+    }
+}
+
+impl From<i32> for Int {
+    fn from(v: i32) -> Int {
+        Int::Small(v as i64)
+    }
+}
+
+impl From<u64> for Int {
+    fn from(v: u64) -> Int {
+        if v <= i64::MAX as u64 {
+            Int::Small(v as i64)
+        } else {
+            Int::from_buf(IntBuf { negative: false, limbs: vec![v] })
+        }
+    }
+}
+
+impl From<usize> for Int {
+    fn from(v: usize) -> Int {
+        Int::from(v as u64)
+    }
+}
+
+impl From<i128> for Int {
+    fn from(v: i128) -> Int {
+        if let Ok(s) = i64::try_from(v) {
+            return Int::Small(s);
+        }
+        let negative = v < 0;
+        let m = v.unsigned_abs();
+        Int::from_buf(IntBuf { negative, limbs: vec![m as u64, (m >> 64) as u64] })
+    }
+}
+
+impl From<u128> for Int {
+    fn from(m: u128) -> Int {
+        if let Ok(s) = i64::try_from(m) {
+            return Int::Small(s);
+        }
+        Int::from_buf(IntBuf { negative: false, limbs: vec![m as u64, (m >> 64) as u64] })
+    }
+}
+
+impl Int {
+    /// Zero.
+    pub const ZERO: Int = Int::Small(0);
+    /// One.
+    pub const ONE: Int = Int::Small(1);
+
+    /// Build from a backend result, normalizing to `Small` when it fits.
+    pub fn from_buf(buf: IntBuf) -> Int {
+        let buf = buf.normalize();
+        match buf.limbs.len() {
+            0 => Int::Small(0),
+            1 => {
+                let m = buf.limbs[0];
+                if !buf.negative && m <= i64::MAX as u64 {
+                    return Int::Small(m as i64);
+                }
+                if buf.negative && m <= 1u64 << 63 {
+                    return Int::Small((m as i64).wrapping_neg());
+                }
+                Int::Big(Arc::new(BigMag { negative: buf.negative, limbs: buf.limbs.into_boxed_slice() }))
+            }
+            _ => Int::Big(Arc::new(BigMag { negative: buf.negative, limbs: buf.limbs.into_boxed_slice() })),
+        }
+    }
+
+    /// Call `f` with the sign-magnitude view of this integer (no allocation).
+    #[inline]
+    pub fn with_ref<R>(&self, f: impl FnOnce(IntRef<'_>) -> R) -> R {
+        match self {
+            Int::Small(0) => f(IntRef { negative: false, limbs: &[] }),
+            Int::Small(v) => {
+                let limb = [v.unsigned_abs()];
+                f(IntRef { negative: *v < 0, limbs: &limb })
+            }
+            Int::Big(b) => f(IntRef { negative: b.negative, limbs: &b.limbs }),
+        }
+    }
+
+    /// The value as `i64`, if it fits.
+    #[inline]
+    pub fn to_i64(&self) -> Option<i64> {
+        match self {
+            Int::Small(v) => Some(*v),
+            Int::Big(_) => None,
+        }
+    }
+
+    /// The value as `u64`, if it is non-negative and fits.
+    pub fn to_u64(&self) -> Option<u64> {
+        match self {
+            Int::Small(v) if *v >= 0 => Some(*v as u64),
+            Int::Small(_) => None,
+            Int::Big(b) if !b.negative && b.limbs.len() == 1 => Some(b.limbs[0]),
+            Int::Big(_) => None,
+        }
+    }
+
+    /// The magnitude as `u128`, if it fits.
+    pub fn magnitude_u128(&self) -> Option<u128> {
+        match self {
+            Int::Small(v) => Some(v.unsigned_abs() as u128),
+            Int::Big(b) if b.limbs.len() <= 2 => {
+                Some(b.limbs[0] as u128 | ((*b.limbs.get(1).unwrap_or(&0) as u128) << 64))
+            }
+            Int::Big(_) => None,
+        }
+    }
+
+    /// Whether the value is zero.
+    #[inline]
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Int::Small(0))
+    }
+
+    /// Whether the value is one.
+    #[inline]
+    pub fn is_one(&self) -> bool {
+        matches!(self, Int::Small(1))
+    }
+
+    /// Whether the value is negative.
+    #[inline]
+    pub fn is_negative(&self) -> bool {
+        match self {
+            Int::Small(v) => *v < 0,
+            Int::Big(b) => b.negative,
+        }
+    }
+
+    /// −1, 0 or +1.
+    #[inline]
+    pub fn signum(&self) -> i32 {
+        match self {
+            Int::Small(v) => v.signum() as i32,
+            Int::Big(b) => {
+                if b.negative {
+                    -1
+                } else {
+                    1
+                }
+            }
+        }
+    }
+
+    /// Whether the value is even.
+    pub fn is_even(&self) -> bool {
+        match self {
+            Int::Small(v) => v & 1 == 0,
+            Int::Big(b) => b.limbs[0] & 1 == 0,
+        }
+    }
+
+    /// Bit length of the magnitude (0 for zero).
+    #[inline]
+    pub fn bit_length(&self) -> u64 {
+        match self {
+            Int::Small(v) => 64 - v.unsigned_abs().leading_zeros() as u64,
+            Int::Big(b) => {
+                let top = *b.limbs.last().expect("big magnitudes are non-empty");
+                (b.limbs.len() as u64 - 1) * 64 + (64 - top.leading_zeros() as u64)
+            }
+        }
+    }
+
+    /// Number of trailing zero bits of the magnitude (0 for zero).
+    pub fn trailing_zeros(&self) -> u64 {
+        match self {
+            Int::Small(0) => 0,
+            Int::Small(v) => v.trailing_zeros() as u64,
+            Int::Big(b) => {
+                let mut n = 0u64;
+                for &l in b.limbs.iter() {
+                    if l == 0 {
+                        n += 64;
+                    } else {
+                        return n + l.trailing_zeros() as u64;
+                    }
+                }
+                n
+            }
+        }
+    }
+
+    /// −self.
+    pub fn neg(&self) -> Int {
+        match self {
+            Int::Small(v) => match v.checked_neg() {
+                Some(n) => Int::Small(n),
+                None => Int::from(-(*v as i128)),
+            },
+            Int::Big(b) => Int::from_buf(IntBuf { negative: !b.negative, limbs: b.limbs.to_vec() }),
+        }
+    }
+
+    /// |self|.
+    pub fn abs(&self) -> Int {
+        if self.is_negative() {
+            self.neg()
+        } else {
+            self.clone()
+        }
+    }
+
+    /// self + other.
+    #[inline]
+    pub fn add(&self, other: &Int) -> Int {
+        if let (Int::Small(a), Int::Small(b)) = (self, other) {
+            if let Some(s) = a.checked_add(*b) {
+                return Int::Small(s);
+            }
+            return Int::from(*a as i128 + *b as i128);
+        }
+        self.big2(other, |x, y| backend().add(x, y))
+    }
+
+    /// self − other.
+    #[inline]
+    pub fn sub(&self, other: &Int) -> Int {
+        if let (Int::Small(a), Int::Small(b)) = (self, other) {
+            if let Some(s) = a.checked_sub(*b) {
+                return Int::Small(s);
+            }
+            return Int::from(*a as i128 - *b as i128);
+        }
+        self.big2(other, |x, y| backend().sub(x, y))
+    }
+
+    /// self · other.
+    #[inline]
+    pub fn mul(&self, other: &Int) -> Int {
+        if let (Int::Small(a), Int::Small(b)) = (self, other) {
+            if let Some(s) = a.checked_mul(*b) {
+                return Int::Small(s);
+            }
+            return Int::from(*a as i128 * *b as i128);
+        }
+        if self.is_zero() || other.is_zero() {
+            return Int::ZERO;
+        }
+        self.big2(other, |x, y| backend().mul(x, y))
+    }
+
+    /// Truncated division: (q, r) with q toward zero and r of self's sign. `other` ≠ 0.
+    pub fn div_rem(&self, other: &Int) -> (Int, Int) {
+        debug_assert!(!other.is_zero(), "division by zero reached the integer layer");
+        if let (Int::Small(a), Int::Small(b)) = (self, other) {
+            if let (Some(q), Some(r)) = (a.checked_div(*b), a.checked_rem(*b)) {
+                return (Int::Small(q), Int::Small(r));
+            }
+            // i64::MIN / -1
+            return (Int::from(-(*a as i128)), Int::ZERO);
+        }
+        let (q, r) = self.with_ref(|x| other.with_ref(|y| backend().div_rem(x, y)));
+        (Int::from_buf(q), Int::from_buf(r))
+    }
+
+    /// Floor division and the matching non-negative-for-positive-divisor remainder.
+    pub fn div_mod_floor(&self, other: &Int) -> (Int, Int) {
+        let (q, r) = self.div_rem(other);
+        if !r.is_zero() && (r.is_negative() != other.is_negative()) {
+            (q.sub(&Int::ONE), r.add(other))
+        } else {
+            (q, r)
+        }
+    }
+
+    /// self / other where other divides self exactly.
+    #[inline]
+    pub fn div_exact(&self, other: &Int) -> Int {
+        if let (Int::Small(a), Int::Small(b)) = (self, other) {
+            if let Some(q) = a.checked_div(*b) {
+                return Int::Small(q);
+            }
+        }
+        if other.is_one() {
+            return self.clone();
+        }
+        self.big2(other, |x, y| backend().div_exact(x, y))
+    }
+
+    /// gcd(|self|, |other|).
+    #[inline]
+    pub fn gcd(&self, other: &Int) -> Int {
+        if let (Int::Small(a), Int::Small(b)) = (self, other) {
+            return Int::from(gcd_u64(a.unsigned_abs(), b.unsigned_abs()));
+        }
+        if self.is_one() || other.is_one() {
+            return Int::ONE;
+        }
+        self.big2(other, |x, y| backend().gcd(x, y))
+    }
+
+    /// ⌊√self⌋ for self ≥ 0.
+    pub fn isqrt(&self) -> Int {
+        debug_assert!(!self.is_negative());
+        match self {
+            Int::Small(v) => Int::Small(isqrt_u64(*v as u64) as i64),
+            Int::Big(_) => Int::from_buf(self.with_ref(|x| backend().isqrt(x))),
+        }
+    }
+
+    /// Whether self ≥ 0 is a perfect square; returns its root when it is.
+    pub fn exact_sqrt(&self) -> Option<Int> {
+        if self.is_negative() {
+            return None;
+        }
+        let r = self.isqrt();
+        if r.mul(&r) == *self {
+            Some(r)
+        } else {
+            None
+        }
+    }
+
+    /// self raised to `exp` by square-and-multiply (callers bound the size first).
+    pub fn pow(&self, exp: u64) -> Int {
+        let mut result = Int::ONE;
+        let mut base = self.clone();
+        let mut e = exp;
+        while e > 0 {
+            if e & 1 == 1 {
+                result = result.mul(&base);
+            }
+            e >>= 1;
+            if e > 0 {
+                base = base.mul(&base);
+            }
+        }
+        result
+    }
+
+    /// 2^k.
+    pub fn pow2(k: u64) -> Int {
+        if k < 63 {
+            return Int::Small(1i64 << k);
+        }
+        let mut limbs = vec![0u64; (k / 64) as usize + 1];
+        limbs[(k / 64) as usize] = 1u64 << (k % 64);
+        Int::from_buf(IntBuf { negative: false, limbs })
+    }
+
+    /// self · 2^k.
+    pub fn shl(&self, k: u64) -> Int {
+        if k == 0 || self.is_zero() {
+            return self.clone();
+        }
+        if let Int::Small(v) = self {
+            if k < 62 && v.unsigned_abs().leading_zeros() as u64 > k + 1 {
+                return Int::Small(v << k);
+            }
+        }
+        self.mul(&Int::pow2(k))
+    }
+
+    /// Parse a non-empty run of ASCII digits.
+    pub fn from_decimal(digits: &str) -> Int {
+        let trimmed = digits.trim_start_matches('0');
+        if trimmed.is_empty() {
+            return Int::ZERO;
+        }
+        if trimmed.len() <= 18 {
+            return Int::Small(trimmed.parse::<i64>().expect("at most 18 ASCII digits fit i64"));
+        }
+        Int::from_buf(backend().from_decimal(trimmed))
+    }
+
+    /// Compare with a machine integer.
+    pub fn cmp_i64(&self, v: i64) -> Ordering {
+        match self {
+            Int::Small(a) => a.cmp(&v),
+            Int::Big(b) => {
+                if b.negative {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            }
+        }
+    }
+
+    /// limbs(x) of the work pricing: max(1, ⌈bits/64⌉).
+    #[inline]
+    pub fn limb_count(&self) -> u64 {
+        self.bit_length().div_ceil(64).max(1)
+    }
+
+    fn big2(&self, other: &Int, f: impl FnOnce(IntRef<'_>, IntRef<'_>) -> IntBuf) -> Int {
+        Int::from_buf(self.with_ref(|x| other.with_ref(|y| f(x, y))))
+    }
+}
+
+impl PartialOrd for Int {
+    fn partial_cmp(&self, other: &Int) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Int {
+    fn cmp(&self, other: &Int) -> Ordering {
+        match (self, other) {
+            (Int::Small(a), Int::Small(b)) => a.cmp(b),
+            (Int::Small(_), Int::Big(b)) => {
+                if b.negative {
+                    Ordering::Greater
+                } else {
+                    Ordering::Less
+                }
+            }
+            (Int::Big(a), Int::Small(_)) => {
+                if a.negative {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            }
+            (Int::Big(a), Int::Big(b)) => match (a.negative, b.negative) {
+                (false, true) => Ordering::Greater,
+                (true, false) => Ordering::Less,
+                (false, false) => cmp_mag(&a.limbs, &b.limbs),
+                (true, true) => cmp_mag(&b.limbs, &a.limbs),
+            },
+        }
+    }
+}
+
+fn cmp_mag(a: &[u64], b: &[u64]) -> Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev()))
+}
+
+/// Binary gcd of two machine integers.
+pub fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// ⌊√v⌋ for a machine integer, exact (no floating point).
+pub fn isqrt_u64(v: u64) -> u64 {
+    if v < 2 {
+        return v;
+    }
+    // Newton iteration from a power-of-two upper bound.
+    let bits = 64 - v.leading_zeros();
+    let mut x: u64 = 1u64 << bits.div_ceil(2);
+    loop {
+        let y = (x + v / x) / 2;
+        if y >= x {
+            return x;
+        }
+        x = y;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gcd_small() {
+        assert_eq!(gcd_u64(12, 18), 6);
+        assert_eq!(gcd_u64(0, 5), 5);
+        assert_eq!(gcd_u64(7, 0), 7);
+        assert_eq!(gcd_u64(1 << 40, 1 << 20), 1 << 20);
+    }
+
+    #[test]
+    fn isqrt_exact_on_boundaries() {
+        for v in [0u64, 1, 2, 3, 4, 15, 16, 17, 99, 100, u32::MAX as u64, u64::MAX] {
+            let r = isqrt_u64(v) as u128;
+            assert!(r * r <= v as u128 && (r + 1) * (r + 1) > v as u128, "isqrt({v})");
+        }
+    }
+
+    #[test]
+    fn small_stays_small() {
+        assert_eq!(Int::from(5i64).add(&Int::from(-7i64)), Int::Small(-2));
+        assert_eq!(Int::from(i64::MIN).bit_length(), 64);
+        assert_eq!(Int::from(0u64).bit_length(), 0);
+        assert_eq!(Int::pow2(10), Int::Small(1024));
+    }
+}

@@ -1,0 +1,280 @@
+//! The exact numeric tower: integers → rationals → algebraic numbers.
+//!
+//! Every Number is an element of ℚ(√2, √3, √5, …) in the canonical normal form
+//! Σ c·√d (LANGUAGE.md §4.2): square-free radicands in ascending order, non-zero
+//! reduced coefficients, radicand 1 for the rational part. Because the form is
+//! canonical, equal reals are equal values and display identically. Sign, order
+//! and floor are decided exactly; there is no floating point anywhere here.
+
+pub mod algebraic;
+pub mod approx;
+pub mod int;
+pub mod literal;
+pub mod rational;
+pub mod roots;
+
+pub use algebraic::Alg;
+pub use int::Int;
+pub use rational::Rat;
+
+use crate::limits::Halt;
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+
+/// Something that pays for long numeric computations: charges `numericWork`
+/// and lets the host interrupt between steps.
+pub trait Budget {
+    /// Charge `units` of `numericWork` before the work it pays for.
+    fn charge(&mut self, units: u64) -> Result<(), Halt>;
+    /// Stop if the host asked the run to stop.
+    fn poll(&mut self) -> Result<(), Halt>;
+}
+
+/// A budget that never refuses (for tests and for host-side rendering).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Unmetered;
+
+impl Budget for Unmetered {
+    fn charge(&mut self, _units: u64) -> Result<(), Halt> {
+        Ok(())
+    }
+    fn poll(&mut self) -> Result<(), Halt> {
+        Ok(())
+    }
+}
+
+/// An exact Number: rational, or algebraic irrational.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Number {
+    /// A rational (including every integer).
+    Rat(Rat),
+    /// An irrational element of the multiquadratic field (at least one radicand > 1).
+    Alg(Arc<Alg>),
+}
+
+impl fmt::Debug for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self)
+    }
+}
+
+/// The canonical display of LANGUAGE.md §10.1 (`3/1`, `sqrt(2)`, `1/1-1/3*sqrt(5)`).
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Number::Rat(r) => write!(f, "{r}"),
+            Number::Alg(a) => write!(f, "{a}"),
+        }
+    }
+}
+
+impl From<Rat> for Number {
+    fn from(r: Rat) -> Number {
+        Number::Rat(r)
+    }
+}
+
+impl From<Int> for Number {
+    fn from(i: Int) -> Number {
+        Number::Rat(Rat::from(i))
+    }
+}
+
+impl From<i64> for Number {
+    fn from(i: i64) -> Number {
+        Number::Rat(Rat::from(i))
+    }
+}
+
+impl Number {
+    /// Zero.
+    pub const ZERO: Number = Number::Rat(Rat::ZERO);
+
+    /// Build from a normal form, collapsing to a rational when no radicand > 1 remains.
+    pub fn from_alg(a: Alg) -> Number {
+        match a.into_rational() {
+            Ok(r) => Number::Rat(r),
+            Err(a) => Number::Alg(Arc::new(a)),
+        }
+    }
+
+    /// The rational value, if rational.
+    #[inline]
+    pub fn as_rat(&self) -> Option<&Rat> {
+        match self {
+            Number::Rat(r) => Some(r),
+            Number::Alg(_) => None,
+        }
+    }
+
+    /// The integer value, if an integer.
+    #[inline]
+    pub fn as_int(&self) -> Option<&Int> {
+        self.as_rat().and_then(Rat::to_int)
+    }
+
+    /// Whether the value is zero.
+    #[inline]
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Number::Rat(r) if r.is_zero())
+    }
+
+    /// Whether the value is an integer.
+    pub fn is_integer(&self) -> bool {
+        self.as_int().is_some()
+    }
+
+    /// The terms of the normal form, rational part (radicand 1) first, ascending radicands.
+    pub fn terms(&self) -> Vec<(Rat, Int)> {
+        match self {
+            Number::Rat(r) if r.is_zero() => Vec::new(),
+            Number::Rat(r) => vec![(r.clone(), Int::ONE)],
+            Number::Alg(a) => a.terms().to_vec(),
+        }
+    }
+
+    /// Term count of the normal form (rational part included; 0 for zero).
+    pub fn term_count(&self) -> u64 {
+        match self {
+            Number::Rat(r) => u64::from(!r.is_zero()),
+            Number::Alg(a) => a.terms().len() as u64,
+        }
+    }
+
+    /// Width (§4.2.5): the largest bit length of any coefficient's numerator or denominator.
+    pub fn width(&self) -> u64 {
+        match self {
+            Number::Rat(r) => r.width(),
+            Number::Alg(a) => a.width(),
+        }
+    }
+
+    /// bits(x) of the work pricing (§9): largest bit length of any numerator,
+    /// denominator or radicand of the normal form (0 for zero).
+    pub fn work_bits(&self) -> u64 {
+        match self {
+            Number::Rat(r) => r.width(),
+            Number::Alg(a) => a.work_bits(),
+        }
+    }
+
+    /// limbs(x) of the work pricing: max(1, ⌈bits(x)/64⌉).
+    pub fn work_limbs(&self) -> u64 {
+        self.work_bits().div_ceil(64).max(1)
+    }
+
+    /// terms(x) of the work pricing: the term count, 0 for a rational.
+    pub fn work_terms(&self) -> u64 {
+        match self {
+            Number::Rat(_) => 0,
+            Number::Alg(a) => a.terms().len() as u64,
+        }
+    }
+
+    /// −1, 0 or +1, decided exactly.
+    pub fn signum(&self) -> i32 {
+        match self {
+            Number::Rat(r) => r.signum(),
+            Number::Alg(a) => a.signum(),
+        }
+    }
+
+    /// −self.
+    pub fn neg(&self) -> Number {
+        match self {
+            Number::Rat(r) => Number::Rat(r.neg()),
+            Number::Alg(a) => Number::Alg(Arc::new(a.neg())),
+        }
+    }
+
+    /// |self|.
+    pub fn abs(&self) -> Number {
+        if self.signum() < 0 {
+            self.neg()
+        } else {
+            self.clone()
+        }
+    }
+
+    /// self + other.
+    pub fn add(&self, other: &Number) -> Number {
+        match (self, other) {
+            (Number::Rat(a), Number::Rat(b)) => Number::Rat(a.add(b)),
+            _ => Number::from_alg(Alg::from_number(self).add(&Alg::from_number(other))),
+        }
+    }
+
+    /// self − other.
+    pub fn sub(&self, other: &Number) -> Number {
+        match (self, other) {
+            (Number::Rat(a), Number::Rat(b)) => Number::Rat(a.sub(b)),
+            _ => Number::from_alg(Alg::from_number(self).sub(&Alg::from_number(other))),
+        }
+    }
+
+    /// self · other.
+    pub fn mul(&self, other: &Number) -> Number {
+        match (self, other) {
+            (Number::Rat(a), Number::Rat(b)) => Number::Rat(a.mul(b)),
+            _ => Number::from_alg(Alg::from_number(self).mul(&Alg::from_number(other))),
+        }
+    }
+
+    /// self / other, or `None` when other is zero.
+    pub fn div(&self, other: &Number) -> Option<Number> {
+        if other.is_zero() {
+            return None;
+        }
+        Some(match (self, other) {
+            (Number::Rat(a), Number::Rat(b)) => Number::Rat(a.div(b)),
+            (_, Number::Rat(b)) => self.mul(&Number::Rat(b.recip())),
+            (_, Number::Alg(b)) => self.mul(&Number::from_alg(b.recip())),
+        })
+    }
+
+    /// Exact order.
+    pub fn cmp_exact(&self, other: &Number) -> Ordering {
+        match (self, other) {
+            (Number::Rat(a), Number::Rat(b)) => a.cmp(b),
+            _ => self.sub(other).signum().cmp(&0),
+        }
+    }
+
+    /// ⌊self⌋, exact.
+    pub fn floor(&self) -> Int {
+        match self {
+            Number::Rat(r) => r.floor(),
+            Number::Alg(a) => a.floor(),
+        }
+    }
+
+    /// Nearest integer, halves away from zero: sign(x)·⌊|x| + 1/2⌋.
+    pub fn round(&self) -> Int {
+        let half = Number::Rat(Rat::new(Int::ONE, Int::Small(2)));
+        let s = self.signum();
+        let f = self.abs().add(&half).floor();
+        if s < 0 {
+            f.neg()
+        } else {
+            f
+        }
+    }
+
+    /// Euclidean remainder r = a − |b|·⌊a/|b|⌋ (0 ≤ r < |b|); `b` must be non-zero.
+    pub fn euclid_mod(&self, b: &Number) -> Number {
+        let m = b.abs();
+        if let (Number::Rat(x), Number::Rat(y)) = (self, &m) {
+            let q = x.div(y).floor();
+            return Number::Rat(x.sub(&y.mul(&Rat::from(q))));
+        }
+        let q = self.div(&m).expect("modulus checked non-zero").floor();
+        self.sub(&m.mul(&Number::from(q)))
+    }
+
+    /// The last convergent p/q with q ≤ `bound` of the regular continued fraction of
+    /// self (MCP-30); for a rational, self itself when its denominator is within bound.
+    pub fn best_convergent(&self, bound: u64) -> Rat {
+        approx::best_convergent(self, bound)
+    }
+}

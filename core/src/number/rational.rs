@@ -1,0 +1,256 @@
+//! Exact rationals in lowest terms with a positive denominator.
+//!
+//! When numerator and denominator fit `i64`, arithmetic runs in `i128` with a
+//! binary gcd and never touches the backend; wider values go through [`Int`].
+
+use super::int::Int;
+use std::cmp::Ordering;
+use std::fmt;
+
+/// An exact rational n/d, gcd(n, d) = 1, d > 0.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Rat {
+    num: Int,
+    den: Int,
+}
+
+impl fmt::Debug for Rat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+/// Displays `n/d`, always with the denominator (`3/1`).
+impl fmt::Display for Rat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+impl From<Int> for Rat {
+    fn from(n: Int) -> Rat {
+        Rat { num: n, den: Int::ONE }
+    }
+}
+
+impl From<i64> for Rat {
+    fn from(n: i64) -> Rat {
+        Rat { num: Int::Small(n), den: Int::ONE }
+    }
+}
+
+fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+impl Rat {
+    /// Zero.
+    pub const ZERO: Rat = Rat { num: Int::ZERO, den: Int::ONE };
+    /// One.
+    pub const ONE: Rat = Rat { num: Int::ONE, den: Int::ONE };
+
+    /// n/d reduced; `d` must be non-zero.
+    pub fn new(num: Int, den: Int) -> Rat {
+        assert!(!den.is_zero(), "a rational with a zero denominator reached the tower");
+        if let (Some(n), Some(d)) = (num.to_i64(), den.to_i64()) {
+            return Rat::from_i128(n as i128, d as i128);
+        }
+        let (num, den) = if den.is_negative() { (num.neg(), den.neg()) } else { (num, den) };
+        let g = num.gcd(&den);
+        if g.is_one() {
+            Rat { num, den }
+        } else {
+            Rat { num: num.div_exact(&g), den: den.div_exact(&g) }
+        }
+    }
+
+    /// n/d reduced from 128-bit parts; d ≠ 0.
+    fn from_i128(n: i128, d: i128) -> Rat {
+        let negative = (n < 0) != (d < 0);
+        let (nm, dm) = (n.unsigned_abs(), d.unsigned_abs());
+        let g = gcd_u128(nm, dm);
+        let (nm, dm) = if g > 1 { (nm / g, dm / g) } else { (nm, dm) };
+        let num = if negative { Int::from(nm).neg() } else { Int::from(nm) };
+        Rat { num, den: Int::from(dm) }
+    }
+
+    /// Numerator (carries the sign).
+    #[inline]
+    pub fn numer(&self) -> &Int {
+        &self.num
+    }
+
+    /// Denominator (> 0).
+    #[inline]
+    pub fn denom(&self) -> &Int {
+        &self.den
+    }
+
+    /// Whether the value is an integer.
+    #[inline]
+    pub fn is_integer(&self) -> bool {
+        self.den.is_one()
+    }
+
+    /// Whether the value is zero.
+    #[inline]
+    pub fn is_zero(&self) -> bool {
+        self.num.is_zero()
+    }
+
+    /// −1, 0 or +1.
+    #[inline]
+    pub fn signum(&self) -> i32 {
+        self.num.signum()
+    }
+
+    /// Width: the larger bit length of numerator and denominator (LANGUAGE.md §4.2.5).
+    #[inline]
+    pub fn width(&self) -> u64 {
+        self.num.bit_length().max(self.den.bit_length())
+    }
+
+    /// −self.
+    pub fn neg(&self) -> Rat {
+        Rat { num: self.num.neg(), den: self.den.clone() }
+    }
+
+    /// |self|.
+    pub fn abs(&self) -> Rat {
+        Rat { num: self.num.abs(), den: self.den.clone() }
+    }
+
+    /// self + other.
+    pub fn add(&self, other: &Rat) -> Rat {
+        if let (Some(a), Some(b), Some(c), Some(d)) =
+            (self.num.to_i64(), self.den.to_i64(), other.num.to_i64(), other.den.to_i64())
+        {
+            if b == d {
+                return Rat::from_i128(a as i128 + c as i128, b as i128);
+            }
+            // |a·d + c·b| < 2^127 and b·d < 2^126 for 63-bit parts.
+            return Rat::from_i128(a as i128 * d as i128 + c as i128 * b as i128, b as i128 * d as i128);
+        }
+        if self.den == other.den {
+            return Rat::new(self.num.add(&other.num), self.den.clone());
+        }
+        Rat::new(
+            self.num.mul(&other.den).add(&other.num.mul(&self.den)),
+            self.den.mul(&other.den),
+        )
+    }
+
+    /// self − other.
+    pub fn sub(&self, other: &Rat) -> Rat {
+        self.add(&other.neg())
+    }
+
+    /// self · other.
+    pub fn mul(&self, other: &Rat) -> Rat {
+        if let (Some(a), Some(b), Some(c), Some(d)) =
+            (self.num.to_i64(), self.den.to_i64(), other.num.to_i64(), other.den.to_i64())
+        {
+            return Rat::from_i128(a as i128 * c as i128, b as i128 * d as i128);
+        }
+        if self.is_zero() || other.is_zero() {
+            return Rat::ZERO;
+        }
+        // Cross-reduce first so the products are already in lowest terms.
+        let g1 = self.num.gcd(&other.den);
+        let g2 = other.num.gcd(&self.den);
+        let num = self.num.div_exact(&g1).mul(&other.num.div_exact(&g2));
+        let den = self.den.div_exact(&g2).mul(&other.den.div_exact(&g1));
+        Rat { num, den }
+    }
+
+    /// 1/self; `self` must be non-zero.
+    pub fn recip(&self) -> Rat {
+        assert!(!self.is_zero(), "reciprocal of zero reached the tower");
+        if self.num.is_negative() {
+            Rat { num: self.den.neg(), den: self.num.neg() }
+        } else {
+            Rat { num: self.den.clone(), den: self.num.clone() }
+        }
+    }
+
+    /// self / other; `other` must be non-zero.
+    pub fn div(&self, other: &Rat) -> Rat {
+        self.mul(&other.recip())
+    }
+
+    /// ⌊self⌋.
+    pub fn floor(&self) -> Int {
+        if self.is_integer() {
+            return self.num.clone();
+        }
+        self.num.div_mod_floor(&self.den).0
+    }
+
+    /// ⌈self⌉.
+    pub fn ceil(&self) -> Int {
+        self.neg().floor().neg()
+    }
+
+    /// self^e for a machine exponent (callers bound the size first).
+    pub fn pow(&self, e: u64) -> Rat {
+        Rat { num: self.num.pow(e), den: self.den.pow(e) }
+    }
+
+    /// The integer value, if integral.
+    pub fn to_int(&self) -> Option<&Int> {
+        if self.is_integer() {
+            Some(&self.num)
+        } else {
+            None
+        }
+    }
+
+    /// Build from parts already known to be in lowest terms with d > 0 (unchecked in release).
+    pub fn from_reduced(num: Int, den: Int) -> Rat {
+        debug_assert!(!den.is_negative() && !den.is_zero());
+        debug_assert!(num.gcd(&den).is_one());
+        Rat { num, den }
+    }
+}
+
+impl PartialOrd for Rat {
+    fn partial_cmp(&self, other: &Rat) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Rat {
+    fn cmp(&self, other: &Rat) -> Ordering {
+        if self.den == other.den {
+            return self.num.cmp(&other.num);
+        }
+        if let (Some(a), Some(b), Some(c), Some(d)) =
+            (self.num.to_i64(), self.den.to_i64(), other.num.to_i64(), other.den.to_i64())
+        {
+            return (a as i128 * d as i128).cmp(&(c as i128 * b as i128));
+        }
+        let ss = self.num.signum();
+        let os = other.num.signum();
+        if ss != os {
+            return ss.cmp(&os);
+        }
+        self.num.mul(&other.den).cmp(&other.num.mul(&self.den))
+    }
+}

@@ -1,0 +1,311 @@
+//! Outcome identifiers: NIL reasons, error categories and the language error type.
+//!
+//! These ids are the vocabulary hosts branch on (`value`, `nil:<reason>`,
+//! `error:<category>`); `spec/outcomes.json` is generated from the lists here.
+
+use std::fmt;
+
+/// Why a NIL carries no value (LANGUAGE.md §4.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NilReason {
+    /// Absence written in the program (`NIL`, `nil` in a vector literal, JSON `null`).
+    Literal,
+    /// A zero divisor.
+    DivisionByZero,
+    /// A well-typed input outside the Word's domain.
+    DomainMiss,
+    /// An index that names no element.
+    IndexOutOfBounds,
+    /// The searched value does not occur.
+    MissingField,
+    /// Text that denotes no value, or a value with no exact text.
+    InvalidEncoding,
+    /// A diagnostic accessor found nothing to report.
+    NotAvailable,
+    /// A name that denotes no Word (`CONTRACT`).
+    UnknownWord,
+    /// Reserved: comparison is decidable, so this is never produced.
+    Undecidable,
+}
+
+impl NilReason {
+    /// Every reason, in specification order.
+    pub const ALL: [NilReason; 9] = [
+        NilReason::Literal,
+        NilReason::DivisionByZero,
+        NilReason::DomainMiss,
+        NilReason::IndexOutOfBounds,
+        NilReason::MissingField,
+        NilReason::InvalidEncoding,
+        NilReason::NotAvailable,
+        NilReason::UnknownWord,
+        NilReason::Undecidable,
+    ];
+
+    /// The stable lowerCamelCase id.
+    pub fn id(self) -> &'static str {
+        match self {
+            NilReason::Literal => "literal",
+            NilReason::DivisionByZero => "divisionByZero",
+            NilReason::DomainMiss => "domainMiss",
+            NilReason::IndexOutOfBounds => "indexOutOfBounds",
+            NilReason::MissingField => "missingField",
+            NilReason::InvalidEncoding => "invalidEncoding",
+            NilReason::NotAvailable => "notAvailable",
+            NilReason::UnknownWord => "unknownWord",
+            NilReason::Undecidable => "undecidable",
+        }
+    }
+
+    /// One sentence saying what the reason means.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            NilReason::Literal => "absence written in the program",
+            NilReason::DivisionByZero => "a zero divisor",
+            NilReason::DomainMiss => "a well-typed input outside the Word's domain",
+            NilReason::IndexOutOfBounds => "an index names no element",
+            NilReason::MissingField => "the searched value does not occur",
+            NilReason::InvalidEncoding => "text that denotes no value, or a value with no exact text",
+            NilReason::NotAvailable => "a diagnostic accessor found nothing to report",
+            NilReason::UnknownWord => "a name that denotes no Word",
+            NilReason::Undecidable => "reserved; never produced (comparison is decidable)",
+        }
+    }
+
+    /// The reason with this id, if any.
+    pub fn from_id(id: &str) -> Option<NilReason> {
+        NilReason::ALL.into_iter().find(|r| r.id() == id)
+    }
+}
+
+impl fmt::Display for NilReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// NIL reasons that earlier releases produced and this one never does.
+pub const RETIRED_NIL_REASONS: [&str; 5] = [
+    "emptySequence",
+    "invalidLens",
+    "stackUnderflow",
+    "executionFailure",
+    "spaceExhausted",
+];
+
+/// The fixed list of error categories (LANGUAGE.md §7.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorCategory {
+    /// The program text (or a block about to be stored or run) is not well formed.
+    MalformedSource,
+    /// A name resolves to nothing.
+    UnknownWord,
+    /// A Word needs more operands than its frame holds.
+    StackUnderflow,
+    /// An operand is of a domain the Word does not accept.
+    TypeMismatch,
+    /// Operands have incompatible shapes or lengths.
+    ShapeMismatch,
+    /// An operand is of the right domain but an unacceptable value.
+    InvalidArgument,
+    /// A `DEF`/`DEL`/`BIND` breaks a dictionary rule.
+    DictionaryViolation,
+    /// A block run by a Word left no value, or a non-Boolean where one is required.
+    BlockViolation,
+    /// A `#:contract` declaration is malformed or contradicted.
+    ContractViolation,
+    /// A host limit would be exceeded.
+    ResourceLimitExceeded,
+}
+
+impl ErrorCategory {
+    /// Every category, in specification order.
+    pub const ALL: [ErrorCategory; 10] = [
+        ErrorCategory::MalformedSource,
+        ErrorCategory::UnknownWord,
+        ErrorCategory::StackUnderflow,
+        ErrorCategory::TypeMismatch,
+        ErrorCategory::ShapeMismatch,
+        ErrorCategory::InvalidArgument,
+        ErrorCategory::DictionaryViolation,
+        ErrorCategory::BlockViolation,
+        ErrorCategory::ContractViolation,
+        ErrorCategory::ResourceLimitExceeded,
+    ];
+
+    /// The stable lowerCamelCase id.
+    pub fn id(self) -> &'static str {
+        match self {
+            ErrorCategory::MalformedSource => "malformedSource",
+            ErrorCategory::UnknownWord => "unknownWord",
+            ErrorCategory::StackUnderflow => "stackUnderflow",
+            ErrorCategory::TypeMismatch => "typeMismatch",
+            ErrorCategory::ShapeMismatch => "shapeMismatch",
+            ErrorCategory::InvalidArgument => "invalidArgument",
+            ErrorCategory::DictionaryViolation => "dictionaryViolation",
+            ErrorCategory::BlockViolation => "blockViolation",
+            ErrorCategory::ContractViolation => "contractViolation",
+            ErrorCategory::ResourceLimitExceeded => "resourceLimitExceeded",
+        }
+    }
+
+    /// One sentence saying when the category is raised.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ErrorCategory::MalformedSource => "the program text or a block about to be stored or run is not well formed",
+            ErrorCategory::UnknownWord => "a name resolves to nothing",
+            ErrorCategory::StackUnderflow => "a Word needs more operands than the stack or its frame holds",
+            ErrorCategory::TypeMismatch => "an operand is of a domain the Word does not accept",
+            ErrorCategory::ShapeMismatch => "operands have incompatible shapes or lengths",
+            ErrorCategory::InvalidArgument => "an operand is of the right domain but an unacceptable value",
+            ErrorCategory::DictionaryViolation => "a DEF, DEL or BIND breaks a dictionary rule",
+            ErrorCategory::BlockViolation => "a block left no value, or a non-Boolean where a truth value is required",
+            ErrorCategory::ContractViolation => "a #:contract declaration is malformed or contradicted",
+            ErrorCategory::ResourceLimitExceeded => "a host limit would be exceeded",
+        }
+    }
+
+    /// The category with this id, if any.
+    pub fn from_id(id: &str) -> Option<ErrorCategory> {
+        ErrorCategory::ALL.into_iter().find(|c| c.id() == id)
+    }
+}
+
+impl fmt::Display for ErrorCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A position in a program text: 1-based line and column (column in Unicode scalar values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pos {
+    /// 1-based line; lines end at LF only.
+    pub line: u32,
+    /// 1-based column counted in Unicode scalar values.
+    pub column: u32,
+    /// Which text the position belongs to (0 = the caller's source).
+    pub origin: u16,
+}
+
+impl Pos {
+    /// A position in the caller's own source.
+    pub fn new(line: u32, column: u32) -> Pos {
+        Pos { line, column, origin: 0 }
+    }
+
+    /// Whether the position is in the caller's own source (not a prelude).
+    pub fn is_caller_source(self) -> bool {
+        self.origin == 0
+    }
+}
+
+/// A language ERROR: the category, a one-line message and where it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LangError {
+    /// The error category.
+    pub category: ErrorCategory,
+    /// A one-line message written for a model.
+    pub message: String,
+    /// For `resourceLimitExceeded`: the limit's name.
+    pub resource: Option<&'static str>,
+    /// The Word held responsible (as written for `unknownWord`).
+    pub word: Option<String>,
+    /// The responsible token's position, when it has one.
+    pub pos: Option<Pos>,
+}
+
+impl LangError {
+    /// An error of `category` with `message` and nothing else yet.
+    pub fn new(category: ErrorCategory, message: impl Into<String>) -> LangError {
+        LangError { category, message: message.into(), resource: None, word: None, pos: None }
+    }
+
+    /// The same error naming the Word held responsible, unless one is named already.
+    pub fn with_word(mut self, word: impl Into<String>) -> LangError {
+        if self.word.is_none() {
+            self.word = Some(word.into());
+        }
+        self
+    }
+
+    /// The same error at `pos`, unless it has a position already.
+    pub fn at(mut self, pos: Option<Pos>) -> LangError {
+        if self.pos.is_none() {
+            self.pos = pos;
+        }
+        self
+    }
+
+    /// The outcome id `error:<category>`.
+    pub fn outcome_id(&self) -> String {
+        format!("error:{}", self.category.id())
+    }
+}
+
+impl fmt::Display for LangError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.category.id(), self.message)
+    }
+}
+
+impl std::error::Error for LangError {}
+
+/// The longest message a result carries, in characters (MCP-33).
+pub const MESSAGE_MAX_CHARS: usize = 1000;
+
+/// `prefix` followed by `items` joined with `, `, cut with `, …` so that the whole
+/// stays within [`MESSAGE_MAX_CHARS`].
+pub fn cap_list_message(prefix: &str, items: &[String]) -> String {
+    let mut out = prefix.to_string();
+    let mut used = out.chars().count();
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i == 0 { item.clone() } else { format!(", {item}") };
+        let n = piece.chars().count();
+        if used + n + 3 > MESSAGE_MAX_CHARS && i + 1 < items.len() || used + n > MESSAGE_MAX_CHARS {
+            out.push_str(", …");
+            return out;
+        }
+        out.push_str(&piece);
+        used += n;
+    }
+    out
+}
+
+/// Shorthand constructors, one per category, so call sites read as the spec does.
+pub mod err {
+    use super::{ErrorCategory, LangError};
+
+    /// `malformedSource` with `msg`.
+    pub fn malformed(msg: impl Into<String>) -> LangError {
+        LangError::new(ErrorCategory::MalformedSource, msg)
+    }
+    /// `typeMismatch` with `msg`.
+    pub fn type_mismatch(msg: impl Into<String>) -> LangError {
+        LangError::new(ErrorCategory::TypeMismatch, msg)
+    }
+    /// `shapeMismatch` with `msg`.
+    pub fn shape_mismatch(msg: impl Into<String>) -> LangError {
+        LangError::new(ErrorCategory::ShapeMismatch, msg)
+    }
+    /// `invalidArgument` with `msg`.
+    pub fn invalid_argument(msg: impl Into<String>) -> LangError {
+        LangError::new(ErrorCategory::InvalidArgument, msg)
+    }
+    /// `stackUnderflow` with `msg`.
+    pub fn stack_underflow(msg: impl Into<String>) -> LangError {
+        LangError::new(ErrorCategory::StackUnderflow, msg)
+    }
+    /// `dictionaryViolation` with `msg`.
+    pub fn dictionary(msg: impl Into<String>) -> LangError {
+        LangError::new(ErrorCategory::DictionaryViolation, msg)
+    }
+    /// `blockViolation` with `msg`.
+    pub fn block_violation(msg: impl Into<String>) -> LangError {
+        LangError::new(ErrorCategory::BlockViolation, msg)
+    }
+    /// `unknownWord` for `name` as written.
+    pub fn unknown_word(name: &str) -> LangError {
+        LangError::new(ErrorCategory::UnknownWord, format!("Unknown word: {name}")).with_word(name)
+    }
+}

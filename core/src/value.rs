@@ -1,0 +1,306 @@
+//! The six value domains: Number, Boolean, String, Vector, NIL and CodeBlock.
+//!
+//! Values are cheap to clone: Strings, Vectors and CodeBlocks are shared behind
+//! `Arc`, and Vectors are copy-on-write.
+
+use crate::code::Block;
+use crate::number::Number;
+use crate::outcome::NilReason;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// A value on the stack or inside a Vector.
+#[derive(Clone, Debug)]
+pub enum Value {
+    /// An exact Number.
+    Number(Number),
+    /// TRUE or FALSE.
+    Bool(bool),
+    /// A sequence of Unicode scalar values.
+    Str(Arc<str>),
+    /// An ordered sequence of values.
+    Vector(Vector),
+    /// Absence, with its reason.
+    Nil(NilReason),
+    /// An unevaluated token sequence.
+    Block(Arc<Block>),
+}
+
+/// A shared, copy-on-write sequence of values.
+#[derive(Clone, Debug, Default)]
+pub struct Vector(Arc<Vec<Value>>);
+
+impl Vector {
+    /// A Vector of `items`.
+    pub fn new(items: Vec<Value>) -> Vector {
+        Vector(Arc::new(items))
+    }
+
+    /// The empty Vector.
+    pub fn empty() -> Vector {
+        Vector::default()
+    }
+
+    /// The elements.
+    #[inline]
+    pub fn items(&self) -> &[Value] {
+        &self.0
+    }
+
+    /// Number of outermost elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the Vector is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Mutable access, copying the elements first when they are shared.
+    pub fn make_mut(&mut self) -> &mut Vec<Value> {
+        Arc::make_mut(&mut self.0)
+    }
+
+    /// The elements by value (without copying when not shared).
+    pub fn into_vec(mut self) -> Vec<Value> {
+        match Arc::get_mut(&mut self.0) {
+            Some(items) => std::mem::take(items),
+            None => self.0.as_ref().clone(),
+        }
+    }
+}
+
+/// Dropping is iterative: a Vector nested millions deep (built by `COLLECT` in a
+/// loop) must not overflow the native stack when it goes away.
+impl Drop for Vector {
+    fn drop(&mut self) {
+        let Some(items) = Arc::get_mut(&mut self.0) else { return };
+        if !items.iter().any(|v| matches!(v, Value::Vector(_) | Value::Block(_))) {
+            return;
+        }
+        let mut work = std::mem::take(items);
+        while let Some(v) = work.pop() {
+            match v {
+                Value::Vector(mut inner) => {
+                    if let Some(inner_items) = Arc::get_mut(&mut inner.0) {
+                        work.append(inner_items);
+                    }
+                }
+                Value::Block(b) => crate::code::drop_block(b),
+                _ => {}
+            }
+        }
+    }
+}
+
+impl From<Vec<Value>> for Vector {
+    fn from(items: Vec<Value>) -> Vector {
+        Vector::new(items)
+    }
+}
+
+/// The six domain names, as messages and node types use them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    /// Number.
+    Number,
+    /// Boolean.
+    Boolean,
+    /// String.
+    String,
+    /// Vector.
+    Vector,
+    /// NIL.
+    Nil,
+    /// CodeBlock.
+    CodeBlock,
+}
+
+impl Domain {
+    /// The domain's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Domain::Number => "Number",
+            Domain::Boolean => "Boolean",
+            Domain::String => "String",
+            Domain::Vector => "Vector",
+            Domain::Nil => "NIL",
+            Domain::CodeBlock => "CodeBlock",
+        }
+    }
+}
+
+impl Value {
+    /// A Number value.
+    pub fn num(n: impl Into<Number>) -> Value {
+        Value::Number(n.into())
+    }
+
+    /// A String value.
+    pub fn str(s: impl Into<Arc<str>>) -> Value {
+        Value::Str(s.into())
+    }
+
+    /// A Vector value.
+    pub fn vector(items: Vec<Value>) -> Value {
+        Value::Vector(Vector::new(items))
+    }
+
+    /// The domain of the value.
+    pub fn domain(&self) -> Domain {
+        match self {
+            Value::Number(_) => Domain::Number,
+            Value::Bool(_) => Domain::Boolean,
+            Value::Str(_) => Domain::String,
+            Value::Vector(_) => Domain::Vector,
+            Value::Nil(_) => Domain::Nil,
+            Value::Block(_) => Domain::CodeBlock,
+        }
+    }
+
+    /// Whether the value is a NIL (of any reason).
+    #[inline]
+    pub fn is_nil(&self) -> bool {
+        matches!(self, Value::Nil(_))
+    }
+
+    /// The NIL reason, if a NIL.
+    #[inline]
+    pub fn nil_reason(&self) -> Option<NilReason> {
+        match self {
+            Value::Nil(r) => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// The Number, if a Number.
+    #[inline]
+    pub fn as_number(&self) -> Option<&Number> {
+        match self {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The Vector, if a Vector.
+    #[inline]
+    pub fn as_vector(&self) -> Option<&Vector> {
+        match self {
+            Value::Vector(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The String, if a String.
+    #[inline]
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The CodeBlock, if a CodeBlock.
+    #[inline]
+    pub fn as_block(&self) -> Option<&Arc<Block>> {
+        match self {
+            Value::Block(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The Boolean, if a Boolean.
+    #[inline]
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// Depth (§4.5): 0 for a non-Vector, 1 + the deepest element for a Vector.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut work: Vec<(&Value, usize)> = vec![(self, 0)];
+        while let Some((v, d)) = work.pop() {
+            if let Value::Vector(items) = v {
+                deepest = deepest.max(d + 1);
+                work.extend(items.items().iter().map(|x| (x, d + 1)));
+            }
+        }
+        deepest
+    }
+
+    /// Number of non-Vector leaves at any depth.
+    pub fn leaf_count(&self) -> u64 {
+        let mut count = 0;
+        let mut work: Vec<&Value> = vec![self];
+        while let Some(v) = work.pop() {
+            match v {
+                Value::Vector(items) => work.extend(items.items()),
+                _ => count += 1,
+            }
+        }
+        count
+    }
+}
+
+/// Value equality of LANGUAGE.md §4.8 (used by `EQ`, `UNIQUE`, `INDEX-OF`, …).
+/// Iterative, so arbitrarily deep Vectors compare without recursion.
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        let mut work: Vec<(&Value, &Value)> = vec![(self, other)];
+        while let Some((a, b)) = work.pop() {
+            let same = match (a, b) {
+                (Value::Number(x), Value::Number(y)) => x == y,
+                (Value::Bool(x), Value::Bool(y)) => x == y,
+                (Value::Str(x), Value::Str(y)) => x == y,
+                (Value::Nil(x), Value::Nil(y)) => x == y,
+                (Value::Block(x), Value::Block(y)) => Arc::ptr_eq(x, y) || x.same_tokens(y),
+                (Value::Vector(x), Value::Vector(y)) => {
+                    if Arc::ptr_eq(&x.0, &y.0) {
+                        true
+                    } else if x.len() != y.len() {
+                        false
+                    } else {
+                        work.extend(x.items().iter().zip(y.items()));
+                        true
+                    }
+                }
+                _ => false,
+            };
+            if !same {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl Eq for Value {}
+
+/// Hash consistent with value equality (iterative).
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let mut work: Vec<&Value> = vec![self];
+        while let Some(v) = work.pop() {
+            match v {
+                Value::Number(n) => (0u8, n).hash(state),
+                Value::Bool(b) => (1u8, b).hash(state),
+                Value::Str(s) => (2u8, s).hash(state),
+                Value::Nil(r) => (3u8, r).hash(state),
+                Value::Block(b) => {
+                    4u8.hash(state);
+                    crate::code::hash_items(b.items(), state);
+                }
+                Value::Vector(items) => {
+                    (5u8, items.len()).hash(state);
+                    work.extend(items.items().iter().rev());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! Dictionary and bindings (`dictionary`): BIND, DEF, DEL (LANGUAGE.md §6.2, §6.5).
+//!
+//! Core is sealed: no User Word or binding may take a Core name or alias, and a
+//! name cannot be both a Word and a binding. Every mutation is atomic.
+
+use crate::support::{base, describe};
+use ajisai_core::code::normalize;
+use ajisai_core::machine::is_name_lexeme;
+use ajisai_core::outcome::{err, ErrorCategory, LangError};
+use ajisai_core::value::Value;
+use ajisai_core::word::{ex, registry, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec};
+use ajisai_core::{Ctx, Halt};
+use std::sync::Arc;
+
+/// Validate a name for DEF/BIND/DEL; returns its normalized form.
+fn checked_name(word: &str, written: &str) -> Result<Arc<str>, LangError> {
+    if !is_name_lexeme(written) {
+        return Err(err::dictionary(format!(
+            "{word}: '{written}' is not a valid name (one token: not a number, not ^, | or VENT, no spaces, brackets or quotes at the start)"
+        )));
+    }
+    let normalized = normalize(written);
+    if registry().lookup(&normalized).is_some() {
+        return Err(err::dictionary(format!("{word}: {written} is a Core Word and cannot be redefined, bound or deleted")));
+    }
+    Ok(normalized.into())
+}
+
+fn bind(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let ops = ctx.operands(2)?;
+    let (x, names) = (ops[0].clone(), ops[1].clone());
+    let written: Vec<Arc<str>> = match &names {
+        Value::Str(s) => vec![s.clone()],
+        Value::Vector(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for v in items.items() {
+                match v {
+                    Value::Str(s) => out.push(s.clone()),
+                    other => {
+                        return Err(err::type_mismatch(format!(
+                            "BIND needs a String name or a Vector of String names, but the name Vector holds {}",
+                            describe(other)
+                        ))
+                        .into())
+                    }
+                }
+            }
+            out
+        }
+        other => {
+            return Err(err::type_mismatch(format!(
+                "BIND needs a String name or a Vector of String names, got {}",
+                describe(other)
+            ))
+            .into())
+        }
+    };
+    let mut normalized = Vec::with_capacity(written.len());
+    for w in &written {
+        let n = checked_name("BIND", w)?;
+        if ctx.dictionary().get(&n).is_some() {
+            return Err(err::dictionary(format!("BIND: {w} is a User Word; a name cannot be both a Word and a binding")).into());
+        }
+        normalized.push(n);
+    }
+    let pairs: Vec<(Arc<str>, Value)> = match normalized.len() {
+        0 => {
+            if matches!(&x, Value::Vector(v) if !v.is_empty()) {
+                return Err(err::shape_mismatch("BIND with no names needs an empty Vector or a non-Vector value").into());
+            }
+            Vec::new()
+        }
+        1 => vec![(normalized[0].clone(), x)],
+        n => {
+            let Value::Vector(items) = &x else {
+                return Err(err::shape_mismatch(format!("BIND destructures {n} names but got {}, not a Vector", describe(&x))).into());
+            };
+            if items.len() != n {
+                return Err(err::shape_mismatch(format!(
+                    "BIND destructures {n} names but the Vector has {} element{}",
+                    items.len(),
+                    if items.len() == 1 { "" } else { "s" }
+                ))
+                .into());
+            }
+            normalized.into_iter().zip(items.items().iter().cloned()).collect()
+        }
+    };
+    for (n, v) in pairs {
+        ctx.bind(n, v);
+    }
+    ctx.finish(2, [])
+}
+
+fn def(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let ops = ctx.operands(2)?;
+    let Value::Str(name) = &ops[1] else {
+        return Err(err::type_mismatch(format!("DEF needs a String name on top, got {}", describe(&ops[1]))).into());
+    };
+    let Value::Block(body) = &ops[0] else {
+        return Err(err::type_mismatch(format!("DEF needs a CodeBlock body below the name, got {}", describe(&ops[0]))).into());
+    };
+    let (name, body) = (name.clone(), body.clone());
+    let normalized = checked_name("DEF", &name)?;
+    if ctx.is_bound_visible(&normalized) {
+        return Err(err::dictionary(format!("DEF: {name} is bound in this frame; a name cannot be both a Word and a binding")).into());
+    }
+    ctx.dictionary_mut().define(normalized, body)?;
+    ctx.finish(2, [])
+}
+
+fn del(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let Value::Str(name) = ctx.peek(0) else {
+        return Err(err::type_mismatch(format!("DEL needs a String name, got {}", describe(ctx.peek(0)))).into());
+    };
+    let name = name.clone();
+    let normalized = checked_name("DEL", &name)?;
+    ctx.dictionary_mut().delete(&normalized)?;
+    ctx.finish(1, [])
+}
+
+const DICT: &[ErrorCategory] = &[ErrorCategory::TypeMismatch, ErrorCategory::DictionaryViolation];
+
+/// `BIND`
+pub const BIND: WordSpec = WordSpec {
+    nil_policy: NilPolicy::ConsumeNil,
+    errors: &[ErrorCategory::TypeMismatch, ErrorCategory::DictionaryViolation, ErrorCategory::ShapeMismatch],
+    summary: "Bind a value to a name (or destructure a Vector over several names) for the rest of the current frame.",
+    syntax: "x 'NAME' BIND   or   [ a b ] [ 'A' 'B' ] BIND",
+    stack_effect: "( x name -- )",
+    examples: &[
+        ex("[ 1 2 3 ] 'XS' BIND XS XS", "[ 1/1 2/1 3/1 ] | [ 1/1 2/1 3/1 ]"),
+        ex("[ 1 2 ] [ 'A' 'B' ] BIND B A", "2/1 | 1/1"),
+        ex("[ 1 2 ] [ 'A' ] BIND A", "[ 1/1 2/1 ]"),
+        ex("NIL 'X' BIND X", "NIL (nil:literal)"),
+        ex("5 'ADD' BIND", "error:dictionaryViolation"),
+        ex("[ 1 2 3 ] [ 'A' 'B' ] BIND", "error:shapeMismatch"),
+        ex("5 'A B' BIND", "error:dictionaryViolation"),
+        ex("1 KEEP 'X' BIND", "1/1 | 'X'"),
+        ex("5 [ ] BIND", "(empty)"),
+        ex("[ 1 ] [ ] BIND", "error:shapeMismatch"),
+        ex("5 'T' BIND { T } 'F' DEF F", "error:unknownWord"),
+        ex("{ 5 'Q' BIND } EXEC Q", "error:unknownWord"),
+        ex("5 'Q' BIND { 6 'Q' BIND Q } EXEC Q", "6/1 | 5/1"),
+        ex("5 'T' BIND [ 1 2 3 ] { T + } MAP", "[ 6/1 7/1 8/1 ]"),
+        ex("{ 'V' BIND V V + } 'DBL' DEF 4 DBL", "8/1"),
+        ex("5 'T' BIND { EXEC } 'RUN' DEF { T } RUN", "error:unknownWord"),
+        ex("{ 9 'T' BIND EXEC } 'RUN3' DEF { T } RUN3", "9/1"),
+    ],
+    ..base("BIND", Family::Dictionary, 2, 0, bind)
+};
+
+/// `DEF`
+pub const DEF: WordSpec = WordSpec {
+    nil_policy: NilPolicy::RejectNil,
+    purity: Purity::Effectful,
+    errors: &[
+        ErrorCategory::TypeMismatch,
+        ErrorCategory::DictionaryViolation,
+        ErrorCategory::InvalidArgument,
+        ErrorCategory::MalformedSource,
+    ],
+    summary: "Define or redefine a User Word with a CodeBlock body.",
+    syntax: "{ body } 'NAME' DEF",
+    stack_effect: "( body name -- )",
+    examples: &[
+        ex("{ 2 * } 'DOUBLE' DEF 21 DOUBLE", "42/1"),
+        ex("{ [ 1 ] [ 2 ] + } 'MY-SUM' DEF MY-SUM", "[ 3/1 ]"),
+        ex("{ 1 } 'W' KEEP DEF", "{ 1 } | 'W'"),
+        ex("{ 1 } 'TRUE' DEF", "error:dictionaryViolation"),
+        ex("[ 1 ] 'X' DEF", "error:typeMismatch"),
+        ex("{ 1 | 2 } 'W' DEF", "error:malformedSource"),
+        ex("{ 1 } 'foo' DEF foo FOO", "1/1 | 1/1"),
+        ex("{ 1 } 'X' DEF { 2 } 'X' DEF X", "2/1"),
+        ex("{ 1 } 'X' DEF { X 1 + } 'Y' DEF { 3 } 'X' DEF", "error:dictionaryViolation"),
+        ex("{ X 1 + } 'Y' DEF { 1 } 'X' DEF Y", "2/1"),
+        ex("{ 1 } 'add' DEF", "error:dictionaryViolation"),
+        ex("{ 1 } '+' DEF", "error:dictionaryViolation"),
+        ex("{ } 'E' DEF", "error:invalidArgument"),
+        ex("{ 1 } '' DEF", "error:dictionaryViolation"),
+        ex("{ 1 } 'A B' DEF", "error:dictionaryViolation"),
+        ex("{ 1 } '[' DEF", "error:dictionaryViolation"),
+        ex("{ 1 } '12' DEF", "error:dictionaryViolation"),
+        ex("5 'X' BIND { 1 } 'X' DEF", "error:dictionaryViolation"),
+    ],
+    ..base("DEF", Family::Dictionary, 2, 0, def)
+};
+
+/// `DEL`
+pub const DEL: WordSpec = WordSpec {
+    nil_policy: NilPolicy::RejectNil,
+    purity: Purity::Effectful,
+    errors: DICT,
+    summary: "Delete a User Word (refused while another User Word depends on it).",
+    syntax: "'NAME' DEL",
+    stack_effect: "( name -- )",
+    examples: &[
+        ex("{ [ 1 ] } 'W' DEF 'W' DEL", "(empty)"),
+        ex("{ 1 } 'W' DEF 'w' DEL W", "error:unknownWord"),
+        ex("'ADD' DEL", "error:dictionaryViolation"),
+        ex("'NOPE' DEL", "error:dictionaryViolation"),
+        ex("{ 1 } 'X' DEF { X 1 + } 'Y' DEF 'X' DEL", "error:dictionaryViolation"),
+        ex("{ 1 } 'X' DEF { X 1 + } 'Y' DEF 'Y' DEL 'X' DEL", "(empty)"),
+        ex("{ 1 } 'W' DEF 'W' KEEP DEL", "'W'"),
+        ex("5 DEL", "error:typeMismatch"),
+    ],
+    ..base("DEL", Family::Dictionary, 1, 0, del)
+};
+
+inventory::submit! {
+    FamilyRegistration { module: "dictionary", words: &[BIND, DEF, DEL] }
+}

@@ -1,0 +1,37 @@
+//! Output (`output`): PRINT, the only Word that emits output lines (LANGUAGE.md §6.8).
+
+use crate::support::base;
+use ajisai_core::display::print_line;
+use ajisai_core::word::{ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec};
+use ajisai_core::{Ctx, Halt};
+
+fn print(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ctx.need(1)?;
+    let line = print_line(ctx.peek(0));
+    ctx.print(line);
+    ctx.finish(1, [])
+}
+
+/// `PRINT`
+pub const PRINT: WordSpec = WordSpec {
+    nil_policy: NilPolicy::PreserveReason,
+    purity: Purity::Effectful,
+    summary: "Append one output line: a String's raw content, or any other value's display.",
+    syntax: "x PRINT",
+    stack_effect: "( x -- )",
+    examples: &[
+        ex_prints("42 PRINT", "(empty)", &["42/1"]),
+        ex_prints("'TEST' PRINT", "(empty)", &["TEST"]),
+        ex_prints("[ 'a' 1 ] PRINT", "(empty)", &["[ 'a' 1/1 ]"]),
+        ex_prints("{ 1 'a' } PRINT", "(empty)", &["{ 1 'a' }"]),
+        ex_prints("[ 5 ] KEEP PRINT", "[ 5/1 ]", &["[ 5/1 ]"]),
+        ex_prints("1 0 / PRINT", "(empty)", &["NIL"]),
+        ex_prints("'a\nb' PRINT", "(empty)", &["a\nb"]),
+        ex("PRINT", "error:stackUnderflow"),
+    ],
+    ..base("PRINT", Family::Output, 1, 0, print)
+};
+
+inventory::submit! {
+    FamilyRegistration { module: "output", words: &[PRINT] }
+}

@@ -1,0 +1,86 @@
+//! Operand helpers shared by the families: integer operands, domain names in
+//! messages, and the spec skeleton most Words start from.
+
+use ajisai_core::number::Int;
+use ajisai_core::outcome::{err, LangError};
+use ajisai_core::value::Value;
+use ajisai_core::word::{Arity, Consumption, Family, Field, NilPolicy, Purity, Tier, WordSpec};
+use ajisai_core::{Ctx, Halt};
+use ajisai_core::word::Flow;
+
+/// A spec with the common defaults (`eat`, `pure`, `closed`, kernel); families
+/// override what differs with struct-update syntax.
+pub const fn base(name: &'static str, family: Family, inputs: u16, outputs: u16, exec: fn(&mut Ctx<'_>) -> Result<Flow, Halt>) -> WordSpec {
+    WordSpec {
+        name,
+        aliases: &[],
+        family,
+        tier: Tier::Kernel,
+        inputs: Arity::Fixed(inputs),
+        outputs: Arity::Fixed(outputs),
+        field: Field::Closed,
+        nil_policy: NilPolicy::Passthrough,
+        projections: &[],
+        consumption: Consumption::Eat,
+        purity: Purity::Pure,
+        errors: &[],
+        summary: "",
+        syntax: "",
+        stack_effect: "",
+        examples: &[],
+        exec,
+    }
+}
+
+/// How a value is named in messages: its domain, with a short rendering for scalars.
+pub fn describe(v: &Value) -> String {
+    match v {
+        Value::Number(n) => format!("the Number {n}"),
+        Value::Bool(b) => format!("the Boolean {}", if *b { "TRUE" } else { "FALSE" }),
+        Value::Str(s) => {
+            let short: String = s.chars().take(24).collect();
+            if short.len() < s.len() {
+                format!("the String '{short}…'")
+            } else {
+                format!("the String '{short}'")
+            }
+        }
+        Value::Vector(items) => format!("a Vector of {} element{}", items.len(), if items.len() == 1 { "" } else { "s" }),
+        Value::Nil(_) => "NIL".to_string(),
+        Value::Block(_) => "a CodeBlock".to_string(),
+    }
+}
+
+/// An integer operand (WORDS.md "Integer operand"): an integer Number, or a
+/// one-element Vector wrapping one (at any depth). A non-integer Number is
+/// `invalidArgument`; any other domain or Vector shape is `typeMismatch`.
+pub fn integer_operand(word: &str, what: &str, v: &Value) -> Result<Int, LangError> {
+    let mut cur = v;
+    loop {
+        match cur {
+            Value::Number(n) => {
+                return match n.as_int() {
+                    Some(i) => Ok(i.clone()),
+                    None => Err(err::invalid_argument(format!("{word} needs an integer {what}, got {}", describe(v)))),
+                };
+            }
+            Value::Vector(items) if items.len() == 1 => cur = &items.items()[0],
+            _ => {
+                return Err(err::type_mismatch(format!(
+                    "{word} needs an integer {what} (a Number or a one-element Vector holding one), got {}",
+                    describe(v)
+                )))
+            }
+        }
+    }
+}
+
+/// The String operand of `word`, or `typeMismatch`.
+pub fn string_operand<'v>(word: &str, what: &str, v: &'v Value) -> Result<&'v str, LangError> {
+    v.as_str().ok_or_else(|| err::type_mismatch(format!("{word} needs a String {what}, got {}", describe(v))))
+}
+
+/// A Vector operand of `word`, or `typeMismatch`.
+pub fn vector_operand<'v>(word: &str, what: &str, v: &'v Value) -> Result<&'v ajisai_core::Vector, LangError> {
+    v.as_vector().ok_or_else(|| err::type_mismatch(format!("{word} needs a Vector {what}, got {}", describe(v))))
+}
