@@ -12,6 +12,7 @@
 
 pub mod check;
 pub mod code;
+pub mod contract;
 pub mod display;
 pub mod engine;
 pub mod envelope;
@@ -23,6 +24,7 @@ pub mod number;
 pub mod numerics;
 pub mod outcome;
 pub mod parser;
+pub mod price;
 pub mod suggest;
 pub mod value;
 pub mod word;

@@ -5,7 +5,7 @@
 
 use ajisai_core::numerics::{BackendKind, BackendRegistration, IntBuf, IntRef, Numerics};
 use num_bigint::{BigInt, BigUint, Sign};
-use num_integer::{Integer, Roots as _};
+use num_integer::Integer;
 use num_traits::Zero;
 
 /// The `num-bigint` backend.

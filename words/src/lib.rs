@@ -6,11 +6,21 @@
 //! Module names organize code; the `family` each Word declares is its WORDS.md value.
 
 pub mod absence;
+pub mod arithmetic;
+pub mod collection;
+pub mod comparison;
 pub mod control;
 pub mod dictionary;
+pub mod higher_order;
+pub mod json;
+pub mod lifting;
 pub mod logic;
+pub mod math;
 pub mod output;
+pub mod reflection;
 pub mod support;
+pub mod tensor;
+pub mod text;
 
 /// Make sure this crate is linked into the binary (its Words register through `inventory`).
 pub fn link() {}

@@ -8,6 +8,7 @@
 //! So recursion depth is bounded by `executionSteps` and memory only.
 
 mod dict;
+pub mod identity;
 
 pub use dict::{is_name_lexeme, Dictionary, UserWord};
 

@@ -31,6 +31,15 @@ pub trait Budget {
     fn poll(&mut self) -> Result<(), Halt>;
 }
 
+impl Budget for crate::limits::Meter {
+    fn charge(&mut self, units: u64) -> Result<(), Halt> {
+        self.charge_numeric(units)
+    }
+    fn poll(&mut self) -> Result<(), Halt> {
+        crate::limits::Meter::poll(self)
+    }
+}
+
 /// A budget that never refuses (for tests and for host-side rendering).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Unmetered;

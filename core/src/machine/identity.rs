@@ -1,0 +1,3 @@
+//! Content identity of User Words (LANGUAGE.md §6.7).
+//!
+//! STUB: the contracts helper implements this module.

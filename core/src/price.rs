@@ -1,0 +1,133 @@
+//! The exact work pricing of LANGUAGE.md §9: what `numericWork` and
+//! `collectionWork` charge, computed from representation-free measures (bit
+//! lengths in 64-bit limbs, leaf and element counts), so every backend charges
+//! the same amounts.
+
+use crate::number::Number;
+use crate::value::{Value, Vector};
+
+/// Measures of an operand (a Number or a Vector) used by the pricing rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Measure {
+    /// Non-Vector leaves at any depth (at least 1).
+    pub leaves: u64,
+    /// Largest limbs(x) over Number leaves (1 when there is none).
+    pub limbs: u64,
+    /// Largest terms(x) over Number leaves (0 when there is none; 0 for rationals).
+    pub terms: u64,
+}
+
+/// Measure a Number or Vector operand (iterative over the leaves).
+pub fn measure(v: &Value) -> Measure {
+    let mut m = Measure { leaves: 0, limbs: 1, terms: 0 };
+    let mut work: Vec<&Value> = vec![v];
+    while let Some(x) = work.pop() {
+        match x {
+            Value::Vector(items) => work.extend(items.items()),
+            Value::Number(n) => {
+                m.leaves += 1;
+                m.limbs = m.limbs.max(n.work_limbs());
+                m.terms = m.terms.max(n.work_terms());
+            }
+            _ => m.leaves += 1,
+        }
+    }
+    m.leaves = m.leaves.max(1);
+    m
+}
+
+/// Measure a single Number.
+pub fn measure_number(n: &Number) -> Measure {
+    Measure { leaves: 1, limbs: n.work_limbs(), terms: n.work_terms() }
+}
+
+/// The binary arithmetic Words priced by §9.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    /// ADD and SUB.
+    AddSub,
+    /// MUL.
+    Mul,
+    /// DIV and MOD.
+    DivMod,
+}
+
+/// P of §9: 1 for rational operands, else 1,024·k.
+pub fn term_factor(op: ArithOp, a: &Measure, b: &Measure) -> u64 {
+    if a.terms == 0 && b.terms == 0 {
+        return 1;
+    }
+    let ta = a.terms.max(1);
+    let tb = b.terms.max(1);
+    let k = match op {
+        ArithOp::AddSub => ta.saturating_add(tb),
+        ArithOp::Mul => ta.saturating_mul(tb),
+        ArithOp::DivMod => ta.saturating_mul(tb).saturating_add(tb.saturating_mul(tb)),
+    };
+    1024u64.saturating_mul(k)
+}
+
+/// limbs(a)·limbs(b)·P·L: the up-front charge of one binary arithmetic application
+/// over `lanes` broadcast lanes (at least 1).
+pub fn binary_charge(op: ArithOp, a: &Measure, b: &Measure, lanes: u64) -> u64 {
+    a.limbs
+        .saturating_mul(b.limbs)
+        .saturating_mul(term_factor(op, a, b))
+        .saturating_mul(lanes.max(1))
+}
+
+/// per(w) = max(1, ⌊leaves(w) / max(1, n)⌋).
+pub fn per(w: &Vector, m: &Measure) -> u64 {
+    (m.leaves / (w.len() as u64).max(1)).max(1)
+}
+
+/// width(w) = max(1, limbs(w), 512·terms(w)).
+pub fn width(m: &Measure) -> u64 {
+    1u64.max(m.limbs).max(512u64.saturating_mul(m.terms))
+}
+
+/// probe(w) = per(w)·width(w).
+pub fn probe(w: &Vector) -> u64 {
+    let m = measure(&Value::Vector(w.clone()));
+    per(w, &m).saturating_mul(width(&m))
+}
+
+/// copy(w) = per(w)·(16 + width(w)).
+pub fn copy(w: &Vector) -> u64 {
+    let m = measure(&Value::Vector(w.clone()));
+    per(w, &m).saturating_mul(16u64.saturating_add(width(&m)))
+}
+
+/// Both probe(w) and copy(w) from one measurement.
+pub fn probe_and_copy(w: &Vector) -> (u64, u64) {
+    let m = measure(&Value::Vector(w.clone()));
+    let p = per(w, &m);
+    let wd = width(&m);
+    (p.saturating_mul(wd), p.saturating_mul(16u64.saturating_add(wd)))
+}
+
+/// The per-element charge of the generative Words (`RANGE`, `FILL`, `RESHAPE`, `RANDOM`).
+pub const GENERATED_ELEMENT: u64 = 17;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(xs: &[i64]) -> Vector {
+        Vector::new(xs.iter().map(|&x| Value::num(x)).collect())
+    }
+
+    #[test]
+    fn sort_of_three_costs_57() {
+        // probe·n·(⌊log2 n⌋+1) + n·copy = 1·3·2 + 3·17
+        let v = ints(&[3, 1, 2]);
+        let (p, c) = probe_and_copy(&v);
+        assert_eq!(p * 3 * 2 + 3 * c, 57);
+    }
+
+    #[test]
+    fn rational_add_costs_one() {
+        let a = measure(&Value::num(1));
+        assert_eq!(binary_charge(ArithOp::AddSub, &a, &a, 1), 1);
+    }
+}

@@ -1,0 +1,1 @@
+//! STUB: family module `arithmetic` (see ARCHITECTURE.md); a helper implements it.

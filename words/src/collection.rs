@@ -1,0 +1,1 @@
+//! STUB: family module `collection` (see ARCHITECTURE.md); a helper implements it.

@@ -1,0 +1,1 @@
+//! STUB: family module `comparison` (see ARCHITECTURE.md); a helper implements it.

@@ -1,0 +1,1 @@
+//! STUB: family module `json` (see ARCHITECTURE.md); a helper implements it.

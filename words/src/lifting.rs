@@ -1,0 +1,1 @@
+//! STUB: family module `lifting` (see ARCHITECTURE.md); a helper implements it.

@@ -1,0 +1,1 @@
+//! STUB: family module `math` (see ARCHITECTURE.md); a helper implements it.

@@ -1,0 +1,1 @@
+//! STUB: family module `reflection` (see ARCHITECTURE.md); a helper implements it.

@@ -1,0 +1,1 @@
+//! STUB: family module `tensor` (see ARCHITECTURE.md); a helper implements it.

@@ -1,0 +1,1 @@
+//! STUB: family module `text` (see ARCHITECTURE.md); a helper implements it.
