@@ -4,6 +4,8 @@
 //! machines these run on are shared and noisy. Run with
 //! `cargo bench -p ajisai-words --bench engine`.
 
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
 use ajisai_core::engine::{compute, Options};
 use ajisai_core::Profile;
 use criterion::{criterion_group, criterion_main, Criterion};
