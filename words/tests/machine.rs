@@ -125,7 +125,8 @@ fn tail_iterations_keep_the_stack_discipline_of_nested_calls() {
     // Values below the COND target stay out of reach of later iterations.
     fails("{ { 0 > | 1 - LOOP } { IDLE | + } COND } 'LOOP' DEF 1 2 3 LOOP", "stackUnderflow");
     // A body leaving extra values: only the top is the clause result.
-    ok("{ { 0 > | 7 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 3 SWAPPY", "'end'");
+    ok("{ { 0 > | 1 - 0 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 3 SWAPPY", "'end'");
+    ok("{ { 0 > | 1 - 0 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 8 3 SWAPPY", "8/1 | 'end'");
 }
 
 #[test]
