@@ -16,7 +16,9 @@ use crate::support::{base, describe};
 use ajisai_core::code::Block;
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
 use ajisai_core::value::{Value, Vector};
-use ajisai_core::word::{ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Purity, Resume, Tier, WordSpec};
+use ajisai_core::word::{
+    ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Purity, Resume, Tier, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 use std::sync::Arc;
 
@@ -105,10 +107,16 @@ impl Walk {
 
     /// The element description used in messages.
     fn element(&self) -> String {
-        format!("element {} of {} (index {})", self.index + 1, self.items.len(), self.index)
+        format!(
+            "element {} of {} (index {})",
+            self.index + 1,
+            self.items.len(),
+            self.index
+        )
     }
 
-    fn finish(self: Box<Self>, ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    /// The walk visited every element: conclude with its result.
+    fn finish(self, ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         let kind = self.kind;
         let keep = self.keep;
         let result = match kind {
@@ -160,15 +168,17 @@ impl Resume for Walk {
                 .into());
             };
             match self.kind {
-                Kind::Filter => {
-                    if verdict {
-                        let e = self.items.items()[self.index].clone();
-                        self.out.push(e);
-                    }
+                Kind::Filter if verdict => {
+                    let e = self.items.items()[self.index].clone();
+                    self.out.push(e);
                 }
                 // Short-circuit: later elements are not visited.
-                Kind::Any if verdict => return conclude(ctx, Kind::Any, self.keep, Value::Bool(true)),
-                Kind::All if !verdict => return conclude(ctx, Kind::All, self.keep, Value::Bool(false)),
+                Kind::Any if verdict => {
+                    return conclude(ctx, Kind::Any, self.keep, Value::Bool(true))
+                }
+                Kind::All if !verdict => {
+                    return conclude(ctx, Kind::All, self.keep, Value::Bool(false))
+                }
                 _ => {}
             }
         } else if self.kind == Kind::Map {
@@ -178,7 +188,7 @@ impl Resume for Walk {
         }
         self.index += 1;
         if self.index == self.items.len() {
-            return self.finish(ctx);
+            return (*self).finish(ctx);
         }
         self.visit(ctx, base)
     }
@@ -210,22 +220,42 @@ fn walk(ctx: &mut Ctx<'_>, kind: Kind) -> Result<Flow, Halt> {
                 "{} walks a Vector, got {}{}",
                 kind.name(),
                 describe(other),
-                if other.as_str().is_some() { " (use CHARS to walk a String's characters)" } else { "" }
+                if other.as_str().is_some() {
+                    " (use CHARS to walk a String's characters)"
+                } else {
+                    ""
+                }
             ))
             .into())
         }
     };
-    let acc = if kind == Kind::Fold { ctx.peek(1).clone() } else { Value::Bool(false) };
-    let walk = Box::new(Walk { kind, block, items, index: 0, out: Vec::new(), acc, keep });
+    let acc = if kind == Kind::Fold {
+        ctx.peek(1).clone()
+    } else {
+        Value::Bool(false)
+    };
+    let walk = Box::new(Walk {
+        kind,
+        block,
+        items,
+        index: 0,
+        out: Vec::new(),
+        acc,
+        keep,
+    });
     if walk.items.is_empty() {
-        return walk.finish(ctx);
+        return (*walk).finish(ctx);
     }
     // Prepare a block built by REFLECT once, not per element; only code that is
     // about to run is checked, so an empty walk never inspects it.
     let mut walk = walk;
     walk.block = ctx.prepared(&walk.block)?;
     if kind != Kind::Filter && kind != Kind::Fold {
-        walk.out = Vec::with_capacity(if kind == Kind::Map { walk.items.len() } else { 0 });
+        walk.out = Vec::with_capacity(if kind == Kind::Map {
+            walk.items.len()
+        } else {
+            0
+        });
     }
     let base = ctx.stack_len();
     walk.visit(ctx, base)
@@ -251,7 +281,11 @@ fn all(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     walk(ctx, Kind::All)
 }
 
-const WALK_ERRORS: &[ErrorCategory] = &[ErrorCategory::TypeMismatch, ErrorCategory::UnknownWord, ErrorCategory::BlockViolation];
+const WALK_ERRORS: &[ErrorCategory] = &[
+    ErrorCategory::TypeMismatch,
+    ErrorCategory::UnknownWord,
+    ErrorCategory::BlockViolation,
+];
 
 /// `MAP`
 pub const MAP: WordSpec = WordSpec {

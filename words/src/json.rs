@@ -67,7 +67,11 @@ impl<'t> Reader<'t> {
     fn open_level(&self, depth: &mut u64) -> Result<(), DecodeError> {
         *depth += 1;
         if *depth > self.max_depth {
-            return Err(DecodeError::Limit(exceeded(Limit::NestingDepth, *depth, self.max_depth)));
+            return Err(DecodeError::Limit(exceeded(
+                Limit::NestingDepth,
+                *depth,
+                self.max_depth,
+            )));
         }
         Ok(())
     }
@@ -115,7 +119,9 @@ impl<'t> Reader<'t> {
                     self.i += 1;
                     return Ok(out.into());
                 }
-                Some(c) if c < 0x20 => return invalid(self.i, "unescaped control character in a string"),
+                Some(c) if c < 0x20 => {
+                    return invalid(self.i, "unescaped control character in a string")
+                }
                 Some(b'\\') => {
                     out.push_str(&self.text[run..self.i]);
                     let at = self.i;
@@ -144,11 +150,15 @@ impl<'t> Reader<'t> {
                                     }
                                     0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
                                 }
-                                0xDC00..=0xDFFF => return invalid(at, "unpaired low surrogate escape"),
+                                0xDC00..=0xDFFF => {
+                                    return invalid(at, "unpaired low surrogate escape")
+                                }
                                 v => v,
                             };
                             // Every value reaching here is a scalar value.
-                            let Some(c) = char::from_u32(cp) else { return invalid(at, "invalid \\u escape") };
+                            let Some(c) = char::from_u32(cp) else {
+                                return invalid(at, "invalid \\u escape");
+                            };
                             out.push(c);
                             run = self.i;
                             continue;
@@ -213,15 +223,25 @@ impl<'t> Reader<'t> {
         }
         let digits = (int.len() + frac.len() + exp.len()) as u64;
         if digits > self.max_digits {
-            return Err(DecodeError::Limit(exceeded(Limit::NumericLiteralDigits, digits, self.max_digits)));
+            return Err(DecodeError::Limit(exceeded(
+                Limit::NumericLiteralDigits,
+                digits,
+                self.max_digits,
+            )));
         }
-        let e = if exp.is_empty() { Int::ZERO } else { Int::from_decimal(exp) };
+        let e = if exp.is_empty() {
+            Int::ZERO
+        } else {
+            Int::from_decimal(exp)
+        };
         let e = if exp_negative { e.neg() } else { e };
         match build_scaled(negative, int, frac, &e, self.max_bits) {
             Ok(r) => Ok(Value::Number(Number::Rat(r))),
-            Err(BuildError::TooWide { observed }) => {
-                Err(DecodeError::Limit(exceeded(Limit::BigintBits, observed, self.max_bits)))
-            }
+            Err(BuildError::TooWide { observed }) => Err(DecodeError::Limit(exceeded(
+                Limit::BigintBits,
+                observed,
+                self.max_bits,
+            ))),
             // Unreachable for a decimal lexeme; treated as invalid rather than trusted.
             Err(BuildError::ZeroDenominator) => invalid(self.i, "a number with no value"),
         }
@@ -308,7 +328,9 @@ pub fn decode(text: &str, profile: &Profile) -> Result<Value, DecodeError> {
                         Some(b']') => {
                             r.i += 1;
                             depth -= 1;
-                            let Some(Open::Array(items)) = open.pop() else { unreachable!("matched an array") };
+                            let Some(Open::Array(items)) = open.pop() else {
+                                unreachable!("matched an array")
+                            };
                             value = Value::vector(items);
                         }
                         _ => return invalid(r.i, "expected ',' or ']' in an array"),
@@ -330,7 +352,9 @@ pub fn decode(text: &str, profile: &Profile) -> Result<Value, DecodeError> {
                         Some(b'}') => {
                             r.i += 1;
                             depth -= 1;
-                            let Some(Open::Object(items, _)) = open.pop() else { unreachable!("matched an object") };
+                            let Some(Open::Object(items, _)) = open.pop() else {
+                                unreachable!("matched an object")
+                            };
                             value = Value::vector(items);
                         }
                         _ => return invalid(r.i, "expected ',' or '}' in an object"),
@@ -354,7 +378,11 @@ fn json_decode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             }
         }
         other => {
-            return Err(err::type_mismatch(format!("JSON-DECODE needs a String of JSON text, got {}", describe(other))).into())
+            return Err(err::type_mismatch(format!(
+                "JSON-DECODE needs a String of JSON text, got {}",
+                describe(other)
+            ))
+            .into())
         }
     };
     ctx.finish1(1, result)
@@ -425,7 +453,10 @@ enum Task<'v> {
 /// The compact JSON text of `v`. Every CodeBlock is found before any number is
 /// judged, so a block anywhere decides over an inexact number anywhere.
 /// `poll` is called now and then so a host interrupt can stop a huge walk.
-pub fn encode(v: &Value, mut poll: impl FnMut() -> Result<(), Halt>) -> Result<Result<String, EncodeError>, Halt> {
+pub fn encode(
+    v: &Value,
+    mut poll: impl FnMut() -> Result<(), Halt>,
+) -> Result<Result<String, EncodeError>, Halt> {
     let mut work: Vec<&Value> = vec![v];
     let mut seen: u32 = 0;
     while let Some(x) = work.pop() {
@@ -491,7 +522,11 @@ fn json_encode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         Err(EncodeError::Block) => {
             return Err(err::type_mismatch(format!(
                 "JSON-ENCODE cannot encode code: {} holds a CodeBlock",
-                if matches!(v, Value::Block(_)) { "the operand".to_string() } else { describe(&v) }
+                if matches!(v, Value::Block(_)) {
+                    "the operand".to_string()
+                } else {
+                    describe(&v)
+                }
             ))
             .into())
         }
@@ -553,7 +588,8 @@ pub const JSON_ENCODE: WordSpec = WordSpec {
     nil_policy: NilPolicy::CreatesNil,
     projections: &[NilReason::InvalidEncoding],
     errors: &[ErrorCategory::TypeMismatch],
-    summary: "The compact JSON text of a value; Numbers only as exact decimals, nested NIL as null.",
+    summary:
+        "The compact JSON text of a value; Numbers only as exact decimals, nested NIL as null.",
     syntax: "x JSON-ENCODE",
     stack_effect: "( x -- s )",
     examples: &[
@@ -564,7 +600,10 @@ pub const JSON_ENCODE: WordSpec = WordSpec {
         ex("1/3 JSON-ENCODE", "NIL (nil:invalidEncoding)"),
         ex("2 SQRT JSON-ENCODE", "NIL (nil:invalidEncoding)"),
         ex("{ 1 } JSON-ENCODE", "error:typeMismatch"),
-        ex("'{\"a\":[1,2]}' JSON-DECODE JSON-ENCODE", "'[[\"a\",[1,2]]]'"),
+        ex(
+            "'{\"a\":[1,2]}' JSON-DECODE JSON-ENCODE",
+            "'[[\"a\",[1,2]]]'",
+        ),
         ex("[ 1/3 { 1 } ] JSON-ENCODE", "error:typeMismatch"),
         ex("1 0 / JSON-ENCODE", "NIL (nil:divisionByZero)"),
         ex("-3/250 JSON-ENCODE", "'-0.012'"),

@@ -15,14 +15,22 @@ use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, W
 use ajisai_core::{Ctx, Halt};
 
 fn chars(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    let s = string_operand("CHARS", "operand (a one-element Vector holding a String is not one)", ctx.peek(0))?;
+    let s = string_operand(
+        "CHARS",
+        "operand (a one-element Vector holding a String is not one)",
+        ctx.peek(0),
+    )?;
     let out: Vec<Value> = s.chars().map(|c| Value::str(c.to_string())).collect();
     ctx.finish1(1, Value::vector(out))
 }
 
 /// The character an integer element of JOIN denotes, or why it denotes none.
 fn code_point(n: &Number) -> Result<char, LangError> {
-    let c = n.as_int().and_then(|i| i.to_u64()).and_then(|u| u32::try_from(u).ok()).and_then(char::from_u32);
+    let c = n
+        .as_int()
+        .and_then(|i| i.to_u64())
+        .and_then(|u| u32::try_from(u).ok())
+        .and_then(char::from_u32);
     c.ok_or_else(|| {
         err::invalid_argument(format!(
             "JOIN takes Numbers only as integer code points of Unicode scalar values (0–0x10FFFF, not 0xD800–0xDFFF), got {n}"
@@ -33,7 +41,12 @@ fn code_point(n: &Number) -> Result<char, LangError> {
 fn join(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let v = vector_operand("JOIN", "of Strings and code points", ctx.peek(0))?;
     // Domains first for every element, then values (§7.3: typeMismatch before invalidArgument).
-    if let Some((i, bad)) = v.items().iter().enumerate().find(|(_, e)| !matches!(e, Value::Str(_) | Value::Number(_))) {
+    if let Some((i, bad)) = v
+        .items()
+        .iter()
+        .enumerate()
+        .find(|(_, e)| !matches!(e, Value::Str(_) | Value::Number(_)))
+    {
         return Err(err::type_mismatch(format!(
             "JOIN joins Strings and integer code points, but element {i} is {}",
             describe(bad)
@@ -55,7 +68,11 @@ fn trim(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let s = string_operand("TRIM", "operand", ctx.peek(0))?;
     // `char::is_whitespace` is exactly the Unicode `White_Space` property.
     let t = s.trim_matches(char::is_whitespace);
-    let result = if t.len() == s.len() { ctx.peek(0).clone() } else { Value::str(t) };
+    let result = if t.len() == s.len() {
+        ctx.peek(0).clone()
+    } else {
+        Value::str(t)
+    };
     ctx.finish1(1, result)
 }
 
@@ -63,7 +80,10 @@ fn tokenize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let s = string_operand("TOKENIZE", "to split (below the separator)", ctx.peek(1))?;
     let sep = string_operand("TOKENIZE", "separator (on top)", ctx.peek(0))?;
     if sep.is_empty() {
-        return Err(err::invalid_argument("TOKENIZE needs a non-empty separator; use CHARS to split into characters").into());
+        return Err(err::invalid_argument(
+            "TOKENIZE needs a non-empty separator; use CHARS to split into characters",
+        )
+        .into());
     }
     let pieces: Vec<Value> = s.split(sep).map(Value::str).collect();
     ctx.finish1(2, Value::vector(pieces))
@@ -125,7 +145,9 @@ fn vector_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
         match x {
             Value::Vector(items) => work.extend(items.items().iter().rev()),
             leaf => {
-                let Some(text) = leaf_text(leaf) else { return Ok(None) };
+                let Some(text) = leaf_text(leaf) else {
+                    return Ok(None);
+                };
                 if !first {
                     out.push(' ');
                 }
