@@ -87,7 +87,7 @@ struct Walk {
     index: usize,
     /// Mapped or selected elements so far (MAP, FILTER).
     out: Vec<Value>,
-    /// The accumulator (FOLD).
+    /// The accumulator (FOLD; a placeholder for the other Words).
     acc: Value,
     /// The invocation was under KEEP (the resume context does not carry it).
     keep: bool,
@@ -234,7 +234,7 @@ fn walk(ctx: &mut Ctx<'_>, kind: Kind) -> Result<Flow, Halt> {
     } else {
         Value::Bool(false)
     };
-    let walk = Box::new(Walk {
+    let mut walk = Box::new(Walk {
         kind,
         block,
         items,
@@ -248,14 +248,9 @@ fn walk(ctx: &mut Ctx<'_>, kind: Kind) -> Result<Flow, Halt> {
     }
     // Prepare a block built by REFLECT once, not per element; only code that is
     // about to run is checked, so an empty walk never inspects it.
-    let mut walk = walk;
     walk.block = ctx.prepared(&walk.block)?;
-    if kind != Kind::Filter && kind != Kind::Fold {
-        walk.out = Vec::with_capacity(if kind == Kind::Map {
-            walk.items.len()
-        } else {
-            0
-        });
+    if kind == Kind::Map {
+        walk.out.reserve_exact(walk.items.len());
     }
     let base = ctx.stack_len();
     walk.visit(ctx, base)
