@@ -475,3 +475,46 @@ fn decode_type_checks() {
     ok("NIL KEEP JSON-DECODE", "NIL | NIL");
     fails("JSON-DECODE", "stackUnderflow", "(empty)");
 }
+
+#[test]
+fn random_texts_decode_without_panicking() {
+    // A seeded generator over JSON's own alphabet: every text ends in a value, invalid
+    // JSON or a limit, and whatever decodes and encodes decodes back to the same value.
+    ajisai_numerics_pure::link();
+    let alphabet: Vec<&str> = vec![
+        "[", "]", "{", "}", "\"", ",", ":", " ", "0", "1", "9", "-", "+", ".", "e", "E", "true",
+        "false", "null", "\\", "\\u", "d83d", "de00", "00e9", "n", "t", "é", "\u{1}", "\"k\":",
+        "[[[[", "]]]]", "1e400", "0.5",
+    ];
+    let mut state: u64 = 0x5eed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    let p = mcp();
+    let (mut values, mut invalid, mut limits) = (0, 0, 0);
+    for _ in 0..20_000 {
+        let len = next() % 24;
+        let text: String = (0..len)
+            .map(|_| alphabet[next() % alphabet.len()])
+            .collect();
+        match decode(&text, &p) {
+            Ok(v) => {
+                values += 1;
+                if let Ok(Ok(json)) = encode(&v, || Ok(())) {
+                    let again = decode(&json, &p)
+                        .unwrap_or_else(|e| panic!("{json:?} (from {text:?}): {e:?}"));
+                    assert_eq!(display(&again), display(&v), "{text:?}");
+                }
+            }
+            Err(DecodeError::Invalid(..)) => invalid += 1,
+            Err(DecodeError::Limit(_)) => limits += 1,
+        }
+    }
+    assert!(
+        values > 0 && invalid > 0 && limits > 0,
+        "{values} {invalid} {limits}"
+    );
+}
