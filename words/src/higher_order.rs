@@ -64,10 +64,15 @@ fn code_operand(ctx: &Ctx<'_>, kind: Kind, v: &Value) -> Result<Arc<Block>, Lang
     match v {
         Value::Block(b) => Ok(b.clone()),
         Value::Str(name) => ctx.code_from_name(name).map_err(|mut e| {
-            e.message.push_str(&format!(
-                "; {} takes a CodeBlock or a String naming a Core or User Word (not KEEP, VENT or a binding)",
+            let shown = if name.trim().is_empty() { format!("'{name}'") } else { name.to_string() };
+            e.message = format!(
+                "Unknown word: {shown}; the String code operand of {} must name a Core or User Word \
+                 (not KEEP, VENT, IDLE or a binding), or pass a CodeBlock",
                 kind.name()
-            ));
+            );
+            if let Some(names) = ajisai_core::suggest::closest_for(name, ctx.dictionary()) {
+                e.message.push_str(&format!("; closest: {}", names.join(", ")));
+            }
             e
         }),
         other => Err(err::type_mismatch(format!(
