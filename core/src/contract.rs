@@ -35,8 +35,12 @@ pub enum Gap {
 
 impl Gap {
     /// Every gap, in specification order.
-    pub const ALL: [Gap; 4] =
-        [Gap::UnresolvedWord, Gap::RecursiveDependency, Gap::DependencyUnknown, Gap::UnmodelledControlFlow];
+    pub const ALL: [Gap; 4] = [
+        Gap::UnresolvedWord,
+        Gap::RecursiveDependency,
+        Gap::DependencyUnknown,
+        Gap::UnmodelledControlFlow,
+    ];
 
     /// The stable id (`gap.unresolvedWord`, …) hosts report.
     pub fn id(self) -> &'static str {
@@ -98,10 +102,17 @@ pub struct ProgramDefinitions {
     source_order: Vec<Arc<str>>,
 }
 
+/// One `'NAME' DEF` of a program: where it stands, the name, and its literal body.
+type DefSite = (Option<Pos>, usize, Arc<str>, Option<Arc<Block>>);
+
 /// The previous item before `i` that is not a line break (line breaks have no effect
 /// on evaluation, so they do not separate a literal from the Word that takes it).
 fn previous(items: &[Item], i: usize) -> Option<(usize, &Item)> {
-    items[..i].iter().enumerate().rev().find(|(_, it)| !it.is_line_break())
+    items[..i]
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, it)| !it.is_line_break())
 }
 
 fn is_core(item: &Item, word: &str) -> bool {
@@ -157,14 +168,16 @@ impl ProgramDefinitions {
         // DEF sites in source order: a pre-order walk visits runs in the order their
         // opening tokens appear, but a run's own DEFs can come after a nested run's,
         // so collect (position, name, body) and order by position.
-        let mut sites: Vec<(Option<Pos>, usize, Arc<str>, Option<Arc<Block>>)> = Vec::new();
+        let mut sites: Vec<DefSite> = Vec::new();
         let mut seq = 0usize;
         for_each_code_run(block, |items| {
             for (i, item) in items.iter().enumerate() {
                 if !is_core(item, "DEF") || i == 0 {
                     continue;
                 }
-                let Item::Str { text, .. } = &items[i - 1] else { continue };
+                let Item::Str { text, .. } = &items[i - 1] else {
+                    continue;
+                };
                 if !is_name_lexeme(text) {
                     continue;
                 }
@@ -183,8 +196,9 @@ impl ProgramDefinitions {
         // Positions order the sites of a parsed program; blocks built by REFLECT carry
         // none, and then the visiting order stands.
         sites.sort_by_key(|(p, s, _, _)| (p.map(|p| (p.origin, p.line, p.column)), *s));
+        let mut listed: HashSet<Arc<str>> = self.source_order.iter().cloned().collect();
         for (_, _, name, body) in sites {
-            if is_source && !self.source_order.contains(&name) {
+            if is_source && listed.insert(name.clone()) {
                 self.source_order.push(name.clone());
             }
             match (self.bodies.get_mut(&name), body) {
@@ -221,7 +235,9 @@ impl Definitions for ProgramDefinitions {
 /// (blocks made by `REFLECT` carry none). `None` when the lexeme is not buildable
 /// within generous bounds — such a literal can never run under any profile.
 pub fn number_item_value(item: &Item) -> Option<Number> {
-    let Item::Number { lexeme, value, .. } = item else { return None };
+    let Item::Number { lexeme, value, .. } = item else {
+        return None;
+    };
     if let Some(v) = value {
         return Some(v.clone());
     }
@@ -252,7 +268,15 @@ struct Frame {
 
 impl Frame {
     fn new(block: Arc<Block>, owner: Option<Arc<str>>, bound: HashSet<Arc<str>>) -> Frame {
-        Frame { block, pc: 0, d: 0, m: 0, keep: false, bound, owner }
+        Frame {
+            block,
+            pc: 0,
+            d: 0,
+            m: 0,
+            keep: false,
+            bound,
+            owner,
+        }
     }
 
     fn apply(&mut self, inputs: u64, outputs: u64) {
@@ -265,7 +289,10 @@ impl Frame {
     }
 
     fn effect(&self) -> Effect {
-        Effect { inputs: self.m.unsigned_abs(), outputs: self.d.saturating_sub(self.m).unsigned_abs() }
+        Effect {
+            inputs: self.m.unsigned_abs(),
+            outputs: self.d.saturating_sub(self.m).unsigned_abs(),
+        }
     }
 }
 
@@ -284,12 +311,20 @@ pub struct Inference<'a, D: Definitions + ?Sized> {
     fields: HashMap<Arc<str>, Option<Field>>,
     /// Words found on a cycle of calls (their gap is `recursiveDependency`).
     cyclic: HashSet<Arc<str>>,
+    /// Words whose bodies are being walked, with the index of their frame.
+    walking: HashMap<Arc<str>, usize>,
 }
 
 impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
     /// Inference over `defs`.
     pub fn new(defs: &'a D) -> Inference<'a, D> {
-        Inference { defs, effects: HashMap::new(), fields: HashMap::new(), cyclic: HashSet::new() }
+        Inference {
+            defs,
+            effects: HashMap::new(),
+            fields: HashMap::new(),
+            cyclic: HashSet::new(),
+            walking: HashMap::new(),
+        }
     }
 
     /// The inferred contract of the User Word `name` (normalized), or `None` when
@@ -316,6 +351,10 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
 
     /// Run the walk of `root` to completion on explicit frames.
     fn walk(&mut self, root: Frame) -> Result<Effect, Gap> {
+        self.walking.clear();
+        if let Some(w) = &root.owner {
+            self.walking.insert(w.clone(), 0);
+        }
         let mut frames: Vec<Frame> = vec![root];
         // A result travelling down to the frame below: (result, it came from a Word).
         let mut incoming: Option<(Result<Effect, Gap>, bool)> = None;
@@ -326,11 +365,17 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
             };
             match step {
                 None => {}
-                Some(Step::Push(f)) => frames.push(f),
+                Some(Step::Push(f)) => {
+                    if let Some(w) = &f.owner {
+                        self.walking.insert(w.clone(), frames.len());
+                    }
+                    frames.push(f);
+                }
                 Some(Step::Finish(r)) => {
                     let Some(done) = frames.pop() else { return r };
                     let from_word = done.owner.is_some();
                     if let Some(w) = done.owner {
+                        self.walking.remove(&w);
                         self.effects.insert(w, r);
                     }
                     if frames.is_empty() {
@@ -357,14 +402,21 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
     }
 
     /// Hand a finished frame's result to the frame below it.
-    fn deliver(&mut self, frames: &mut [Frame], r: Result<Effect, Gap>, from_word: bool) -> Option<Step> {
+    fn deliver(
+        &mut self,
+        frames: &mut [Frame],
+        r: Result<Effect, Gap>,
+        from_word: bool,
+    ) -> Option<Step> {
         match (r, from_word) {
             (Ok(e), true) => {
                 frames.last_mut()?.apply(e.inputs, e.outputs);
                 None
             }
             (Ok(e), false) => {
-                frames.last_mut()?.apply(e.inputs.saturating_add(1), e.outputs);
+                frames
+                    .last_mut()?
+                    .apply(e.inputs.saturating_add(1), e.outputs);
                 None
             }
             (Err(g), true) => Some(Step::Finish(Err(self.callee_gap(frames, g)))),
@@ -386,9 +438,14 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
             let index = f.pc;
             f.pc += 1;
             match item {
-                Item::Number { .. } | Item::Str { .. } | Item::Vector { .. } | Item::Block { .. } => f.apply_literal(),
+                Item::Number { .. }
+                | Item::Str { .. }
+                | Item::Vector { .. }
+                | Item::Block { .. } => f.apply_literal(),
                 Item::LineBreak { .. } => {}
-                Item::Vent { .. } | Item::Bar { .. } => return Some(Step::Finish(Err(Gap::UnmodelledControlFlow))),
+                Item::Vent { .. } | Item::Bar { .. } => {
+                    return Some(Step::Finish(Err(Gap::UnmodelledControlFlow)))
+                }
                 Item::Name { name, .. } => {
                     if let Some(id) = name.core {
                         let spec = reg.spec(id);
@@ -405,7 +462,9 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
                                 let bound = f.bound.clone();
                                 return Some(Step::Push(Frame::new(b, None, bound)));
                             }
-                            CoreEffect::Gap => return Some(Step::Finish(Err(Gap::UnmodelledControlFlow))),
+                            CoreEffect::Gap => {
+                                return Some(Step::Finish(Err(Gap::UnmodelledControlFlow)))
+                            }
                         }
                         continue;
                     }
@@ -428,7 +487,7 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
                         }
                         continue;
                     }
-                    if let Some(j) = frames.iter().position(|fr| fr.owner.as_deref() == Some(&*word)) {
+                    if let Some(&j) = self.walking.get(&word) {
                         for fr in &frames[j..] {
                             if let Some(w) = &fr.owner {
                                 self.cyclic.insert(w.clone());
@@ -441,7 +500,9 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
                             self.effects.insert(word, Err(Gap::UnmodelledControlFlow));
                             return Some(Step::Finish(Err(Gap::DependencyUnknown)));
                         }
-                        Def::Body(b) => return Some(Step::Push(Frame::new(b, Some(word), HashSet::new()))),
+                        Def::Body(b) => {
+                            return Some(Step::Push(Frame::new(b, Some(word), HashSet::new())))
+                        }
                     }
                 }
             }
@@ -463,7 +524,8 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
         // Breadth-first over references; `parent` rebuilds the path to a trigger.
         let mut parent: HashMap<Arc<str>, Option<Arc<str>>> = HashMap::new();
         parent.insert(root.clone(), None);
-        let mut queue: VecDeque<(Arc<str>, Arc<Block>)> = VecDeque::from([(root.clone(), root_body)]);
+        let mut queue: VecDeque<(Arc<str>, Arc<Block>)> =
+            VecDeque::from([(root.clone(), root_body)]);
         let mut found: Option<Arc<str>> = None;
         while let Some((w, body)) = queue.pop_front() {
             let (trigger, refs) = scan_field(&body, self.defs);
@@ -536,7 +598,10 @@ impl Frame {
                             self.bound.insert(normalize(text).into());
                         }
                         Item::Name { name, .. }
-                            if !matches!(name.written.to_uppercase().as_str(), "TRUE" | "FALSE" | "NIL") =>
+                            if !matches!(
+                                name.written.to_uppercase().as_str(),
+                                "TRUE" | "FALSE" | "NIL"
+                            ) =>
                         {
                             self.bound.insert(normalize(&name.written).into());
                         }
@@ -559,7 +624,13 @@ enum CoreEffect {
 fn core_effect(spec: &WordSpec, items: &[Item], index: usize, keep: bool) -> CoreEffect {
     let prev = previous(items, index).map(|(_, it)| it);
     // Under KEEP an ordinary Word leaves its operands below its results.
-    let kept = |i: u64, o: u64| if keep { CoreEffect::Fixed(i, i + o) } else { CoreEffect::Fixed(i, o) };
+    let kept = |i: u64, o: u64| {
+        if keep {
+            CoreEffect::Fixed(i, i + o)
+        } else {
+            CoreEffect::Fixed(i, o)
+        }
+    };
     match spec.name {
         "COND" => {
             let mut k = 0u64;
@@ -613,7 +684,9 @@ fn scan_field<D: Definitions + ?Sized>(body: &Block, defs: &D) -> (bool, Vec<Arc
             return;
         }
         for (i, item) in items.iter().enumerate() {
-            let Item::Name { name, .. } = item else { continue };
+            let Item::Name { name, .. } = item else {
+                continue;
+            };
             let prev = previous(items, i).map(|(_, it)| it);
             match name.core.map(|id| reg.spec(id).name) {
                 Some("SQRT") | Some("REFLECT") => trigger = true,
@@ -679,7 +752,9 @@ fn parse_count(key: &str, value: &str) -> Result<u32, String> {
     let ok = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
     match value.parse::<u32>() {
         Ok(n) if ok && n <= MAX_DECLARED_COUNT => Ok(n),
-        _ => Err(format!("{key}={value} is not a decimal integer from 0 to {MAX_DECLARED_COUNT}")),
+        _ => Err(format!(
+            "{key}={value} is not a decimal integer from 0 to {MAX_DECLARED_COUNT}"
+        )),
     }
 }
 
@@ -696,11 +771,15 @@ pub fn parse_directive(d: &DirectiveLine) -> Option<Directive> {
     let mut keys: Result<(), String> = Ok(());
     for term in it {
         let Some((key, value)) = term.split_once('=') else {
-            keys = Err(format!("unknown term '{term}'; write key=value with the keys inputs, outputs and field"));
+            keys = Err(format!(
+                "unknown term '{term}'; write key=value with the keys inputs, outputs and field"
+            ));
             break;
         };
         if !matches!(key, "inputs" | "outputs" | "field") {
-            keys = Err(format!("unknown key in '{term}'; the keys are inputs, outputs and field"));
+            keys = Err(format!(
+                "unknown key in '{term}'; the keys are inputs, outputs and field"
+            ));
             break;
         }
         if seen.contains(&key) {
@@ -720,7 +799,9 @@ pub fn parse_directive(d: &DirectiveLine) -> Option<Directive> {
                     declared.field = Some(Field::Extends);
                     Ok(())
                 }
-                _ => Err(format!("field={value} must be field=closed or field=extends")),
+                _ => Err(format!(
+                    "field={value} must be field=closed or field=extends"
+                )),
             },
         };
         if let Err(e) = parsed {
@@ -731,7 +812,11 @@ pub fn parse_directive(d: &DirectiveLine) -> Option<Directive> {
     if keys.is_ok() && seen.is_empty() {
         keys = Err("declares no key; add inputs=N, outputs=N or field=closed|extends".to_string());
     }
-    Some(Directive { line: d.line, name, keys: keys.map(|()| declared) })
+    Some(Directive {
+        line: d.line,
+        name,
+        keys: keys.map(|()| declared),
+    })
 }
 
 /// How serious a finding is.
@@ -814,14 +899,18 @@ impl ContractDecls {
     /// The `contractViolation` these findings raise, if any error finding exists:
     /// the first quoted, the rest counted; Word and line of the first.
     pub fn error(&self) -> Option<LangError> {
-        let mut errors = self.findings.iter().filter(|f| f.severity == Severity::Error);
+        let mut errors = self
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error);
         let first = errors.next()?;
         let more = errors.count();
         let mut message = format!("contract violation: {}", first.message);
         if more > 0 {
             message.push_str(&format!(" (and {more} more)"));
         }
-        let mut e = LangError::new(ErrorCategory::ContractViolation, message).at(Some(Pos::new(first.line, 1)));
+        let mut e = LangError::new(ErrorCategory::ContractViolation, message)
+            .at(Some(Pos::new(first.line, 1)));
         e.word = first.word.clone();
         Some(e)
     }
@@ -830,7 +919,11 @@ impl ContractDecls {
 /// Check every `#:contract` line of `program` against inference over the program's
 /// (and `prelude`'s) literal definitions. `None` when the source has no such line.
 pub fn check_declarations(program: &Program, prelude: &[&Block]) -> Option<ContractDecls> {
-    let directives: Vec<Directive> = program.directives.iter().filter_map(parse_directive).collect();
+    let directives: Vec<Directive> = program
+        .directives
+        .iter()
+        .filter_map(parse_directive)
+        .collect();
     if directives.is_empty() {
         return None;
     }
@@ -839,7 +932,12 @@ pub fn check_declarations(program: &Program, prelude: &[&Block]) -> Option<Contr
     let mut out = ContractDecls::default();
     let mut declared_lines: HashMap<String, u32> = HashMap::new();
     for d in directives {
-        let error = |message: String, word: Option<String>| Finding { severity: Severity::Error, message, word, line: d.line };
+        let error = |message: String, word: Option<String>| Finding {
+            severity: Severity::Error,
+            message,
+            word,
+            line: d.line,
+        };
         let Some(written) = &d.name else {
             out.findings.push(error(
                 format!(
@@ -862,7 +960,8 @@ pub fn check_declarations(program: &Program, prelude: &[&Block]) -> Option<Contr
         let keys = match &d.keys {
             Ok(k) => *k,
             Err(problem) => {
-                out.findings.push(error(format!("#:contract {word}: {problem}"), Some(word)));
+                out.findings
+                    .push(error(format!("#:contract {word}: {problem}"), Some(word)));
                 continue;
             }
         };
@@ -880,7 +979,9 @@ pub fn check_declarations(program: &Program, prelude: &[&Block]) -> Option<Contr
             ));
             continue;
         }
-        let Some(inferred) = inference.infer(&word) else { continue };
+        let Some(inferred) = inference.infer(&word) else {
+            continue;
+        };
         let mut violated = false;
         let mut gap = None;
         let mut counts = [("inputs", keys.inputs), ("outputs", keys.outputs)];
@@ -888,7 +989,11 @@ pub fn check_declarations(program: &Program, prelude: &[&Block]) -> Option<Contr
             let Some(n) = *declared else { continue };
             match inferred.effect {
                 Ok(e) => {
-                    let got = if *key == "inputs" { e.inputs } else { e.outputs };
+                    let got = if *key == "inputs" {
+                        e.inputs
+                    } else {
+                        e.outputs
+                    };
                     if got != u64::from(n) {
                         violated = true;
                         out.findings.push(error(
@@ -925,7 +1030,11 @@ pub fn check_declarations(program: &Program, prelude: &[&Block]) -> Option<Contr
         out.declarations.push(Declaration {
             word,
             verdict,
-            gap: if verdict == Verdict::CannotVerify { gap } else { None },
+            gap: if verdict == Verdict::CannotVerify {
+                gap
+            } else {
+                None
+            },
             line: d.line,
         });
     }
@@ -960,7 +1069,9 @@ pub fn infer_program(source: &Program, prelude: &[&Block]) -> Vec<WordContract> 
     let mut inference = Inference::new(&defs);
     let mut out = Vec::new();
     for name in defs.source_names() {
-        let Some(inferred) = inference.infer(name) else { continue };
+        let Some(inferred) = inference.infer(name) else {
+            continue;
+        };
         let (inputs, outputs, gap) = match inferred.effect {
             Ok(e) => (Some(e.inputs), Some(e.outputs), None),
             Err(g) => (None, None, Some(g)),
@@ -975,8 +1086,19 @@ pub fn infer_program(source: &Program, prelude: &[&Block]) -> Vec<WordContract> 
         if let Some(f) = inferred.field {
             terms.push(format!("field={}", f.id()));
         }
-        let suggested = if terms.is_empty() { None } else { Some(format!("#:contract {name} {}", terms.join(" "))) };
-        out.push(WordContract { name: name.to_string(), inputs, outputs, field: inferred.field, suggested, gap });
+        let suggested = if terms.is_empty() {
+            None
+        } else {
+            Some(format!("#:contract {name} {}", terms.join(" ")))
+        };
+        out.push(WordContract {
+            name: name.to_string(),
+            inputs,
+            outputs,
+            field: inferred.field,
+            suggested,
+            gap,
+        });
     }
     out
 }

@@ -18,7 +18,9 @@ use ajisai_core::number::{literal, Int};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::parser::{build, check_structure, flatten};
 use ajisai_core::value::{Value, Vector};
-use ajisai_core::word::{ex, registry, Arity, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
+use ajisai_core::word::{
+    ex, registry, Arity, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 use std::sync::Arc;
 
@@ -79,14 +81,20 @@ fn symbol_problem(s: &str, in_vector: bool) -> Option<&'static str> {
         return Some("contains whitespace; a symbol is a single name");
     }
     if is_vent_spelling(s) {
-        return if in_vector { None } else { Some("is the VENT directive outside a vector; use a 'nil-coalesce' record") };
+        return if in_vector {
+            None
+        } else {
+            Some("is the VENT directive outside a vector; use a 'nil-coalesce' record")
+        };
     }
     match lex(s, 0) {
         Ok(l) if l.directives.is_empty() && l.tokens.len() == 1 => match &l.tokens[0].kind {
             TokKind::Name(n) if n == s => None,
             TokKind::Number(_) => Some("is a number; use a 'number' record"),
             TokKind::Bar => Some("is the clause separator; use a 'cond-clause-sep' record"),
-            TokKind::Open(_) | TokKind::Close(_) => Some("is a delimiter; use a 'vector-…' or 'block-…' record"),
+            TokKind::Open(_) | TokKind::Close(_) => {
+                Some("is a delimiter; use a 'vector-…' or 'block-…' record")
+            }
             _ => Some("is not a single name lexeme"),
         },
         _ => Some("is not a single name lexeme"),
@@ -104,22 +112,36 @@ pub fn decode(data: &Vector) -> Result<Arc<Block>, LangError> {
                 describe(other)
             )))
         }
-        None => return Err(malformed(format!("the Vector is empty; code data starts with '{CODE_DATA_HEADER}'"))),
+        None => {
+            return Err(malformed(format!(
+                "the Vector is empty; code data starts with '{CODE_DATA_HEADER}'"
+            )))
+        }
     }
     let mut tokens: Vec<Tok> = Vec::with_capacity(items.len() - 1);
     // Innermost open records, only to know where `^`/VENT names are allowed.
     let mut open: Vec<Delim> = Vec::new();
     for (n, rec) in items.iter().enumerate().skip(1) {
         let Value::Vector(fields) = rec else {
-            return Err(malformed(format!("record {n} must be a Vector, got {}", describe(rec))));
+            return Err(malformed(format!(
+                "record {n} must be a Vector, got {}",
+                describe(rec)
+            )));
         };
         let fields = fields.items();
         let tag = match fields.first() {
             Some(Value::Str(t)) => t.clone(),
             Some(other) => {
-                return Err(malformed(format!("record {n} must start with a tag String, got {}", describe(other))))
+                return Err(malformed(format!(
+                    "record {n} must start with a tag String, got {}",
+                    describe(other)
+                )))
             }
-            None => return Err(malformed(format!("record {n} is empty; it must start with a tag String"))),
+            None => {
+                return Err(malformed(format!(
+                    "record {n} is empty; it must start with a tag String"
+                )))
+            }
         };
         let in_vector = open.last() == Some(&Delim::Vector);
         let kind = match &*tag {
@@ -199,8 +221,68 @@ pub fn decode(data: &Vector) -> Result<Arc<Block>, LangError> {
         };
         tokens.push(Tok { kind, pos: None });
     }
-    let depths = check_structure(&tokens).map_err(|e| malformed(format!("the tokens do not form valid code: {}", e.message)))?;
-    build(&tokens, &depths, None).map_err(|e| malformed(e.message))
+    // The records are the content of a block: validate them inside one, so `|` may
+    // stand at their top level and a VENT before the end has no following unit.
+    let mut wrapped = Vec::with_capacity(tokens.len() + 2);
+    wrapped.push(Tok {
+        kind: TokKind::Open(Delim::Block),
+        pos: None,
+    });
+    wrapped.append(&mut tokens);
+    wrapped.push(Tok {
+        kind: TokKind::Close(Delim::Block),
+        pos: None,
+    });
+    let depths = check_structure(&wrapped)
+        .map_err(|e| malformed(format!("the tokens do not form valid code: {}", e.message)))?;
+    let (tokens, depths) = (&wrapped[1..wrapped.len() - 1], &depths[1..depths.len() - 1]);
+    check_top_level_bars(tokens)?;
+    build(tokens, depths, None).map_err(|e| malformed(e.message))
+}
+
+/// A `|` at the top of decoded code separates a clause: it needs a token on each
+/// side (a lone separator is not code, LANGUAGE.md §11).
+fn check_top_level_bars(tokens: &[Tok]) -> Result<(), LangError> {
+    if !tokens.iter().any(|t| t.kind == TokKind::Bar) {
+        return Ok(());
+    }
+    let mut depth = 0usize;
+    let mut segment_has_token = false;
+    for t in tokens {
+        match &t.kind {
+            TokKind::Open(_) => {
+                if depth == 0 {
+                    segment_has_token = true;
+                }
+                depth += 1;
+            }
+            TokKind::Close(_) => depth = depth.saturating_sub(1),
+            TokKind::Bar if depth == 0 => {
+                if !segment_has_token {
+                    return Err(bar_needs_sides());
+                }
+                segment_has_token = false;
+            }
+            TokKind::LineBreak => {}
+            _ => {
+                if depth == 0 {
+                    segment_has_token = true;
+                }
+            }
+        }
+    }
+    if segment_has_token {
+        Ok(())
+    } else {
+        Err(bar_needs_sides())
+    }
+}
+
+fn bar_needs_sides() -> LangError {
+    malformed(
+        "a 'cond-clause-sep' at the top of the code needs tokens on both sides (guard | body)"
+            .to_string(),
+    )
 }
 
 fn reflect(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -246,7 +328,11 @@ fn contract(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         }
         Value::Str(s) => s.clone(),
         other => {
-            return Err(err::type_mismatch(format!("CONTRACT needs a String naming a Word, got {}", describe(other))).into())
+            return Err(err::type_mismatch(format!(
+                "CONTRACT needs a String naming a Word, got {}",
+                describe(other)
+            ))
+            .into())
         }
     };
     let normalized = normalize(&name);
@@ -266,7 +352,11 @@ fn contract(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             Some(f) => Value::str(f.id()),
             None => Value::Nil(NilReason::NotAvailable),
         };
-        Value::vector(vec![pair("inputs", count(inputs)), pair("outputs", count(outputs)), pair("field", field)])
+        Value::vector(vec![
+            pair("inputs", count(inputs)),
+            pair("outputs", count(outputs)),
+            pair("field", field),
+        ])
     } else {
         Value::Nil(NilReason::UnknownWord)
     };
@@ -335,6 +425,11 @@ pub const REFLECT: WordSpec = WordSpec {
         ex("[ 'AJISAI-CODE-1' [ 'number' '1e99999' ] ] REFLECT", "{ 1e99999 }"),
         ex("[ 'AJISAI-CODE-1' [ 'number' '1e99999' ] ] REFLECT EXEC", "error:resourceLimitExceeded"),
         ex("{ 1 ^ 2 } REFLECT REFLECT { 1 VENT 2 } =", "TRUE"),
+        ex("{ IDLE | 'done' } REFLECT REFLECT", "{ IDLE | 'done' }"),
+        ex(
+            "[ 'AJISAI-CODE-1' [ 'number' '1' ] [ 'cond-clause-sep' ] ] REFLECT",
+            "error:invalidArgument",
+        ),
         ex("[ 'AJISAI-CODE-1' [ 'symbol' 'NOPE' ] ] REFLECT EXEC", "error:unknownWord"),
     ],
     ..base("REFLECT", Family::Reflection, 1, 1, reflect)

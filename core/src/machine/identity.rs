@@ -54,8 +54,15 @@ pub fn digest(bytes: &[u8]) -> String {
 /// The content identity of every User Word of `dict`, by normalized name.
 pub fn identities(dict: &Dictionary) -> BTreeMap<String, String> {
     let words = dict.words();
-    let defs: Vec<WordDef<'_>> =
-        words.iter().map(|w| WordDef { name: &w.name, body: &w.body, deps: &w.deps, order: w.order }).collect();
+    let defs: Vec<WordDef<'_>> = words
+        .iter()
+        .map(|w| WordDef {
+            name: &w.name,
+            body: &w.body,
+            deps: &w.deps,
+            order: w.order,
+        })
+        .collect();
     identities_of(&defs)
 }
 
@@ -237,7 +244,8 @@ pub fn identities_of(words: &[WordDef<'_>]) -> BTreeMap<String, String> {
     // Nodes in ascending name order.
     let mut sorted: Vec<usize> = (0..words.len()).collect();
     sorted.sort_by(|&a, &b| words[a].name.cmp(words[b].name));
-    let by_name: HashMap<&str, usize> = words.iter().enumerate().map(|(i, w)| (w.name, i)).collect();
+    let by_name: HashMap<&str, usize> =
+        words.iter().enumerate().map(|(i, w)| (w.name, i)).collect();
 
     let shapes: Vec<Vec<Atom>> = words
         .iter()
@@ -254,8 +262,10 @@ pub fn identities_of(words: &[WordDef<'_>]) -> BTreeMap<String, String> {
     let succ: Vec<Vec<usize>> = shapes
         .iter()
         .map(|atoms| {
-            let mut s: Vec<usize> =
-                atoms.iter().filter_map(|a| if let Atom::Ref(i) = a { Some(*i) } else { None }).collect();
+            let mut s: Vec<usize> = atoms
+                .iter()
+                .filter_map(|a| if let Atom::Ref(i) = a { Some(*i) } else { None })
+                .collect();
             s.sort_by(|&a, &b| words[a].name.cmp(words[b].name));
             s.dedup();
             s
@@ -272,7 +282,13 @@ pub fn identities_of(words: &[WordDef<'_>]) -> BTreeMap<String, String> {
         let mut ranked: Vec<(String, u64, &str, usize)> = comp
             .iter()
             .map(|&m| {
-                let pre = serialize(&shapes[m], &|i| if member_of.contains_key(&i) { "C?".to_string() } else { outside(i) });
+                let pre = serialize(&shapes[m], &|i| {
+                    if member_of.contains_key(&i) {
+                        "C?".to_string()
+                    } else {
+                        outside(i)
+                    }
+                });
                 (digest(&pre), words[m].order, words[m].name, m)
             })
             .collect();
@@ -296,5 +312,9 @@ pub fn identities_of(words: &[WordDef<'_>]) -> BTreeMap<String, String> {
             identity[r.3] = Some(digest(format!("{combined}:{pos}").as_bytes()));
         }
     }
-    words.iter().zip(identity).map(|(w, id)| (w.name.to_string(), id.unwrap_or_default())).collect()
+    words
+        .iter()
+        .zip(identity)
+        .map(|(w, id)| (w.name.to_string(), id.unwrap_or_default()))
+        .collect()
 }
