@@ -196,10 +196,14 @@ fn take(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let n = integer_operand("TAKE", "count", &ops[1])?;
     let len = v.len();
     let k = n.to_i64().filter(|k| k.unsigned_abs() <= len as u64).ok_or_else(|| {
-        err::invalid_argument(format!(
-            "TAKE count {n} is out of range: the Vector has {len} element{}, so the count must lie between -{len} and {len}",
-            if len == 1 { "" } else { "s" }
-        ))
+        err::invalid_argument(if len == 0 {
+            format!("TAKE count {n} is out of range: the Vector is empty, so the count must be 0")
+        } else {
+            format!(
+                "TAKE count {n} is out of range: the Vector has {len} element{}, so the count must lie between -{len} and {len}",
+                if len == 1 { "" } else { "s" }
+            )
+        })
     })?;
     let count = k.unsigned_abs() as usize;
     ctx.charge_collection(times(count, price::copy(&v)))?;
@@ -336,7 +340,12 @@ fn range(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         }
         Value::Number(e) => {
             let e = e.clone();
-            ctx.need(2)?;
+            if ctx.depth() < 2 {
+                return Err(err::stack_underflow(
+                    "RANGE with a Number on top takes two operands (start end RANGE), but nothing is below it; for a Vector description write [ start end ] RANGE",
+                )
+                .into());
+            }
             let s = match ctx.peek(1) {
                 Value::Number(s) => s.clone(),
                 other => {

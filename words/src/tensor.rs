@@ -278,8 +278,13 @@ fn zip(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             Some(row) => rows.push(row),
             None => {
                 return Err(err::type_mismatch(format!(
-                    "ZIP needs a Vector of Vectors; element {i} is {} (Strings are not Vectors)",
-                    describe(r)
+                    "ZIP needs a Vector of Vectors; element {i} is {}{}",
+                    describe(r),
+                    if r.as_str().is_some() {
+                        " (Strings are not Vectors)"
+                    } else {
+                        ""
+                    }
                 ))
                 .into())
             }
