@@ -341,7 +341,7 @@ pub const FILL: WordSpec = WordSpec {
         ex("[ [ 2 ] 3 ] FILL", "error:invalidArgument"),
         ex("[ 2 [ 1 2 ] ] FILL", "error:invalidArgument"),
         ex("[ 2 TRUE ] FILL", "error:invalidArgument"),
-        ex("[ 2 2 SQRT ] FILL", "error:invalidArgument"),
+        ex("2 2 SQRT 2 COLLECT FILL", "error:invalidArgument"),
         ex("[ 5 ] FILL", "error:invalidArgument"),
         ex("[ ] FILL", "error:invalidArgument"),
         ex("[ 100000 0 ] FILL LENGTH", "100000/1"),
