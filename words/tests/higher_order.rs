@@ -252,3 +252,26 @@ fn walks_need_no_native_recursion() {
     assert_eq!(r.stack[0].as_str(), Some(text.as_str()));
     assert_eq!(r.usage.execution_steps, 3 + 2 * d);
 }
+
+#[test]
+fn blocks_built_by_reflect() {
+    ok(
+        "[ TRUE FALSE ] [ 'AJISAI-CODE-1' [ 'symbol' 'NOT' ] ] REFLECT MAP",
+        "[ FALSE TRUE ]",
+    );
+    // Literal limits are checked when the block is about to run, once, before any element.
+    let wide = "[ 'AJISAI-CODE-1' [ 'number' '1e1000000' ] ] REFLECT";
+    ok(&format!("[ ] {wide} MAP"), "[ ]");
+    let r = run(&format!("[ TRUE ] {wide} MAP"));
+    let e = r.error.as_ref().expect("the literal is too wide");
+    assert_eq!(e.resource, Some("bigintBits"));
+    assert_eq!(stack(&r), "[ TRUE ] | { 1e1000000 }");
+    // A '|' in a block built by REFLECT is malformed when it runs; the operands stay.
+    let bar = "[ 'AJISAI-CODE-1' [ 'number' '1' ] [ 'cond-clause-sep' ] [ 'number' '2' ] ] REFLECT";
+    let r = run(&format!("[ 1 ] {bar} MAP"));
+    assert_eq!(
+        r.error.as_ref().map(|e| e.category.id()),
+        Some("malformedSource")
+    );
+    assert_eq!(stack(&r), "[ 1/1 ] | { 1 | 2 }");
+}
