@@ -100,7 +100,10 @@ fn words_sqrt() {
     check("-4 SQRT", "NIL (nil:domainMiss)");
     check("9 SQRT", "3/1");
     check("4/9 SQRT", "2/3");
-    check("152415787532388367501905199875019052100 SQRT", "12345678901234567890/1");
+    check(
+        "152415787532388367501905199875019052100 SQRT",
+        "12345678901234567890/1",
+    );
     check("-1 SQRT", "NIL (nil:domainMiss)");
     check("2/3 SQRT", "1/3*sqrt(6)");
     check("18/25 SQRT", "3/5*sqrt(2)");
@@ -192,7 +195,11 @@ fn pow_of_algebraic_agrees_with_repeated_multiplication() {
         let p = pow(&b, &Rat::from(k), &mut Counting::default(), MCP);
         assert_eq!(p, Ok(Ok(acc.clone())), "exponent {k}");
         let n = pow(&b, &Rat::from(-k), &mut Counting::default(), MCP);
-        assert_eq!(n.ok().and_then(|r| r.ok()).map(|v| v.mul(&acc)), Some(num("1")), "exponent -{k}");
+        assert_eq!(
+            n.ok().and_then(|r| r.ok()).map(|v| v.mul(&acc)),
+            Some(num("1")),
+            "exponent -{k}"
+        );
         acc = acc.mul(&b);
     }
 }
@@ -200,27 +207,55 @@ fn pow_of_algebraic_agrees_with_repeated_multiplication() {
 #[test]
 fn pow_refusals() {
     setup();
-    let limits = PowLimits { bigint_bits: 100, algebraic_terms: 4 };
-    let refusal = |b: &Number, e: &str| match pow(b, num(e).as_rat().expect("rational"), &mut Counting::default(), limits) {
+    let limits = PowLimits {
+        bigint_bits: 100,
+        algebraic_terms: 4,
+    };
+    let refusal = |b: &Number, e: &str| match pow(
+        b,
+        num(e).as_rat().expect("rational"),
+        &mut Counting::default(),
+        limits,
+    ) {
         Err(Halt::Error(e)) => (e.resource.unwrap_or(""), e.message),
         other => panic!("expected a refusal, got {other:?}"),
     };
     // Lower bound |e|·(w−1)+1 = 1000000·1+1 for w = 2.
     let (res, msg) = refusal(&num("2"), "1000000");
-    assert_eq!((res, msg.as_str()), ("bigintBits", "bigintBits of 1000001 exceeds the limit of 100"));
+    assert_eq!(
+        (res, msg.as_str()),
+        (
+            "bigintBits",
+            "bigintBits of 1000001 exceeds the limit of 100"
+        )
+    );
     // 3^64: lower bound 64·1+1 = 65 ≤ 100, exact width 102 > 100.
     let (res, msg) = refusal(&num("3"), "64");
-    assert_eq!((res, msg.as_str()), ("bigintBits", "bigintBits of 102 exceeds the limit of 100"));
+    assert_eq!(
+        (res, msg.as_str()),
+        ("bigintBits", "bigintBits of 102 exceeds the limit of 100")
+    );
     // 2^99 has width 100: allowed; 2^100 has the lower bound 101.
-    assert!(matches!(pow(&num("2"), &Rat::from(99), &mut Counting::default(), limits), Ok(Ok(_))));
+    assert!(matches!(
+        pow(&num("2"), &Rat::from(99), &mut Counting::default(), limits),
+        Ok(Ok(_))
+    ));
     let (_, msg) = refusal(&num("2"), "100");
     assert_eq!(msg, "bigintBits of 101 exceeds the limit of 100");
     let (_, msg) = refusal(&num("1/2"), "-100");
     assert_eq!(msg, "bigintBits of 101 exceeds the limit of 100");
     // The official example under the MCP limits.
-    let e = pow(&num("2"), &Rat::from(1_000_000), &mut Counting::default(), MCP);
+    let e = pow(
+        &num("2"),
+        &Rat::from(1_000_000),
+        &mut Counting::default(),
+        MCP,
+    );
     match e {
-        Err(Halt::Error(e)) => assert_eq!(e.message, "bigintBits of 1000001 exceeds the limit of 262144"),
+        Err(Halt::Error(e)) => assert_eq!(
+            e.message,
+            "bigintBits of 1000001 exceeds the limit of 262144"
+        ),
         other => panic!("{other:?}"),
     }
     // Algebraic base: (1+√2)^k has coefficients growing like 2.414^k.
@@ -230,9 +265,19 @@ fn pow_refusals() {
     let (res, _) = refusal(&b, "100000000000000000000000000000");
     assert_eq!(res, "bigintBits");
     // Terms: (√2+√3+√5)² has 4 terms, (…)³ has 4, a 5-radical sum squared has 11.
-    let five = sqrt(2).add(&sqrt(3)).add(&sqrt(5)).add(&sqrt(7)).add(&sqrt(11));
+    let five = sqrt(2)
+        .add(&sqrt(3))
+        .add(&sqrt(5))
+        .add(&sqrt(7))
+        .add(&sqrt(11));
     let (res, msg) = refusal(&five, "2");
-    assert_eq!((res, msg.as_str()), ("algebraicTerms", "algebraicTerms of 11 exceeds the limit of 4"));
+    assert_eq!(
+        (res, msg.as_str()),
+        (
+            "algebraicTerms",
+            "algebraicTerms of 11 exceeds the limit of 4"
+        )
+    );
 }
 
 #[test]
@@ -254,8 +299,16 @@ fn sqrt_charges() {
     // 2^128 + 1 = 59649589127497217 · 5704689200685129054721 needs ~7·10^12 candidates
     // of three limbs each: refused by the budget, the reading is the limit + 3 − r.
     setup();
-    let mut b = Counting { total: 0, limit: Some(1000) };
-    let r = sqrt_rat(num("340282366920938463463374607431768211457").as_rat().expect("rational"), &mut b);
+    let mut b = Counting {
+        total: 0,
+        limit: Some(1000),
+    };
+    let r = sqrt_rat(
+        num("340282366920938463463374607431768211457")
+            .as_rat()
+            .expect("rational"),
+        &mut b,
+    );
     assert!(matches!(r, Err(Halt::Error(_))));
     assert_eq!(b.total, 1002);
 }
@@ -263,7 +316,10 @@ fn sqrt_charges() {
 #[test]
 fn sqrt_refused_by_budget() {
     setup();
-    let mut b = Counting { total: 0, limit: Some(50) };
+    let mut b = Counting {
+        total: 0,
+        limit: Some(50),
+    };
     let r = sqrt_rat(&Rat::from(1_022_117), &mut b);
     match r {
         Err(Halt::Error(e)) => {
@@ -307,7 +363,10 @@ fn pow_charges() {
 #[test]
 fn mcp_30_convergents() {
     setup();
-    assert_eq!(sqrt(2).best_convergent(1_000_000_000).to_string(), "768398401/543339720");
+    assert_eq!(
+        sqrt(2).best_convergent(1_000_000_000).to_string(),
+        "768398401/543339720"
+    );
     let tiny = sqrt(2).div(&num("1000000000000")).expect("non-zero");
     assert_eq!(tiny.to_string(), "1/1000000000000*sqrt(2)");
     assert_eq!(tiny.best_convergent(1_000_000_000).to_string(), "0/1");
@@ -323,12 +382,24 @@ fn mcp_30_convergents() {
     assert_eq!(sqrt(3).best_convergent(15).to_string(), "26/15");
     assert_eq!(sqrt(3).neg().best_convergent(4).to_string(), "-7/4");
     // Rationals: themselves within bound, else their last convergent.
-    assert_eq!(num("355/113").best_convergent(1_000_000_000).to_string(), "355/113");
-    assert_eq!(num("3.14159265358979").best_convergent(1000).to_string(), "355/113");
+    assert_eq!(
+        num("355/113").best_convergent(1_000_000_000).to_string(),
+        "355/113"
+    );
+    assert_eq!(
+        num("3.14159265358979").best_convergent(1000).to_string(),
+        "355/113"
+    );
     // Large integer part.
     let big = sqrt(2).add(&num("1000000000000000000000000"));
-    assert_eq!(big.best_convergent(1).to_string(), "1000000000000000000000001/1");
-    assert_eq!(big.best_convergent(2).to_string(), "2000000000000000000000003/2");
+    assert_eq!(
+        big.best_convergent(1).to_string(),
+        "1000000000000000000000001/1"
+    );
+    assert_eq!(
+        big.best_convergent(2).to_string(),
+        "2000000000000000000000003/2"
+    );
 }
 
 #[test]
@@ -336,11 +407,21 @@ fn convergents_match_a_rational_oracle() {
     setup();
     // For x = a + b√d the regular continued fraction is computable exactly by the
     // classical (P + √D)/Q recurrence; compare with it.
-    for (a, b, d) in [(0i64, 1i64, 2i64), (3, 2, 7), (-5, 3, 11), (1, -1, 13), (0, 7, 1_000_003)] {
+    for (a, b, d) in [
+        (0i64, 1i64, 2i64),
+        (3, 2, 7),
+        (-5, 3, 11),
+        (1, -1, 13),
+        (0, 7, 1_000_003),
+    ] {
         let x = num(&a.to_string()).add(&sqrt(d).mul(&num(&b.to_string())));
         for bound in [1u64, 2, 10, 1000, 1_000_000, 1_000_000_000, u64::MAX >> 2] {
             let expect = quadratic_convergent(a, b, d, bound);
-            assert_eq!(x.best_convergent(bound).to_string(), expect, "x = {x}, bound {bound}");
+            assert_eq!(
+                x.best_convergent(bound).to_string(),
+                expect,
+                "x = {x}, bound {bound}"
+            );
         }
     }
 }
@@ -353,12 +434,25 @@ fn quadratic_convergent(a: i64, b: i64, d: i64, bound: u64) -> String {
     let dd = BigInt::from(b) * BigInt::from(b) * BigInt::from(d);
     let sd = dd.sqrt();
     // a + |b|√d = (a + √D)/1; a − |b|√d = (−a + √D)/(−1).
-    let (mut p, mut q) = if b > 0 { (BigInt::from(a), BigInt::from(1)) } else { (BigInt::from(-a), BigInt::from(-1)) };
-    let (mut p1, mut q1, mut p2, mut q2) = (BigInt::from(1), BigInt::from(0), BigInt::from(0), BigInt::from(1));
+    let (mut p, mut q) = if b > 0 {
+        (BigInt::from(a), BigInt::from(1))
+    } else {
+        (BigInt::from(-a), BigInt::from(-1))
+    };
+    let (mut p1, mut q1, mut p2, mut q2) = (
+        BigInt::from(1),
+        BigInt::from(0),
+        BigInt::from(0),
+        BigInt::from(1),
+    );
     let bound = BigInt::from(bound);
     let zero = BigInt::from(0);
     loop {
-        let ai = if q > zero { (&p + &sd).div_floor(&q) } else { (-&p - &sd - BigInt::from(1)).div_floor(&(-&q)) };
+        let ai = if q > zero {
+            (&p + &sd).div_floor(&q)
+        } else {
+            (-&p - &sd - BigInt::from(1)).div_floor(&(-&q))
+        };
         let pn = &ai * &p1 + &p2;
         let qn = &ai * &q1 + &q2;
         if qn > bound {
@@ -379,7 +473,10 @@ fn algebraic_display_and_terms() {
     assert_eq!(x.to_string(), "2/1*sqrt(2)");
     assert_eq!(x.terms(), vec![(Rat::from(2), Int::from(2i64))]);
     let y = sqrt(2).add(&num("1"));
-    assert_eq!(y.terms(), vec![(Rat::from(1), Int::ONE), (Rat::from(1), Int::from(2i64))]);
+    assert_eq!(
+        y.terms(),
+        vec![(Rat::from(1), Int::ONE), (Rat::from(1), Int::from(2i64))]
+    );
     assert_eq!(y.term_count(), 2);
     assert_eq!(y.work_terms(), 2);
     assert_eq!(num("5").work_terms(), 0);
@@ -397,7 +494,10 @@ fn big_radicands() {
     let mut budget = Counting::default();
     // Trial division alone would take too long here; the product of two such roots is exact.
     let r = Rat::new(p.as_int().cloned().unwrap_or(Int::ZERO), Int::ONE);
-    let big = Number::from_alg(Alg::from_canonical_terms(vec![(Rat::from(1), r.numer().clone())]));
+    let big = Number::from_alg(Alg::from_canonical_terms(vec![(
+        Rat::from(1),
+        r.numer().clone(),
+    )]));
     let two = big.mul(&big);
     assert_eq!(two, p);
     let s = big.add(&sqrt(2));
@@ -407,4 +507,50 @@ fn big_radicands() {
     assert_eq!(inv.to_string(), "1/1");
     budget.total = 0;
     let _ = budget;
+}
+
+/// (1 − √2)^n built by repeated multiplication.
+fn unit_power(n: u32) -> Number {
+    let u = num("1").sub(&sqrt(2));
+    let mut p = num("1");
+    for _ in 0..n {
+        p = p.mul(&u);
+    }
+    p
+}
+
+#[test]
+fn floor_and_round_near_integers() {
+    setup();
+    // ε = (1 − √2)^60 ≈ 1.1·10^-23 > 0 (even power): 5 + ε floors to 5, 5 − ε to 4.
+    let eps = unit_power(60);
+    assert_eq!(eps.signum(), 1);
+    assert_eq!(num("5").add(&eps).floor().to_string(), "5");
+    assert_eq!(num("5").sub(&eps).floor().to_string(), "4");
+    assert_eq!(num("-5").sub(&eps).floor().to_string(), "-6");
+    assert_eq!(num("5/2").add(&eps).round().to_string(), "3");
+    assert_eq!(num("5/2").sub(&eps).round().to_string(), "2");
+    assert_eq!(num("-5/2").add(&eps).round().to_string(), "-2");
+    assert_eq!(num("-5/2").sub(&eps).round().to_string(), "-3");
+    // Odd power: negative.
+    assert_eq!(unit_power(61).signum(), -1);
+    assert_eq!(unit_power(61).floor().to_string(), "-1");
+}
+
+#[test]
+fn convergents_of_values_extremely_close_to_a_rational() {
+    setup();
+    // x = 1/3 + ε with ε = (1 − √2)^3600 ≈ 2^-4578: the enclosures cannot separate x
+    // from 1/3 within the refinement budget, so the exact tests decide. The expansion is
+    // [0; 2, 1, huge, …]: convergents 0/1, 1/2, 1/3, then a denominator far beyond 10^9.
+    let eps = unit_power(3600);
+    let x = num("1/3").add(&eps);
+    assert_eq!(x.best_convergent(1_000_000_000).to_string(), "1/3");
+    assert_eq!(x.best_convergent(2).to_string(), "1/2");
+    assert_eq!(x.floor().to_string(), "0");
+    // 1/3 − ε = [0; 3, huge, …].
+    let y = num("1/3").sub(&eps);
+    assert_eq!(y.best_convergent(1_000_000_000).to_string(), "1/3");
+    assert_eq!(y.best_convergent(2).to_string(), "0/1");
+    assert_eq!(x.cmp_exact(&y), std::cmp::Ordering::Greater);
 }

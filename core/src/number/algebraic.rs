@@ -61,7 +61,10 @@ impl Alg {
         let coefficients = self.terms.iter().all(|(c, _)| {
             !c.is_zero() && c.denom().signum() > 0 && c.numer().gcd(c.denom()).is_one()
         });
-        let radicands = self.terms.iter().all(|(_, d)| d.signum() > 0 && square_free_small(d));
+        let radicands = self
+            .terms
+            .iter()
+            .all(|(_, d)| d.signum() > 0 && square_free_small(d));
         ordered && coefficients && radicands
     }
 
@@ -69,7 +72,9 @@ impl Alg {
     pub fn from_number(n: &Number) -> Alg {
         match n {
             Number::Rat(r) if r.is_zero() => Alg { terms: Vec::new() },
-            Number::Rat(r) => Alg { terms: vec![(r.clone(), Int::ONE)] },
+            Number::Rat(r) => Alg {
+                terms: vec![(r.clone(), Int::ONE)],
+            },
             Number::Alg(a) => (**a).clone(),
         }
     }
@@ -93,12 +98,22 @@ impl Alg {
 
     /// Largest bit length of any numerator, denominator or radicand.
     pub fn work_bits(&self) -> u64 {
-        self.terms.iter().map(|(c, d)| c.width().max(d.bit_length())).max().unwrap_or(0)
+        self.terms
+            .iter()
+            .map(|(c, d)| c.width().max(d.bit_length()))
+            .max()
+            .unwrap_or(0)
     }
 
     /// −self.
     pub fn neg(&self) -> Alg {
-        Alg { terms: self.terms.iter().map(|(c, d)| (c.neg(), d.clone())).collect() }
+        Alg {
+            terms: self
+                .terms
+                .iter()
+                .map(|(c, d)| (c.neg(), d.clone()))
+                .collect(),
+        }
     }
 
     /// self + other: coefficients of equal radicands add, zero terms drop.
@@ -163,7 +178,11 @@ impl Alg {
         }
         let (x, lx) = IPoly::from_alg(self);
         let (y, ly) = IPoly::from_alg(other);
-        let p = if std::ptr::eq(self, other) { x.square(budget)? } else { x.mul(&y, budget)? };
+        let p = if std::ptr::eq(self, other) {
+            x.square(budget)?
+        } else {
+            x.mul(&y, budget)?
+        };
         Ok(p.to_alg(&lx.mul(&ly)))
     }
 
@@ -171,7 +190,13 @@ impl Alg {
         if k.is_zero() {
             return Alg { terms: Vec::new() };
         }
-        Alg { terms: self.terms.iter().map(|(c, d)| (c.mul(k), d.clone())).collect() }
+        Alg {
+            terms: self
+                .terms
+                .iter()
+                .map(|(c, d)| (c.mul(k), d.clone()))
+                .collect(),
+        }
     }
 
     /// 1/self for self ≠ 0 (zero gives zero back; callers test for zero first).
@@ -190,7 +215,9 @@ impl Alg {
         if let [(c, d)] = self.terms.as_slice() {
             // 1/(c√d) = (1/(c·d))·√d.
             let k = Rat::new(c.denom().clone(), c.numer().mul(d));
-            return Ok(Alg { terms: vec![(k, d.clone())] });
+            return Ok(Alg {
+                terms: vec![(k, d.clone())],
+            });
         }
         let (x, l) = IPoly::from_alg(self);
         let (p, n) = recip_ipoly(x, budget)?;
@@ -214,6 +241,16 @@ impl Alg {
         let (x, _) = IPoly::from_alg(self);
         let mut cache = SqrtCache::default();
         sign_ipoly(x, &mut cache, budget)
+    }
+
+    /// Exact sign by the recursive procedure of §4.2.4 alone, without the enclosures
+    /// that normally answer first: slower, kept as a reference for tests.
+    pub fn exact_signum(&self) -> i32 {
+        let (x, _) = IPoly::from_alg(self);
+        match sign_ipoly_mode(x, &mut SqrtCache::default(), &mut Unmetered, false) {
+            Ok(s) => s,
+            Err(_) => unreachable_unmetered(),
+        }
     }
 
     /// Exact floor.
@@ -461,7 +498,11 @@ impl IPoly {
             .terms
             .iter()
             .map(|(c, d)| {
-                let k = if c.denom() == &l { Int::ONE } else { l.div_exact(c.denom()) };
+                let k = if c.denom() == &l {
+                    Int::ONE
+                } else {
+                    l.div_exact(c.denom())
+                };
                 (c.numer().mul(&k), d.clone())
             })
             .collect();
@@ -470,11 +511,21 @@ impl IPoly {
 
     /// self/den as an `Alg` (den ≠ 0).
     fn to_alg(&self, den: &Int) -> Alg {
-        Alg { terms: self.terms.iter().map(|(c, d)| (Rat::new(c.clone(), den.clone()), d.clone())).collect() }
+        Alg {
+            terms: self
+                .terms
+                .iter()
+                .map(|(c, d)| (Rat::new(c.clone(), den.clone()), d.clone()))
+                .collect(),
+        }
     }
 
     fn from_map(map: FxMap<Int, Int>) -> IPoly {
-        let mut terms: Vec<(Int, Int)> = map.into_iter().filter(|(_, c)| !c.is_zero()).map(|(d, c)| (c, d)).collect();
+        let mut terms: Vec<(Int, Int)> = map
+            .into_iter()
+            .filter(|(_, c)| !c.is_zero())
+            .map(|(d, c)| (c, d))
+            .collect();
         terms.sort_unstable_by(|a, b| a.1.cmp(&b.1));
         IPoly { terms }
     }
@@ -490,7 +541,12 @@ impl IPoly {
 
     fn mul(&self, other: &IPoly, budget: &mut dyn Budget) -> Result<IPoly, Halt> {
         let mut map: FxMap<Int, Int> = FxMap::default();
-        map.reserve(self.terms.len().saturating_mul(other.terms.len()).min(1 << 16));
+        map.reserve(
+            self.terms
+                .len()
+                .saturating_mul(other.terms.len())
+                .min(1 << 16),
+        );
         let mut tick = 0u32;
         for (c1, d1) in &self.terms {
             for (c2, d2) in &other.terms {
@@ -573,7 +629,13 @@ impl IPoly {
         if k.is_zero() {
             return IPoly::default();
         }
-        IPoly { terms: self.terms.iter().map(|(c, d)| (c.mul(k), d.clone())).collect() }
+        IPoly {
+            terms: self
+                .terms
+                .iter()
+                .map(|(c, d)| (c.mul(k), d.clone()))
+                .collect(),
+        }
     }
 
     /// self + k (k added to the rational term).
@@ -610,7 +672,13 @@ impl IPoly {
         if g.is_one() {
             return self.clone();
         }
-        IPoly { terms: self.terms.iter().map(|(c, d)| (c.div_exact(g), d.clone())).collect() }
+        IPoly {
+            terms: self
+                .terms
+                .iter()
+                .map(|(c, d)| (c.div_exact(g), d.clone()))
+                .collect(),
+        }
     }
 
     /// Choose the basis element to split on: the one whose split is most balanced
@@ -650,7 +718,13 @@ impl IPoly {
             terms: self
                 .terms
                 .iter()
-                .map(|(c, d)| if divides(b, d) { (c.neg(), d.clone()) } else { (c.clone(), d.clone()) })
+                .map(|(c, d)| {
+                    if divides(b, d) {
+                        (c.neg(), d.clone())
+                    } else {
+                        (c.clone(), d.clone())
+                    }
+                })
                 .collect(),
         }
     }
@@ -685,7 +759,12 @@ fn recip_ipoly(x: IPoly, budget: &mut dyn Budget) -> Result<(IPoly, Int), Halt> 
         if cur.terms.len() == 1 {
             let (c, d) = &cur.terms[0];
             // 1/(c√d) = √d/(c·d).
-            break (IPoly { terms: vec![(Int::ONE, d.clone())] }, c.mul(d));
+            break (
+                IPoly {
+                    terms: vec![(Int::ONE, d.clone())],
+                },
+                c.mul(d),
+            );
         }
         let b = cur.choose_split();
         let (u, v) = cur.split(&b);
@@ -765,13 +844,26 @@ fn start_precision(x: &IPoly) -> u64 {
 fn precision_cap(x: &IPoly) -> u64 {
     let n = x.terms.len().max(1) as u64;
     // Up to four terms the exact split is a handful of rational operations.
-    let base = if n <= 4 { 256 } else { ((1u64 << 17) / n).clamp(512, 8192) };
-    let bits = x.terms.iter().map(|(c, _)| c.bit_length()).max().unwrap_or(0);
+    let base = if n <= 4 {
+        256
+    } else {
+        ((1u64 << 17) / n).clamp(512, 8192)
+    };
+    let bits = x
+        .terms
+        .iter()
+        .map(|(c, _)| c.bit_length())
+        .max()
+        .unwrap_or(0);
     base.saturating_add(bits.saturating_mul(2))
 }
 
 /// The sign of x if a rigorous enclosure up to the precision cap excludes zero.
-fn interval_sign(x: &IPoly, cache: &mut SqrtCache, budget: &mut dyn Budget) -> Result<Option<i32>, Halt> {
+fn interval_sign(
+    x: &IPoly,
+    cache: &mut SqrtCache,
+    budget: &mut dyn Budget,
+) -> Result<Option<i32>, Halt> {
     let cap = precision_cap(x);
     let mut p = start_precision(x).min(cap);
     loop {
@@ -802,19 +894,40 @@ struct SignFrame {
 /// Exact sign of an integer form: interval-first at every node, the recursive
 /// procedure of §4.2.4 as an explicit stack.
 fn sign_ipoly(x: IPoly, cache: &mut SqrtCache, budget: &mut dyn Budget) -> Result<i32, Halt> {
+    sign_ipoly_mode(x, cache, budget, true)
+}
+
+/// [`sign_ipoly`], optionally without enclosures (tests use that to check the exact
+/// procedure on its own).
+fn sign_ipoly_mode(
+    x: IPoly,
+    cache: &mut SqrtCache,
+    budget: &mut dyn Budget,
+    intervals: bool,
+) -> Result<i32, Halt> {
     let mut stack: Vec<SignFrame> = Vec::new();
     let mut pending = x;
     loop {
         // Evaluate `pending`, pushing a frame when it needs the exact split.
         let mut ret = match quick_sign_int(&pending.terms) {
             Some(s) => s,
-            None => match interval_sign(&pending, cache, budget)? {
+            None => match if intervals {
+                interval_sign(&pending, cache, budget)?
+            } else {
+                None
+            } {
                 Some(s) => s,
                 None => {
                     let b = pending.choose_split();
                     let (u, v) = pending.split(&b);
                     pending = u.clone();
-                    stack.push(SignFrame { u, v, b, stage: 0, su: 0 });
+                    stack.push(SignFrame {
+                        u,
+                        v,
+                        b,
+                        stage: 0,
+                        su: 0,
+                    });
                     continue;
                 }
             },
@@ -869,7 +982,11 @@ impl Approximator {
     /// Prepare `a` for repeated enclosures.
     pub(crate) fn new(a: &Alg) -> Approximator {
         let (x, l) = IPoly::from_alg(a);
-        Approximator { x, l, cache: SqrtCache::default() }
+        Approximator {
+            x,
+            l,
+            cache: SqrtCache::default(),
+        }
     }
 
     /// (lo, hi, den) with lo/den ≤ x ≤ hi/den, den = L·2^p; the width
@@ -881,11 +998,20 @@ impl Approximator {
 
     /// A precision at which the enclosure of x is narrower than 2^-extra.
     pub(crate) fn precision_for(&self, extra: u64) -> u64 {
-        self.x.spread().bit_length().saturating_sub(self.l.bit_length()) + extra
+        self.x
+            .spread()
+            .bit_length()
+            .saturating_sub(self.l.bit_length())
+            + extra
     }
 
     /// The exact sign of α·x + β for integers α, β.
-    pub(crate) fn sign_linear(&mut self, alpha: &Int, beta: &Int, budget: &mut dyn Budget) -> Result<i32, Halt> {
+    pub(crate) fn sign_linear(
+        &mut self,
+        alpha: &Int,
+        beta: &Int,
+        budget: &mut dyn Budget,
+    ) -> Result<i32, Halt> {
         // sign(α·X/L + β) = sign(α·X + β·L) since L > 0.
         let y = self.x.scale(alpha).add_int(&beta.mul(&self.l));
         sign_ipoly(y, &mut self.cache, budget)
@@ -925,16 +1051,25 @@ mod tests {
     #[test]
     fn coprime_basis_splits_shared_factors() {
         let rads = [Int::from(6i64), Int::from(10i64), Int::from(15i64)];
-        assert_eq!(coprime_basis(rads.iter()), vec![Int::from(2i64), Int::from(3i64), Int::from(5i64)]);
+        assert_eq!(
+            coprime_basis(rads.iter()),
+            vec![Int::from(2i64), Int::from(3i64), Int::from(5i64)]
+        );
         let rads = [Int::from(35i64), Int::from(143i64), Int::from(35i64 * 143)];
-        assert_eq!(coprime_basis(rads.iter()), vec![Int::from(35i64), Int::from(143i64)]);
+        assert_eq!(
+            coprime_basis(rads.iter()),
+            vec![Int::from(35i64), Int::from(143i64)]
+        );
     }
 
     #[test]
     fn display_forms() {
         let a = Alg::from_canonical_terms(vec![(r(1, 1), Int::ONE), (r(-1, 3), Int::from(5i64))]);
         assert_eq!(a.to_string(), "1/1-1/3*sqrt(5)");
-        let a = Alg::from_canonical_terms(vec![(r(-1, 1), Int::from(2i64)), (r(-1, 1), Int::from(3i64))]);
+        let a = Alg::from_canonical_terms(vec![
+            (r(-1, 1), Int::from(2i64)),
+            (r(-1, 1), Int::from(3i64)),
+        ]);
         assert_eq!(a.to_string(), "-sqrt(2)-sqrt(3)");
     }
 }

@@ -87,7 +87,11 @@ fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result
                 if dd.signum() != s_den {
                     return None;
                 }
-                let (num, dd) = if dd.signum() < 0 { (num.neg(), dd.neg()) } else { (num, dd) };
+                let (num, dd) = if dd.signum() < 0 {
+                    (num.neg(), dd.neg())
+                } else {
+                    (num, dd)
+                };
                 Some(num.div_mod_floor(&dd).0)
             };
             if let (Some(fa), Some(fb)) = (image(&lo), image(&hi)) {
@@ -101,10 +105,24 @@ fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result
                 if prec >= cap {
                     let lo_k = fl.max(Int::ONE);
                     let hi_k = if fh < stop { fh } else { stop.clone() };
-                    break exact_quotient(&mut ap, [&p1, &q1, &p2, &q2], s_den, lo_k, hi_k, budget)?;
+                    break exact_quotient(
+                        &mut ap,
+                        [&p1, &q1, &p2, &q2],
+                        s_den,
+                        lo_k,
+                        hi_k,
+                        budget,
+                    )?;
                 }
             } else if prec >= cap {
-                break exact_quotient(&mut ap, [&p1, &q1, &p2, &q2], s_den, Int::ONE, stop.clone(), budget)?;
+                break exact_quotient(
+                    &mut ap,
+                    [&p1, &q1, &p2, &q2],
+                    s_den,
+                    Int::ONE,
+                    stop.clone(),
+                    budget,
+                )?;
             }
             prec = prec.saturating_mul(2).min(cap);
         };

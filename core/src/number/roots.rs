@@ -42,7 +42,9 @@ pub fn sqrt_rat(r: &Rat, budget: &mut dyn Budget) -> Result<Option<Number>, Halt
     if t.is_one() {
         return Ok(Some(Number::Rat(c)));
     }
-    Ok(Some(Number::Alg(Arc::new(Alg::from_canonical_terms(vec![(c, t)])))))
+    Ok(Some(Number::Alg(Arc::new(Alg::from_canonical_terms(
+        vec![(c, t)],
+    )))))
 }
 
 /// n = s²·t with t square-free, for n ≥ 1, by the procedure of §4.2.3: every integer
@@ -106,7 +108,12 @@ fn cube_at_most(p: u64, m: &Int) -> bool {
 /// is checked as `MUL` checks its result, so no integer wider than about twice the
 /// limit is ever built; a refused intermediate's width (or term count) is the
 /// message's observed value.
-pub fn pow(b: &Number, e: &Rat, budget: &mut dyn Budget, limits: PowLimits) -> Result<Result<Number, NilReason>, Halt> {
+pub fn pow(
+    b: &Number,
+    e: &Rat,
+    budget: &mut dyn Budget,
+    limits: PowLimits,
+) -> Result<Result<Number, NilReason>, Halt> {
     let p = e.numer();
     let q = e.denom();
     if q.is_one() {
@@ -173,7 +180,11 @@ fn check_size(x: &Number, limits: PowLimits) -> Result<(), Halt> {
     }
     let t = x.term_count();
     if x.as_rat().is_none() && t > limits.algebraic_terms {
-        return Err(limit_error(Limit::AlgebraicTerms, t, limits.algebraic_terms));
+        return Err(limit_error(
+            Limit::AlgebraicTerms,
+            t,
+            limits.algebraic_terms,
+        ));
     }
     Ok(())
 }
@@ -182,12 +193,19 @@ fn check_size(x: &Number, limits: PowLimits) -> Result<(), Halt> {
 fn mul_polled(a: &Number, b: &Number, budget: &mut dyn Budget) -> Result<Number, Halt> {
     match (a, b) {
         (Number::Rat(x), Number::Rat(y)) => Ok(Number::Rat(x.mul(y))),
-        _ => Ok(Number::from_alg(Alg::from_number(a).try_mul(&Alg::from_number(b), budget)?)),
+        _ => Ok(Number::from_alg(
+            Alg::from_number(a).try_mul(&Alg::from_number(b), budget)?,
+        )),
     }
 }
 
 /// bᵖ for an integer p (any Number b), charging per §9.
-fn int_pow(b: &Number, p: &Int, budget: &mut dyn Budget, limits: PowLimits) -> Result<Result<Number, NilReason>, Halt> {
+fn int_pow(
+    b: &Number,
+    p: &Int,
+    budget: &mut dyn Budget,
+    limits: PowLimits,
+) -> Result<Result<Number, NilReason>, Halt> {
     if p.is_zero() {
         // 0⁰ = 1; no multiplication runs.
         return Ok(Ok(Number::from(1)));
@@ -220,7 +238,12 @@ fn int_pow(b: &Number, p: &Int, budget: &mut dyn Budget, limits: PowLimits) -> R
             one.clone()
         };
         if p.is_negative() {
-            budget.charge(binary_charge(ArithOp::DivMod, &measure_number(&one), &measure_number(&power), 1))?;
+            budget.charge(binary_charge(
+                ArithOp::DivMod,
+                &measure_number(&one),
+                &measure_number(&power),
+                1,
+            ))?;
         }
         // 1/±1 = ±1.
         return Ok(Ok(power));
@@ -237,13 +260,23 @@ fn int_pow(b: &Number, p: &Int, budget: &mut dyn Budget, limits: PowLimits) -> R
     // Left-to-right binary exponentiation by k.
     let mut acc = b.clone();
     for i in (0..bits - 1).rev() {
-        budget.charge(binary_charge(ArithOp::Mul, &measure_number(&acc), &measure_number(&acc), 1))?;
+        budget.charge(binary_charge(
+            ArithOp::Mul,
+            &measure_number(&acc),
+            &measure_number(&acc),
+            1,
+        ))?;
         acc = mul_polled(&acc, &acc, budget)?;
         if rational.is_none() {
             check_size(&acc, limits)?;
         }
         if k.bit(i) {
-            budget.charge(binary_charge(ArithOp::Mul, &measure_number(&acc), &measure_number(b), 1))?;
+            budget.charge(binary_charge(
+                ArithOp::Mul,
+                &measure_number(&acc),
+                &measure_number(b),
+                1,
+            ))?;
             acc = mul_polled(&acc, b, budget)?;
             if rational.is_none() {
                 check_size(&acc, limits)?;
@@ -254,7 +287,12 @@ fn int_pow(b: &Number, p: &Int, budget: &mut dyn Budget, limits: PowLimits) -> R
         check_size(&acc, limits)?;
     }
     if p.is_negative() {
-        budget.charge(binary_charge(ArithOp::DivMod, &measure_number(&one), &measure_number(&acc), 1))?;
+        budget.charge(binary_charge(
+            ArithOp::DivMod,
+            &measure_number(&one),
+            &measure_number(&acc),
+            1,
+        ))?;
         acc = match &acc {
             Number::Rat(r) => Number::Rat(r.recip()),
             Number::Alg(a) => Number::from_alg(a.try_recip(budget)?),
@@ -280,7 +318,13 @@ mod tests {
         assert_eq!(decompose(1), (Int::ONE, Int::ONE));
         assert_eq!(decompose(2), (Int::ONE, Int::from(2i64)));
         assert_eq!(decompose(49 * 3), (Int::from(7i64), Int::from(3i64)));
-        assert_eq!(decompose(1009 * 1013), (Int::ONE, Int::from(1009i64 * 1013)));
-        assert_eq!(decompose(1009 * 1009 * 2), (Int::from(1009i64), Int::from(2i64)));
+        assert_eq!(
+            decompose(1009 * 1013),
+            (Int::ONE, Int::from(1009i64 * 1013))
+        );
+        assert_eq!(
+            decompose(1009 * 1009 * 2),
+            (Int::from(1009i64), Int::from(2i64))
+        );
     }
 }

@@ -37,7 +37,10 @@ impl Budget for Counting {
 }
 
 /// The MCP profile's power limits.
-pub const MCP: PowLimits = PowLimits { bigint_bits: 262_144, algebraic_terms: 512 };
+pub const MCP: PowLimits = PowLimits {
+    bigint_bits: 262_144,
+    algebraic_terms: 512,
+};
 
 /// Parse a numeric lexeme.
 pub fn num(lexeme: &str) -> Number {
@@ -82,7 +85,9 @@ pub fn run_with(src: &str, budget: &mut Counting) -> String {
         let word = tok.to_ascii_uppercase();
         let unary = matches!(word.as_str(), "SQRT" | "NEG" | "ABS" | "FLOOR" | "ROUND");
         if unary {
-            let Some(Slot::N(x)) = st.pop() else { return "error:typeMismatch".into() };
+            let Some(Slot::N(x)) = st.pop() else {
+                return "error:typeMismatch".into();
+            };
             let r = match word.as_str() {
                 "SQRT" => match x.as_rat() {
                     None => return "error:typeMismatch".into(),
@@ -124,10 +129,20 @@ pub fn run_with(src: &str, budget: &mut Counting) -> String {
             ">=" => Slot::B(a.cmp_exact(&b) != Ordering::Less),
             "=" => Slot::B(a == b),
             "!=" => Slot::B(a != b),
-            "MIN" => Slot::N(if b.cmp_exact(&a) == Ordering::Less { b } else { a }),
-            "MAX" => Slot::N(if b.cmp_exact(&a) == Ordering::Greater { b } else { a }),
+            "MIN" => Slot::N(if b.cmp_exact(&a) == Ordering::Less {
+                b
+            } else {
+                a
+            }),
+            "MAX" => Slot::N(if b.cmp_exact(&a) == Ordering::Greater {
+                b
+            } else {
+                a
+            }),
             "POW" => {
-                let Some(e) = b.as_rat() else { return "error:typeMismatch".into() };
+                let Some(e) = b.as_rat() else {
+                    return "error:typeMismatch".into();
+                };
                 match pow(&a, e, budget, MCP) {
                     Ok(Ok(v)) => Slot::N(v),
                     Ok(Err(reason)) => Slot::Nil(reason.id()),
