@@ -554,3 +554,42 @@ fn convergents_of_values_extremely_close_to_a_rational() {
     assert_eq!(y.best_convergent(2).to_string(), "0/1");
     assert_eq!(x.cmp_exact(&y), std::cmp::Ordering::Greater);
 }
+
+/// A budget whose host has raised the interrupt flag.
+struct Interrupted;
+
+impl ajisai_core::number::Budget for Interrupted {
+    fn charge(&mut self, _units: u64) -> Result<(), Halt> {
+        Err(Halt::Interrupted(ajisai_core::limits::Interrupt::Raised))
+    }
+    fn poll(&mut self) -> Result<(), Halt> {
+        Err(Halt::Interrupted(ajisai_core::limits::Interrupt::Raised))
+    }
+}
+
+#[test]
+fn polled_variants_stop_when_interrupted() {
+    setup();
+    let x = sqrt(2).sub(&sqrt(3)).add(&num("1/3"));
+    let stopped = Err(Halt::Interrupted(ajisai_core::limits::Interrupt::Raised));
+    assert_eq!(x.try_signum(&mut Interrupted), stopped);
+    assert!(x.try_floor(&mut Interrupted).is_err());
+    assert!(num("1").try_div(&x, &mut Interrupted).is_err());
+    // Rational work needs no polling; quick signs neither.
+    assert_eq!(
+        num("1").try_div(&num("3"), &mut Interrupted),
+        Ok(Some(num("1/3")))
+    );
+    assert_eq!(sqrt(2).try_signum(&mut Interrupted), Ok(1));
+    // Unhindered, the polled variants agree with the plain ones.
+    let mut free = Counting::default();
+    assert_eq!(x.try_signum(&mut free), Ok(x.signum()));
+    assert_eq!(x.try_floor(&mut free), Ok(x.floor()));
+    assert_eq!(num("1").try_div(&x, &mut free), Ok(num("1").div(&x)));
+    assert_eq!(
+        x.try_cmp_exact(&num("0"), &mut free),
+        Ok(x.cmp_exact(&num("0")))
+    );
+    assert_eq!(x.try_mul(&x, &mut free), Ok(x.mul(&x)));
+    assert_eq!(free.total, 0, "polling never charges");
+}
