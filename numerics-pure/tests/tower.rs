@@ -593,3 +593,27 @@ fn polled_variants_stop_when_interrupted() {
     assert_eq!(x.try_mul(&x, &mut free), Ok(x.mul(&x)));
     assert_eq!(free.total, 0, "polling never charges");
 }
+
+#[test]
+fn signs_of_wide_values_close_to_zero() {
+    setup();
+    // (1 − √2)^6000 = a − b√2 with 7600-bit a and b, about 2^-7630: decided by the
+    // exact split after cheap enclosures fail.
+    let e = unit_power(6000);
+    assert_eq!(e.signum(), 1);
+    assert_eq!(unit_power(6001).signum(), -1);
+    assert_eq!(e.floor().to_string(), "0");
+    // Four terms: ((1 − √2)(2 − √3))^800 > 0 and tiny.
+    let u = num("1").sub(&sqrt(2)).mul(&num("2").sub(&sqrt(3)));
+    let mut p = num("1");
+    for _ in 0..800 {
+        p = p.mul(&u);
+    }
+    assert_eq!(p.term_count(), 4);
+    assert_eq!(p.signum(), 1);
+    // p ≈ 10^-764.
+    assert_eq!(p.neg().add(&num("1e-700")).signum(), 1);
+    assert_eq!(p.sub(&num("1e-700")).signum(), -1);
+    assert_eq!(p.sub(&num("1e-800")).signum(), 1);
+    assert_eq!(p.mul(&num("1e764")).floor().to_string(), "1");
+}

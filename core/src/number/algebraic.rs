@@ -840,15 +840,16 @@ fn start_precision(x: &IPoly) -> u64 {
 /// The last precision tried before the exact procedure takes over. Precision costs
 /// one square root per term, so many-term values stop earlier (their exact splits
 /// are rare, being needed only for values extraordinarily close to zero); wide
-/// coefficients raise the cap, since cancellation scales with them.
+/// coefficients raise the cap, since cancellation scales with them. Values of at
+/// most four terms go to the exact split early: it is cheap for them.
 fn precision_cap(x: &IPoly) -> u64 {
     let n = x.terms.len().max(1) as u64;
-    // Up to four terms the exact split is a handful of rational operations.
-    let base = if n <= 4 {
-        256
-    } else {
-        ((1u64 << 17) / n).clamp(512, 8192)
-    };
+    // Up to four terms the exact split is a handful of multiplications, cheaper than
+    // square roots at high precision whatever the coefficients' width.
+    if n <= 4 {
+        return 256;
+    }
+    let base = ((1u64 << 17) / n).clamp(512, 8192);
     let bits = x
         .terms
         .iter()
