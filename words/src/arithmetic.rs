@@ -60,13 +60,13 @@ fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
     // A zero MOD divisor is an argument error (§7.3 step 4), so it precedes the charge.
-    if op == Op::Mod && plan.any_numbers(|_, y| y.is_zero()) {
+    if op == Op::Mod && plan.zero_divisor(ctx.meter())? {
         return Err(zero_modulus(&b).into());
     }
     let charge = binary_charge(op.priced(), &measure(&a), &measure(&b), plan.lanes());
     ctx.charge_numeric(charge)?;
     // DIV projects: one zero divisor anywhere makes the whole result one NIL (§8).
-    if op == Op::Div && plan.any_numbers(|_, y| y.is_zero()) {
+    if op == Op::Div && plan.zero_divisor(ctx.meter())? {
         return ctx.finish1(2, Value::Nil(NilReason::DivisionByZero));
     }
     let ceilings = Ceilings::of(ctx.meter());

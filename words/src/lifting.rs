@@ -334,13 +334,36 @@ impl<'v> Broadcast<'v> {
         }
     }
 
-    /// Whether some lane with two Number leaves satisfies `p` (NIL lanes are not
-    /// examined: they pass through unchanged).
-    pub fn any_numbers(&self, mut p: impl FnMut(&Number, &Number) -> bool) -> bool {
-        self.pairs().any(|pair| match pair {
-            (Value::Number(x), Value::Number(y)) => p(x, y),
-            _ => false,
-        })
+    /// The first lane of two Numbers satisfying `p`, in result order (NIL lanes are
+    /// not examined: they pass through unchanged). Polls `meter`, since a broadcast
+    /// can have far more lanes than its operands have leaves.
+    pub fn find_numbers(
+        &self,
+        meter: &Meter,
+        mut p: impl FnMut(&Number, &Number) -> bool,
+    ) -> Result<Option<(&'v Number, &'v Number)>, Halt> {
+        let mut ticker = Ticker::new();
+        for pair in self.pairs() {
+            ticker.tick(meter)?;
+            if let (Value::Number(x), Value::Number(y)) = pair {
+                if p(x, y) {
+                    return Ok(Some((x, y)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether some lane divides a Number by zero (§8: decides DIV's whole-result
+    /// NIL and MOD's `invalidArgument`). Without a zero leaf in the divisor there is
+    /// no such lane, which spares the lane walk in the common case.
+    pub fn zero_divisor(&self, meter: &Meter) -> Result<bool, Halt> {
+        let any_zero =
+            Leaves::of(self.b).any(|leaf| matches!(leaf, Value::Number(n) if n.is_zero()));
+        if !any_zero {
+            return Ok(false);
+        }
+        Ok(self.find_numbers(meter, |_, y| y.is_zero())?.is_some())
     }
 
     /// The result: `f` applied to every lane of two Numbers, a NIL lane passed through

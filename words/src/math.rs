@@ -72,21 +72,22 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         .into());
     }
     let plan = Broadcast::plan("POW", POW_OPERANDS, &b, &e)?;
-    // An irrational base only takes integer exponents; this needs the lanes paired.
-    let mut fractional_of_irrational = None;
-    plan.any_numbers(|x, y| {
-        let bad = matches!(x, Number::Alg(_)) && !y.is_integer();
-        if bad {
-            fractional_of_irrational = Some((x.clone(), y.clone()));
+    // An irrational base only takes integer exponents; this needs the lanes paired
+    // (after the shape check), and is skipped unless both kinds of leaf occur.
+    let irrational_base = Leaves::of(&b).any(|l| matches!(l, Value::Number(Number::Alg(_))));
+    let fractional_exponent =
+        Leaves::of(&e).any(|l| matches!(l, Value::Number(n) if !n.is_integer()));
+    if irrational_base && fractional_exponent {
+        let bad = plan.find_numbers(ctx.meter(), |x, y| {
+            matches!(x, Number::Alg(_)) && !y.is_integer()
+        })?;
+        if let Some((x, y)) = bad {
+            return Err(err::type_mismatch(format!(
+                "POW with a non-integer exponent ({y}) needs a rational base, got the Number {x}; \
+                 roots of irrational Numbers are outside the language"
+            ))
+            .into());
         }
-        bad
-    });
-    if let Some((x, y)) = fractional_of_irrational {
-        return Err(err::type_mismatch(format!(
-            "POW with a non-integer exponent ({y}) needs a rational base, got the Number {x}; \
-             roots of irrational Numbers are outside the language"
-        ))
-        .into());
     }
     let meter = ctx.meter();
     let ceilings = Ceilings::of(meter);
