@@ -8,11 +8,10 @@
 //! `bigintBits` and `algebraicTerms` before anything is pushed. A refusal at any
 //! point leaves the operands where they were.
 
-use crate::lifting::{
-    check_numeric, lift_unary, Broadcast, Ceilings, Leaves, Names, Ticker, OPERANDS,
-};
+use crate::lifting::{check_numeric, lift_unary, Broadcast, Ceilings, Leaves, Names, OPERANDS};
 use crate::support::{base, describe};
-use ajisai_core::number::{Number, Rat};
+use ajisai_core::limits::Meter;
+use ajisai_core::number::{Int, Number, Rat};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::price::{binary_charge, measure, measure_number, ArithOp};
 use ajisai_core::value::Value;
@@ -42,15 +41,52 @@ impl Op {
     }
 
     /// One lane; `None` only for a zero divisor, which callers rule out first.
-    fn apply(self, x: &Number, y: &Number) -> Option<Number> {
-        match self {
+    /// Products and quotients of irrationals poll `m` so a host can interrupt them.
+    fn apply(self, m: &mut Meter, x: &Number, y: &Number) -> Result<Option<Number>, Halt> {
+        Ok(match self {
             Op::Add => Some(x.add(y)),
             Op::Sub => Some(x.sub(y)),
-            Op::Mul => Some(x.mul(y)),
-            Op::Div => x.div(y),
-            Op::Mod => (!y.is_zero()).then(|| x.euclid_mod(y)),
-        }
+            Op::Mul => Some(x.try_mul(y, m)?),
+            Op::Div => x.try_div(y, m)?,
+            Op::Mod => euclid_mod(m, x, y)?,
+        })
     }
+}
+
+/// |n|, with an irrational sign decided under polling.
+fn abs_polled(m: &mut Meter, n: &Number) -> Result<Number, Halt> {
+    Ok(if n.try_signum(m)? < 0 {
+        n.neg()
+    } else {
+        n.clone()
+    })
+}
+
+/// The nearest integer, halves away from zero: sign(x)·⌊|x| + 1/2⌋ (WORDS.md ROUND).
+fn round_polled(m: &mut Meter, n: &Number) -> Result<Int, Halt> {
+    let half = Number::Rat(Rat::new(Int::ONE, Int::from(2i64)));
+    let nearest = abs_polled(m, n)?.add(&half).try_floor(m)?;
+    Ok(if n.try_signum(m)? < 0 {
+        nearest.neg()
+    } else {
+        nearest
+    })
+}
+
+/// Euclidean remainder x − |y|·⌊x/|y|⌋ (0 ≤ r < |y|); `None` for y = 0.
+fn euclid_mod(m: &mut Meter, x: &Number, y: &Number) -> Result<Option<Number>, Halt> {
+    if y.is_zero() {
+        return Ok(None);
+    }
+    if let (Number::Rat(_), Number::Rat(_)) = (x, y) {
+        return Ok(Some(x.euclid_mod(y)));
+    }
+    let modulus = abs_polled(m, y)?;
+    let Some(quotient) = x.try_div(&modulus, m)? else {
+        return Ok(None);
+    };
+    let whole = Number::from(quotient.try_floor(m)?);
+    Ok(Some(x.sub(&modulus.try_mul(&whole, m)?)))
 }
 
 /// The common path of ADD, SUB, MUL, DIV and MOD.
@@ -70,7 +106,7 @@ fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
         return ctx.finish1(2, Value::Nil(NilReason::DivisionByZero));
     }
     let ceilings = Ceilings::of(ctx.meter());
-    let result = plan.build(ctx.meter(), |x, y| match op.apply(x, y) {
+    let result = plan.build(ctx.meter(), |m, x, y| match op.apply(m, x, y)? {
         Some(n) => Ok(ceilings.admit(n)?),
         None => Ok(Value::Nil(NilReason::DivisionByZero)),
     })?;
@@ -107,36 +143,34 @@ fn modulo(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     arithmetic(ctx, Op::Mod)
 }
 
+/// A lane function of the unary Words; it may poll the meter.
+type UnaryLane = fn(&mut Meter, &Number) -> Result<Number, Halt>;
+
 /// The common path of the unpriced unary Words (FLOOR, ROUND, ABS, NEG).
-fn unary(ctx: &mut Ctx<'_>, f: fn(&Number) -> Number) -> Result<Flow, Halt> {
+fn unary(ctx: &mut Ctx<'_>, f: UnaryLane) -> Result<Flow, Halt> {
     let word = ctx.word_name();
     ctx.need(1)?;
     let x = ctx.peek(0).clone();
     check_numeric(word, "its operand", &x)?;
-    let meter = ctx.meter();
-    let ceilings = Ceilings::of(meter);
-    let mut ticker = Ticker::new();
-    let result = lift_unary(word, &x, |n| {
-        ticker.tick(meter)?;
-        Ok(ceilings.admit(f(n))?)
-    })?;
+    let ceilings = Ceilings::of(ctx.meter());
+    let result = lift_unary(word, &x, ctx.meter(), |m, n| Ok(ceilings.admit(f(m, n)?)?))?;
     ctx.finish1(1, result)
 }
 
 fn floor(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    unary(ctx, |n| Number::from(n.floor()))
+    unary(ctx, |m, n| Ok(Number::from(n.try_floor(m)?)))
 }
 
 fn round(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    unary(ctx, |n| Number::from(n.round()))
+    unary(ctx, |m, n| Ok(Number::from(round_polled(m, n)?)))
 }
 
 fn abs(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    unary(ctx, Number::abs)
+    unary(ctx, abs_polled)
 }
 
 fn neg(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    unary(ctx, Number::neg)
+    unary(ctx, |_, n| Ok(n.neg()))
 }
 
 /// MIN and MAX: broadcast and select one operand per lane (the left one on a tie).
@@ -145,8 +179,12 @@ fn select(ctx: &mut Ctx<'_>, take_right: Ordering) -> Result<Flow, Halt> {
     let ops = ctx.operands(2)?;
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
-    let result = plan.build(ctx.meter(), |x, y| {
-        let pick = if y.cmp_exact(x) == take_right { y } else { x };
+    let result = plan.build(ctx.meter(), |m, x, y| {
+        let pick = if y.try_cmp_exact(x, m)? == take_right {
+            y
+        } else {
+            x
+        };
         Ok(Value::Number(pick.clone()))
     })?;
     ctx.finish1(2, result)
@@ -199,12 +237,10 @@ fn quantize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         })
         .fold(0u64, u64::saturating_add);
     ctx.charge_numeric(charge)?;
-    let meter = ctx.meter();
-    let ceilings = Ceilings::of(meter);
-    let mut ticker = Ticker::new();
-    let result = lift_unary("QUANTIZE", &x, |n| {
-        ticker.tick(meter)?;
-        let q = Rat::new(n.mul(&dn).round(), dint.clone());
+    let ceilings = Ceilings::of(ctx.meter());
+    let result = lift_unary("QUANTIZE", &x, ctx.meter(), |m, n| {
+        let scaled = n.try_mul(&dn, m)?;
+        let q = Rat::new(round_polled(m, &scaled)?, dint.clone());
         Ok(ceilings.admit(Number::Rat(q))?)
     })?;
     ctx.finish1(2, result)
@@ -245,7 +281,7 @@ fn sum(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             plan.lanes(),
         );
         ctx.charge_numeric(charge)?;
-        let next = plan.build(ctx.meter(), |x, y| Ok(ceilings.admit(x.add(y))?))?;
+        let next = plan.build(ctx.meter(), |_, x, y| Ok(ceilings.admit(x.add(y))?))?;
         total = next;
     }
     ctx.finish1(1, total)

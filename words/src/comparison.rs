@@ -33,7 +33,9 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
     let ops = ctx.operands(2)?;
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
-    let result = plan.build(ctx.meter(), |x, y| Ok(Value::Bool(accept(x.cmp_exact(y)))))?;
+    let result = plan.build(ctx.meter(), |m, x, y| {
+        Ok(Value::Bool(accept(x.try_cmp_exact(y, m)?)))
+    })?;
     ctx.finish1(2, result)
 }
 

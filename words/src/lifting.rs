@@ -186,14 +186,20 @@ pub fn check_numeric(word: &str, whose: &str, v: &Value) -> Result<(), LangError
 /// any depth, ragged included), NIL lanes passed through. The caller has checked
 /// the domains with [`check_numeric`] (and any Word-specific leaf rule) first, so
 /// that every `typeMismatch` comes before any work is charged; a leaf of another
-/// domain reaching `f` here is reported anyway rather than trusted.
+/// domain reaching `f` here is reported anyway rather than trusted. `f` gets the
+/// meter (to charge or poll); between lanes the interrupt flag is polled here.
 pub fn lift_unary(
     word: &str,
     v: &Value,
-    mut f: impl FnMut(&Number) -> Result<Value, Halt>,
+    meter: &mut Meter,
+    mut f: impl FnMut(&mut Meter, &Number) -> Result<Value, Halt>,
 ) -> Result<Value, Halt> {
+    let mut ticker = Ticker::new();
     map_leaves(v, |leaf| match leaf {
-        Value::Number(n) => f(n),
+        Value::Number(n) => {
+            ticker.tick(meter)?;
+            f(meter, n)
+        }
         Value::Nil(_) => Ok(leaf.clone()),
         other => {
             Err(err::type_mismatch(format!("{word} needs Numbers, got {}", describe(other))).into())
@@ -367,23 +373,10 @@ impl<'v> Broadcast<'v> {
     }
 
     /// The result: `f` applied to every lane of two Numbers, a NIL lane passed through
-    /// (the left one when both are NIL), in the broadcast structure. Polls `meter`
-    /// for host interrupts as it goes.
+    /// (the left one when both are NIL), in the broadcast structure. `f` gets the
+    /// meter to charge running work or to poll inside long algebraic operations;
+    /// between lanes the host's interrupt flag is polled here.
     pub fn build(
-        &self,
-        meter: &Meter,
-        mut f: impl FnMut(&Number, &Number) -> Result<Value, Halt>,
-    ) -> Result<Value, Halt> {
-        let mut ticker = Ticker::new();
-        self.run_lanes(|x, y| {
-            ticker.tick(meter)?;
-            f(x, y)
-        })
-    }
-
-    /// As [`Broadcast::build`], for a lane function that needs the meter mutably
-    /// (it charges running work, e.g. POW's multiplications).
-    pub fn build_charging(
         &self,
         meter: &mut Meter,
         mut f: impl FnMut(&mut Meter, &Number, &Number) -> Result<Value, Halt>,
@@ -620,17 +613,17 @@ mod tests {
         for _ in 0..100_000 {
             deep = v(vec![deep]);
         }
-        let meter = Meter::new(ajisai_core::Profile::MCP_LOCAL_STDIO);
+        let mut meter = Meter::new(ajisai_core::Profile::MCP_LOCAL_STDIO);
         let two = Value::num(2);
-        let add = |x: &Number, y: &Number| Ok(Value::Number(x.add(y)));
+        let add = |_: &mut Meter, x: &Number, y: &Number| Ok(Value::Number(x.add(y)));
         let scalar = Broadcast::plan("ADD", OPERANDS, &deep, &two).map_err(|e| e.message);
-        let scalar = scalar.and_then(|p| p.build(&meter, add).map_err(|_| "build".to_string()));
+        let scalar = scalar.and_then(|p| p.build(&mut meter, add).map_err(|_| "build".to_string()));
         assert_eq!(
             scalar.map(|r| (r.depth(), Leaves::of(&r).next().cloned())),
             Ok((100_000, Some(Value::num(3))))
         );
         let grid = Broadcast::plan("ADD", OPERANDS, &deep, &deep).map_err(|e| e.message);
-        let grid = grid.and_then(|p| p.build(&meter, add).map_err(|_| "build".to_string()));
+        let grid = grid.and_then(|p| p.build(&mut meter, add).map_err(|_| "build".to_string()));
         assert_eq!(
             grid.map(|r| (r.depth(), Leaves::of(&r).next().cloned())),
             Ok((100_000, Some(Value::num(2))))

@@ -32,18 +32,15 @@ fn sqrt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         ))
         .into());
     }
-    let meter = ctx.meter();
-    let ceilings = Ceilings::of(meter);
-    let mut ticker = Ticker::new();
-    let result = lift_unary("SQRT", &x, |n| {
-        ticker.tick(meter)?;
+    let ceilings = Ceilings::of(ctx.meter());
+    let result = lift_unary("SQRT", &x, ctx.meter(), |m, n| {
         let Some(r) = n.as_rat() else {
             return Err(err::type_mismatch(format!(
                 "SQRT takes square roots of rational Numbers only, got {n}"
             ))
             .into());
         };
-        match sqrt_rat(r, &mut *meter)? {
+        match sqrt_rat(r, m)? {
             Some(root) => Ok(ceilings.admit(root)?),
             None => Ok(Value::Nil(NilReason::DomainMiss)),
         }
@@ -95,7 +92,7 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         bigint_bits: ceilings.bits,
         algebraic_terms: ceilings.terms,
     };
-    let result = plan.build_charging(meter, |m, x, y| {
+    let result = plan.build(meter, |m, x, y| {
         let Some(p) = y.as_rat() else {
             return Err(
                 err::type_mismatch(format!("POW needs a rational exponent, got {y}")).into(),
