@@ -10,21 +10,27 @@ const ENGINE_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let worker = std::thread::Builder::new().name("ajisai-engine".into()).stack_size(ENGINE_STACK_BYTES).spawn(
-        move || {
+    let worker = std::thread::Builder::new()
+        .name("ajisai-engine".into())
+        .stack_size(ENGINE_STACK_BYTES)
+        .spawn(move || {
             let stdin = std::io::stdin();
             let interactive = stdin.is_terminal();
             let mut stdin = stdin.lock();
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
             let mut stderr = std::io::stderr().lock();
-            let mut io = Io { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr, interactive };
+            let mut io = Io {
+                stdin: &mut stdin,
+                stdout: &mut stdout,
+                stderr: &mut stderr,
+                interactive,
+            };
             let exit = cli::main(&args, &mut io);
             if stdout.flush().is_err() && exit != Exit::Usage {
                 return Exit::Usage;
             }
             exit
-        },
-    );
+        });
     let exit = match worker.map(|w| w.join()) {
         Ok(Ok(exit)) => exit.code(),
         Ok(Err(_)) => {

@@ -127,13 +127,19 @@ pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
         "--help" | "-h" | "help" => {
             return match args.get(1) {
                 None => Ok(Command::Help),
-                Some(extra) => Err(UsageError(format!("unexpected argument '{}' after {first_text}", shown(extra)))),
+                Some(extra) => Err(UsageError(format!(
+                    "unexpected argument '{}' after {first_text}",
+                    shown(extra)
+                ))),
             }
         }
         "--version" | "-V" => {
             return match args.get(1) {
                 None => Ok(Command::Version),
-                Some(extra) => Err(UsageError(format!("unexpected argument '{}' after {first_text}", shown(extra)))),
+                Some(extra) => Err(UsageError(format!(
+                    "unexpected argument '{}' after {first_text}",
+                    shown(extra)
+                ))),
             }
         }
         _ => {}
@@ -143,7 +149,9 @@ pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
         return Err(if arg.starts_with('-') && arg != "-" {
             UsageError(format!("unknown option '{arg}' (a command comes first: run, check, contract, test or repl)"))
         } else {
-            UsageError(format!("unknown command '{arg}' (commands: run, check, contract, test, repl)"))
+            UsageError(format!(
+                "unknown command '{arg}' (commands: run, check, contract, test, repl)"
+            ))
         });
     }
     let command = first_text;
@@ -165,13 +173,20 @@ pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
             Some("--json") if takes_json => json = true,
             Some("--profile") => {
                 let Some(value) = rest.next() else {
-                    return Err(UsageError("option '--profile' needs a value: cli or mcp".to_string()));
+                    return Err(UsageError(
+                        "option '--profile' needs a value: cli or mcp".to_string(),
+                    ));
                 };
                 profile = parse_profile(&shown(value))?;
             }
-            Some(t) if t.starts_with("--profile=") => profile = parse_profile(&t["--profile=".len()..])?,
+            Some(t) if t.starts_with("--profile=") => {
+                profile = parse_profile(&t["--profile=".len()..])?
+            }
             _ => {
-                return Err(UsageError(format!("unknown option '{}' for '{command}'", shown(arg))));
+                return Err(UsageError(format!(
+                    "unknown option '{}' for '{command}'",
+                    shown(arg)
+                )));
             }
         }
     }
@@ -183,36 +198,64 @@ pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
     };
     if command == "repl" {
         if let Some(extra) = operands.first() {
-            return Err(UsageError(format!("unexpected operand '{}': 'repl' reads from stdin", shown(extra))));
+            return Err(UsageError(format!(
+                "unexpected operand '{}': 'repl' reads from stdin",
+                shown(extra)
+            )));
         }
         return Ok(Command::Repl { profile });
     }
     let operand = match operands.as_slice() {
         [] => {
-            let what = if command == "test" { "<FILE|DIR>" } else { "<FILE|-> (use '-' for stdin)" };
+            let what = if command == "test" {
+                "<FILE|DIR>"
+            } else {
+                "<FILE|-> (use '-' for stdin)"
+            };
             return Err(UsageError(format!("'{command}' needs an operand {what}")));
         }
         [one] => *one,
         [_, extra, ..] => {
-            return Err(UsageError(format!("unexpected extra operand '{}' for '{command}'", shown(extra))));
+            return Err(UsageError(format!(
+                "unexpected extra operand '{}' for '{command}'",
+                shown(extra)
+            )));
         }
     };
     match source_command {
         Some(sc) => {
-            let input = if operand == "-" { Input::Stdin } else { Input::File(PathBuf::from(operand)) };
-            Ok(Command::Source { command: sc, input, json, profile })
+            let input = if operand == "-" {
+                Input::Stdin
+            } else {
+                Input::File(PathBuf::from(operand))
+            };
+            Ok(Command::Source {
+                command: sc,
+                input,
+                json,
+                profile,
+            })
         }
         None => {
             if operand == "-" {
-                return Err(UsageError("'test' reads a file or directory, not stdin ('-')".to_string()));
+                return Err(UsageError(
+                    "'test' reads a file or directory, not stdin ('-')".to_string(),
+                ));
             }
-            Ok(Command::Test { target: PathBuf::from(operand), profile })
+            Ok(Command::Test {
+                target: PathBuf::from(operand),
+                profile,
+            })
         }
     }
 }
 
 fn parse_profile(value: &str) -> Result<Profile, UsageError> {
-    profile_named(value).ok_or_else(|| UsageError(format!("unknown profile '{value}' for '--profile' (expected cli or mcp)")))
+    profile_named(value).ok_or_else(|| {
+        UsageError(format!(
+            "unknown profile '{value}' for '--profile' (expected cli or mcp)"
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -232,7 +275,10 @@ mod tests {
             json: true,
             profile: Profile::MCP_LOCAL_STDIO,
         };
-        assert_eq!(p(&["run", "-", "--json", "--profile", "mcp"]), Ok(expected.clone()));
+        assert_eq!(
+            p(&["run", "-", "--json", "--profile", "mcp"]),
+            Ok(expected.clone())
+        );
         assert_eq!(p(&["run", "--profile=mcp", "--json", "-"]), Ok(expected));
     }
 

@@ -57,16 +57,23 @@ enum FileProblem {
 
 /// The `#:example` lines of a source, or the lines that are malformed.
 fn collect(text: &str) -> Result<(Vec<Example>, Vec<(u32, String)>), FileProblem> {
-    let lexed = lexer::lex(text, 0).map_err(|e| FileProblem::Broken(format!("does not tokenize: {}", one_line(&e.message))))?;
+    let lexed = lexer::lex(text, 0)
+        .map_err(|e| FileProblem::Broken(format!("does not tokenize: {}", one_line(&e.message))))?;
     let mut examples = Vec::new();
     let mut malformed = Vec::new();
     for d in &lexed.directives {
-        let Some(rest) = d.text.strip_prefix("example") else { continue };
+        let Some(rest) = d.text.strip_prefix("example") else {
+            continue;
+        };
         if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
             continue;
         }
         match parse_example(rest) {
-            Some((source, expect)) => examples.push(Example { line: d.line, source, expect }),
+            Some((source, expect)) => examples.push(Example {
+                line: d.line,
+                source,
+                expect,
+            }),
             None => malformed.push((
                 d.line,
                 "malformed #:example line (expected '#:example <source> => <display>')".to_string(),
@@ -82,8 +89,15 @@ fn definitions(text: &str, profile: &Profile) -> Result<Dictionary, String> {
     match m.run_source(text) {
         Ok(()) => Ok(m.dictionary().clone()),
         Err(Halt::Error(e)) => {
-            let at = e.pos.map(|p| format!(" at line {}, column {}", p.line, p.column)).unwrap_or_default();
-            Err(format!("the file itself fails{at}: {}: {}", e.category.id(), one_line(&e.message)))
+            let at = e
+                .pos
+                .map(|p| format!(" at line {}, column {}", p.line, p.column))
+                .unwrap_or_default();
+            Err(format!(
+                "the file itself fails{at}: {}: {}",
+                e.category.id(),
+                one_line(&e.message)
+            ))
         }
         Err(Halt::Interrupted(_)) => Err("the file itself was interrupted".to_string()),
     }
@@ -116,11 +130,15 @@ fn ajisai_files(dir: &Path) -> Result<Vec<PathBuf>, ReadError> {
     let mut files = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(d) = dirs.pop() {
-        let entries = std::fs::read_dir(&d).map_err(|e| ReadError(format!("cannot read '{}': {e}", d.display())))?;
+        let entries = std::fs::read_dir(&d)
+            .map_err(|e| ReadError(format!("cannot read '{}': {e}", d.display())))?;
         for entry in entries {
-            let entry = entry.map_err(|e| ReadError(format!("cannot read '{}': {e}", d.display())))?;
+            let entry =
+                entry.map_err(|e| ReadError(format!("cannot read '{}': {e}", d.display())))?;
             let path = entry.path();
-            let kind = entry.file_type().map_err(|e| ReadError(format!("cannot read '{}': {e}", path.display())))?;
+            let kind = entry
+                .file_type()
+                .map_err(|e| ReadError(format!("cannot read '{}': {e}", path.display())))?;
             if kind.is_dir() {
                 dirs.push(path);
             } else if path.extension().is_some_and(|x| x == "ajisai") {
@@ -135,8 +153,15 @@ fn ajisai_files(dir: &Path) -> Result<Vec<PathBuf>, ReadError> {
 /// The files a `test` operand names, each with its text, all read before anything runs
 /// (an I/O error must leave stdout empty).
 fn read_all(target: &Path) -> Result<Vec<(PathBuf, String)>, ReadError> {
-    let files = if target.is_dir() { ajisai_files(target)? } else { vec![target.to_path_buf()] };
-    files.into_iter().map(|f| read_file(&f).map(|t| (f, t))).collect()
+    let files = if target.is_dir() {
+        ajisai_files(target)?
+    } else {
+        vec![target.to_path_buf()]
+    };
+    files
+        .into_iter()
+        .map(|f| read_file(&f).map(|t| (f, t)))
+        .collect()
 }
 
 /// `ajisai test <FILE|DIR>`: one line per failure on stdout, a summary on stderr.
@@ -171,7 +196,11 @@ pub fn run(target: &Path, profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit
         let dict = match definitions(text, profile) {
             Ok(d) => d,
             Err(why) => {
-                writeln!(io.stdout, "{name}: {why} ({} example(s) not run)", examples.len())?;
+                writeln!(
+                    io.stdout,
+                    "{name}: {why} ({} example(s) not run)",
+                    examples.len()
+                )?;
                 failed += examples.len();
                 continue;
             }
@@ -179,14 +208,27 @@ pub fn run(target: &Path, profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit
         for ex in &examples {
             if let Some(got) = check_example(ex, &dict, profile) {
                 failed += 1;
-                writeln!(io.stdout, "{name}:{}: {} => expected {}, got {}", ex.line, ex.source, ex.expect, got)?;
+                writeln!(
+                    io.stdout,
+                    "{name}:{}: {} => expected {}, got {}",
+                    ex.line, ex.source, ex.expect, got
+                )?;
             }
         }
     }
     if total == 0 {
-        writeln!(io.stderr, "no #:example lines found in {}", target.display())?;
+        writeln!(
+            io.stderr,
+            "no #:example lines found in {}",
+            target.display()
+        )?;
     } else {
-        writeln!(io.stderr, "{} passed, {failed} failed ({} file(s))", total - failed, files.len())?;
+        writeln!(
+            io.stderr,
+            "{} passed, {failed} failed ({} file(s))",
+            total - failed,
+            files.len()
+        )?;
     }
     super::flush(io)?;
     Ok(if failed == 0 { Exit::Ok } else { Exit::Failure })
@@ -198,9 +240,18 @@ mod tests {
 
     #[test]
     fn example_lines_split_at_the_arrow_token() {
-        assert_eq!(parse_example(" 21 DOUBLE => 42/1"), Some(("21 DOUBLE".into(), "42/1".into())));
-        assert_eq!(parse_example(" 'a=>b' => 'a=>b'"), Some(("'a=>b'".into(), "'a=>b'".into())));
-        assert_eq!(parse_example(" NIL =>"), Some(("NIL".into(), String::new())));
+        assert_eq!(
+            parse_example(" 21 DOUBLE => 42/1"),
+            Some(("21 DOUBLE".into(), "42/1".into()))
+        );
+        assert_eq!(
+            parse_example(" 'a=>b' => 'a=>b'"),
+            Some(("'a=>b'".into(), "'a=>b'".into()))
+        );
+        assert_eq!(
+            parse_example(" NIL =>"),
+            Some(("NIL".into(), String::new()))
+        );
         assert_eq!(parse_example(" => 1/1"), None);
         assert_eq!(parse_example(" 1 2 ADD"), None);
     }

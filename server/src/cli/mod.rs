@@ -113,7 +113,12 @@ pub fn select_backend(choice: Option<OsString>) -> Result<Selected, String> {
         None => String::new(),
         Some(c) => match c.to_str() {
             Some(s) => s.to_string(),
-            None => return Err(format!("AJISAI_NUMERICS={} is not valid text", c.to_string_lossy())),
+            None => {
+                return Err(format!(
+                    "AJISAI_NUMERICS={} is not valid text",
+                    c.to_string_lossy()
+                ))
+            }
         },
     };
     let selected = numerics::choose(&choice, None).map_err(|e| e.to_string())?;
@@ -140,9 +145,20 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
         }
     };
     let result = match command {
-        Command::Help => io.stdout.write_all(help_text().as_bytes()).map(|()| Exit::Ok),
-        Command::Version => io.stdout.write_all(version_text(&backend).as_bytes()).map(|()| Exit::Ok),
-        Command::Source { command, input, json, profile } => {
+        Command::Help => io
+            .stdout
+            .write_all(help_text().as_bytes())
+            .map(|()| Exit::Ok),
+        Command::Version => io
+            .stdout
+            .write_all(version_text(&backend).as_bytes())
+            .map(|()| Exit::Ok),
+        Command::Source {
+            command,
+            input,
+            json,
+            profile,
+        } => {
             if command == SourceCommand::Contract {
                 return usage_error(
                     io,

@@ -15,7 +15,11 @@ pub fn stack_line(m: &Machine) -> String {
     if m.stack().is_empty() {
         return "(empty)".to_string();
     }
-    m.stack().iter().map(slot_line).collect::<Vec<_>>().join(" | ")
+    m.stack()
+        .iter()
+        .map(slot_line)
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 /// Read lines until end of input; exit 0 at its end, 2 when stdin cannot be read as UTF-8.

@@ -27,9 +27,17 @@ pub struct Rendered {
 /// `run`: execute `text` under `profile` and render the result.
 pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
     let report = engine::compute(text, &Options::new(profile.clone()));
-    let exit = if report.error.is_some() { Exit::Failure } else { Exit::Ok };
+    let exit = if report.error.is_some() {
+        Exit::Failure
+    } else {
+        Exit::Ok
+    };
     if json {
-        Rendered { stdout: compute_json(&report, profile, &backend.provenance()), stderr: String::new(), exit }
+        Rendered {
+            stdout: compute_json(&report, profile, &backend.provenance()),
+            stderr: String::new(),
+            exit,
+        }
     } else {
         human_run(&report, exit)
     }
@@ -38,9 +46,17 @@ pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Ren
 /// `check`: check `text` without executing it and render the verdict.
 pub fn check(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
     let report = engine::check(text, &Options::new(profile.clone()));
-    let exit = if report.error.is_some() { Exit::Failure } else { Exit::Ok };
+    let exit = if report.error.is_some() {
+        Exit::Failure
+    } else {
+        Exit::Ok
+    };
     if json {
-        Rendered { stdout: check_json(&report, profile, &backend.provenance()), stderr: String::new(), exit }
+        Rendered {
+            stdout: check_json(&report, profile, &backend.provenance()),
+            stderr: String::new(),
+            exit,
+        }
     } else {
         human_check(&report, exit)
     }
@@ -61,21 +77,31 @@ pub fn write_host_fields(o: &mut ObjectWriter<'_>, profile: &Profile, backend: &
     o.str("limitProfile", profile.name);
     o.with("backend", |out| {
         let mut b = ObjectWriter::new(out);
-        b.str("kind", backend.kind).str("library", &backend.library).str("origin", backend.origin);
+        b.str("kind", backend.kind)
+            .str("library", &backend.library)
+            .str("origin", backend.origin);
         b.end();
     });
 }
 
 /// The `run --json` document: the `compute` envelope with the CLI's host fields, one line.
-pub fn compute_json(report: &ComputeReport, profile: &Profile, backend: &BackendProvenance) -> String {
-    let mut s = envelope::compute_json(report, &|o: &mut ObjectWriter<'_>| write_host_fields(o, profile, backend));
+pub fn compute_json(
+    report: &ComputeReport,
+    profile: &Profile,
+    backend: &BackendProvenance,
+) -> String {
+    let mut s = envelope::compute_json(report, &|o: &mut ObjectWriter<'_>| {
+        write_host_fields(o, profile, backend)
+    });
     s.push('\n');
     s
 }
 
 /// The `check --json` document: the `check` envelope with the CLI's host fields, one line.
 pub fn check_json(report: &CheckReport, profile: &Profile, backend: &BackendProvenance) -> String {
-    let mut s = envelope::check_json(report, &|o: &mut ObjectWriter<'_>| write_host_fields(o, profile, backend));
+    let mut s = envelope::check_json(report, &|o: &mut ObjectWriter<'_>| {
+        write_host_fields(o, profile, backend)
+    });
     s.push('\n');
     s
 }
@@ -108,7 +134,11 @@ fn human_run(report: &ComputeReport, exit: Exit) -> Rendered {
         stdout.push('\n');
     }
     let stderr = report.error.as_ref().map(error_line).unwrap_or_default();
-    Rendered { stdout, stderr, exit }
+    Rendered {
+        stdout,
+        stderr,
+        exit,
+    }
 }
 
 fn human_check(report: &CheckReport, exit: Exit) -> Rendered {
@@ -118,6 +148,10 @@ fn human_check(report: &CheckReport, exit: Exit) -> Rendered {
             stderr: String::new(),
             exit,
         },
-        Some(e) => Rendered { stdout: String::new(), stderr: error_line(e), exit },
+        Some(e) => Rendered {
+            stdout: String::new(),
+            stderr: error_line(e),
+            exit,
+        },
     }
 }

@@ -22,9 +22,12 @@ pub fn decode(bytes: Vec<u8>, label: &str) -> Result<String, ReadError> {
 pub fn read_file(path: &Path) -> Result<String, ReadError> {
     let label = path.display().to_string();
     if path.is_dir() {
-        return Err(ReadError(format!("cannot read '{label}': it is a directory")));
+        return Err(ReadError(format!(
+            "cannot read '{label}': it is a directory"
+        )));
     }
-    let bytes = std::fs::read(path).map_err(|e| ReadError(format!("cannot read '{label}': {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| ReadError(format!("cannot read '{label}': {e}")))?;
     decode(bytes, &label)
 }
 
@@ -34,7 +37,9 @@ pub fn read(input: &Input, stdin: &mut dyn Read) -> Result<String, ReadError> {
         Input::File(path) => read_file(path),
         Input::Stdin => {
             let mut bytes = Vec::new();
-            stdin.read_to_end(&mut bytes).map_err(|e| ReadError(format!("cannot read <stdin>: {e}")))?;
+            stdin
+                .read_to_end(&mut bytes)
+                .map_err(|e| ReadError(format!("cannot read <stdin>: {e}")))?;
             decode(bytes, "<stdin>")
         }
     }
@@ -53,6 +58,10 @@ mod tests {
     #[test]
     fn missing_file_is_a_read_error() {
         let e = read_file(Path::new("/nonexistent/ajisai/source")).unwrap_err();
-        assert!(e.0.starts_with("cannot read '/nonexistent/ajisai/source': "), "{}", e.0);
+        assert!(
+            e.0.starts_with("cannot read '/nonexistent/ajisai/source': "),
+            "{}",
+            e.0
+        );
     }
 }
