@@ -25,7 +25,9 @@ pub fn defined_and_bound(block: &Block) -> (HashSet<String>, HashSet<String>) {
                 Item::Block { block, .. } => work.push(block.items()),
                 _ => {}
             }
-            let Some(next) = items.get(i + 1) else { continue };
+            let Some(next) = items.get(i + 1) else {
+                continue;
+            };
             match item {
                 Item::Str { text, .. } if is_word(next, "DEF") => {
                     defined.insert(crate::code::normalize(text));
@@ -88,8 +90,14 @@ pub fn resolve_names(program: &Program) -> Result<(), LangError> {
         }
     }
     for (item, idle) in order {
-        let Item::Name { name, pos } = item else { continue };
-        if idle || name.core.is_some() || defined.contains(&*name.normalized) || bound.contains(&*name.normalized) {
+        let Item::Name { name, pos } = item else {
+            continue;
+        };
+        if idle
+            || name.core.is_some()
+            || defined.contains(&*name.normalized)
+            || bound.contains(&*name.normalized)
+        {
             continue;
         }
         unresolved.push((name.written.to_string(), *pos));

@@ -27,7 +27,11 @@ impl Name {
     pub fn new(written: &str) -> Name {
         let normalized: Arc<str> = normalize(written).into();
         let core = crate::word::registry().lookup(&normalized);
-        Name { written: written.into(), normalized, core }
+        Name {
+            written: written.into(),
+            normalized,
+            core,
+        }
     }
 }
 
@@ -57,7 +61,10 @@ pub const ALIASES: [(&str, &str); 12] = [
 
 /// The Word an exact alias spelling denotes.
 pub fn alias_target(spelling: &str) -> Option<&'static str> {
-    ALIASES.iter().find(|(a, _)| *a == spelling).map(|(_, w)| *w)
+    ALIASES
+        .iter()
+        .find(|(a, _)| *a == spelling)
+        .map(|(_, w)| *w)
 }
 
 /// One unit of code.
@@ -156,8 +163,16 @@ impl Block {
     /// A block of `items` whose literal values are built (`prepared`) or not.
     pub fn new(items: Vec<Item>, prepared: bool) -> Block {
         let last_significant = items.iter().rposition(|i| !i.is_line_break());
-        let bars = items.iter().filter(|i| matches!(i, Item::Bar { .. })).count();
-        Block { items, last_significant, bars, prepared }
+        let bars = items
+            .iter()
+            .filter(|i| matches!(i, Item::Bar { .. }))
+            .count();
+        Block {
+            items,
+            last_significant,
+            bars,
+            prepared,
+        }
     }
 
     /// The items.
@@ -196,7 +211,10 @@ impl Block {
 
     /// Split at the single top-level `|` into (guard, body) item runs.
     pub fn split_bar(&self) -> Option<(&[Item], &[Item])> {
-        let i = self.items.iter().position(|i| matches!(i, Item::Bar { .. }))?;
+        let i = self
+            .items
+            .iter()
+            .position(|i| matches!(i, Item::Bar { .. }))?;
         Some((&self.items[..i], &self.items[i + 1..]))
     }
 }
@@ -287,12 +305,18 @@ pub fn write_block(block: &Block, out: &mut String) {
 pub fn drop_block(block: Arc<Block>) {
     let mut work: Vec<Arc<Block>> = vec![block];
     while let Some(mut b) = work.pop() {
-        let Some(inner) = Arc::get_mut(&mut b) else { continue };
+        let Some(inner) = Arc::get_mut(&mut b) else {
+            continue;
+        };
         let mut items = std::mem::take(&mut inner.items);
         while let Some(item) = items.pop() {
             match item {
                 Item::Block { block, .. } => work.push(block),
-                Item::Vector { items: mut v, value, .. } => {
+                Item::Vector {
+                    items: mut v,
+                    value,
+                    ..
+                } => {
                     drop(value);
                     if let Some(slice) = Arc::get_mut(&mut v) {
                         for it in slice.iter_mut() {
@@ -308,10 +332,19 @@ pub fn drop_block(block: Arc<Block>) {
 
 impl Drop for Block {
     fn drop(&mut self) {
-        if !self.items.iter().any(|i| matches!(i, Item::Block { .. } | Item::Vector { .. })) {
+        if !self
+            .items
+            .iter()
+            .any(|i| matches!(i, Item::Block { .. } | Item::Vector { .. }))
+        {
             return;
         }
         let items = std::mem::take(&mut self.items);
-        drop_block(Arc::new(Block { items, last_significant: None, bars: 0, prepared: false }));
+        drop_block(Arc::new(Block {
+            items,
+            last_significant: None,
+            bars: 0,
+            prepared: false,
+        }));
     }
 }

@@ -68,7 +68,11 @@ mod tests {
     fn vectors_always_use_brackets() {
         let v = Value::vector(vec![
             Value::vector(vec![]),
-            Value::vector(vec![Value::str("x"), Value::Bool(true), Value::Nil(NilReason::Literal)]),
+            Value::vector(vec![
+                Value::str("x"),
+                Value::Bool(true),
+                Value::Nil(NilReason::Literal),
+            ]),
         ]);
         assert_eq!(display(&v), "[ [ ] [ 'x' TRUE NIL ] ]");
     }

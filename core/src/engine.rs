@@ -21,7 +21,10 @@ pub struct Options {
 impl Options {
     /// Options for `profile` with no interrupt flag.
     pub fn new(profile: Profile) -> Options {
-        Options { profile, interrupt: None }
+        Options {
+            profile,
+            interrupt: None,
+        }
     }
 }
 
@@ -89,7 +92,13 @@ pub fn report(machine: Machine, result: Result<(), Halt>) -> ComputeReport {
     };
     let output = machine.output().to_vec();
     let stack = machine.stack().to_vec();
-    ComputeReport { stack, output, error, interrupted, usage }
+    ComputeReport {
+        stack,
+        output,
+        error,
+        interrupted,
+        usage,
+    }
 }
 
 /// The result of a static check.
@@ -105,5 +114,7 @@ pub fn check(source: &str, options: &Options) -> CheckReport {
         Ok(p) => p,
         Err(e) => return CheckReport { error: Some(e) },
     };
-    CheckReport { error: crate::check::resolve_names(&program).err() }
+    CheckReport {
+        error: crate::check::resolve_names(&program).err(),
+    }
 }

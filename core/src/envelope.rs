@@ -63,11 +63,19 @@ fn write_number_node(out: &mut String, n: &Number) {
     o.str("type", "number");
     match n {
         Number::Rat(r) => {
-            o.with("value", |out| write_rational_value(out, &r.numer().to_string(), &r.denom().to_string()));
+            o.with("value", |out| {
+                write_rational_value(out, &r.numer().to_string(), &r.denom().to_string())
+            });
         }
         Number::Alg(_) => {
             let approx = n.best_convergent(APPROXIMATION_BOUND);
-            o.with("value", |out| write_rational_value(out, &approx.numer().to_string(), &approx.denom().to_string()));
+            o.with("value", |out| {
+                write_rational_value(
+                    out,
+                    &approx.numer().to_string(),
+                    &approx.denom().to_string(),
+                )
+            });
             o.with("semantics", |out| {
                 let mut s = ObjectWriter::new(out);
                 s.bool("approximate", true);
@@ -152,7 +160,14 @@ pub fn compute_json(report: &ComputeReport, host: HostFields<'_>) -> String {
     let mut out = String::new();
     let mut o = ObjectWriter::new(&mut out);
     o.int("schemaVersion", SCHEMA_VERSION);
-    o.str("status", if report.error.is_some() { "error" } else { "ok" });
+    o.str(
+        "status",
+        if report.error.is_some() {
+            "error"
+        } else {
+            "ok"
+        },
+    );
     o.str("outcome", &report.outcome_id());
     o.str("specificationVersion", SPECIFICATION_VERSION);
     o.with("stack", |out| {
@@ -183,7 +198,14 @@ pub fn check_json(report: &CheckReport, host: HostFields<'_>) -> String {
     let mut out = String::new();
     let mut o = ObjectWriter::new(&mut out);
     o.int("schemaVersion", SCHEMA_VERSION);
-    o.str("status", if report.error.is_some() { "error" } else { "ok" });
+    o.str(
+        "status",
+        if report.error.is_some() {
+            "error"
+        } else {
+            "ok"
+        },
+    );
     o.str("specificationVersion", SPECIFICATION_VERSION);
     if let Some(e) = &report.error {
         o.str("message", &one_line(&e.message));

@@ -95,10 +95,23 @@ pub fn lex(source: &str, origin: u16) -> Result<Lexed, LangError> {
 
     while i < chars.len() {
         let c = chars[i];
-        let pos = Pos { line, column: col, origin };
+        let pos = Pos {
+            line,
+            column: col,
+            origin,
+        };
         if c == '\n' {
-            if !matches!(out.tokens.last(), Some(Tok { kind: TokKind::LineBreak, .. })) {
-                out.tokens.push(Tok { kind: TokKind::LineBreak, pos: Some(pos) });
+            if !matches!(
+                out.tokens.last(),
+                Some(Tok {
+                    kind: TokKind::LineBreak,
+                    ..
+                })
+            ) {
+                out.tokens.push(Tok {
+                    kind: TokKind::LineBreak,
+                    pos: Some(pos),
+                });
             }
             line_has_token = false;
             advance(c, &mut line, &mut col);
@@ -119,7 +132,10 @@ pub fn lex(source: &str, origin: u16) -> Result<Lexed, LangError> {
             let text: String = chars[start + 1..i].iter().collect();
             if !line_has_token {
                 if let Some(rest) = text.strip_prefix(':') {
-                    out.directives.push(DirectiveLine { line: pos.line, text: rest.to_string() });
+                    out.directives.push(DirectiveLine {
+                        line: pos.line,
+                        text: rest.to_string(),
+                    });
                 }
                 // A comment-only line produces no line-break token: consume its LF.
                 if i < chars.len() {
@@ -139,17 +155,31 @@ pub fn lex(source: &str, origin: u16) -> Result<Lexed, LangError> {
         line_has_token = true;
         match c {
             '[' | '{' => {
-                let d = if c == '[' { Delim::Vector } else { Delim::Block };
+                let d = if c == '[' {
+                    Delim::Vector
+                } else {
+                    Delim::Block
+                };
                 open.push(d);
-                out.tokens.push(Tok { kind: TokKind::Open(d), pos: Some(pos) });
+                out.tokens.push(Tok {
+                    kind: TokKind::Open(d),
+                    pos: Some(pos),
+                });
                 advance(c, &mut line, &mut col);
                 i += 1;
                 continue;
             }
             ']' | '}' => {
-                let d = if c == ']' { Delim::Vector } else { Delim::Block };
+                let d = if c == ']' {
+                    Delim::Vector
+                } else {
+                    Delim::Block
+                };
                 open.pop();
-                out.tokens.push(Tok { kind: TokKind::Close(d), pos: Some(pos) });
+                out.tokens.push(Tok {
+                    kind: TokKind::Close(d),
+                    pos: Some(pos),
+                });
                 advance(c, &mut line, &mut col);
                 i += 1;
                 continue;
@@ -167,7 +197,9 @@ pub fn lex(source: &str, origin: u16) -> Result<Lexed, LangError> {
                 if chars[j] == '\'' {
                     match chars.get(j + 1) {
                         None => break Some(j),
-                        Some(&n) if n.is_whitespace() || is_delimiter(n) || n == '#' => break Some(j),
+                        Some(&n) if n.is_whitespace() || is_delimiter(n) || n == '#' => {
+                            break Some(j)
+                        }
                         _ => {}
                     }
                 }
@@ -185,7 +217,10 @@ pub fn lex(source: &str, origin: u16) -> Result<Lexed, LangError> {
                 advance(ch, &mut line, &mut col);
             }
             i = end + 1;
-            out.tokens.push(Tok { kind: TokKind::Str(text), pos: Some(pos) });
+            out.tokens.push(Tok {
+                kind: TokKind::Str(text),
+                pos: Some(pos),
+            });
             continue;
         }
         let start = i;
@@ -208,9 +243,18 @@ pub fn lex(source: &str, origin: u16) -> Result<Lexed, LangError> {
         } else {
             TokKind::Name(lexeme)
         };
-        out.tokens.push(Tok { kind, pos: Some(pos) });
+        out.tokens.push(Tok {
+            kind,
+            pos: Some(pos),
+        });
     }
-    if matches!(out.tokens.last(), Some(Tok { kind: TokKind::LineBreak, .. })) {
+    if matches!(
+        out.tokens.last(),
+        Some(Tok {
+            kind: TokKind::LineBreak,
+            ..
+        })
+    ) {
         out.tokens.pop();
     }
     Ok(out)
@@ -221,7 +265,12 @@ mod tests {
     use super::*;
 
     fn kinds(src: &str) -> Vec<TokKind> {
-        lex(src, 0).unwrap().tokens.into_iter().map(|t| t.kind).collect()
+        lex(src, 0)
+            .unwrap()
+            .tokens
+            .into_iter()
+            .map(|t| t.kind)
+            .collect()
     }
 
     #[test]
@@ -249,15 +298,36 @@ mod tests {
     fn blank_lines_collapse_and_trailing_break_drops() {
         assert_eq!(
             kinds("1\n\n\n2\n"),
-            vec![TokKind::Number("1".into()), TokKind::LineBreak, TokKind::Number("2".into())]
+            vec![
+                TokKind::Number("1".into()),
+                TokKind::LineBreak,
+                TokKind::Number("2".into())
+            ]
         );
-        assert_eq!(kinds("\n1"), vec![TokKind::LineBreak, TokKind::Number("1".into())]);
+        assert_eq!(
+            kinds("\n1"),
+            vec![TokKind::LineBreak, TokKind::Number("1".into())]
+        );
     }
 
     #[test]
     fn comment_only_lines_vanish() {
-        assert_eq!(kinds("1\n# note\n2"), vec![TokKind::Number("1".into()), TokKind::LineBreak, TokKind::Number("2".into())]);
-        assert_eq!(kinds("1 # note\n2"), vec![TokKind::Number("1".into()), TokKind::LineBreak, TokKind::Number("2".into())]);
+        assert_eq!(
+            kinds("1\n# note\n2"),
+            vec![
+                TokKind::Number("1".into()),
+                TokKind::LineBreak,
+                TokKind::Number("2".into())
+            ]
+        );
+        assert_eq!(
+            kinds("1 # note\n2"),
+            vec![
+                TokKind::Number("1".into()),
+                TokKind::LineBreak,
+                TokKind::Number("2".into())
+            ]
+        );
     }
 
     #[test]
@@ -266,14 +336,24 @@ mod tests {
         assert_eq!(kinds("vEnT"), vec![TokKind::Vent]);
         assert_eq!(
             kinds("[ ^ ]"),
-            vec![TokKind::Open(Delim::Vector), TokKind::Name("^".into()), TokKind::Close(Delim::Vector)]
+            vec![
+                TokKind::Open(Delim::Vector),
+                TokKind::Name("^".into()),
+                TokKind::Close(Delim::Vector)
+            ]
         );
     }
 
     #[test]
     fn directives_are_collected_only_at_line_start() {
         let l = lex("  #:contract F inputs=1\n1 #:contract G inputs=2", 0).unwrap();
-        assert_eq!(l.directives, vec![DirectiveLine { line: 1, text: "contract F inputs=1".into() }]);
+        assert_eq!(
+            l.directives,
+            vec![DirectiveLine {
+                line: 1,
+                text: "contract F inputs=1".into()
+            }]
+        );
     }
 
     #[test]

@@ -98,7 +98,9 @@ impl Limit {
             Limit::NestingDepth => "nesting levels of a value built from a description",
             Limit::NumericLiteralDigits => "ASCII digits of one numeric lexeme",
             Limit::NumericWork => "arithmetic work in 64-bit-limb multiply units, accumulated",
-            Limit::CollectionWork => "element copies, order comparisons and equality probes, accumulated",
+            Limit::CollectionWork => {
+                "element copies, order comparisons and equality probes, accumulated"
+            }
             Limit::BigintBits => "bit width of any numerator or denominator of one computed Number",
             Limit::AlgebraicTerms => "terms of one algebraic Number",
         }
@@ -220,7 +222,12 @@ impl Profile {
 pub fn exceeded(limit: Limit, observed: impl std::fmt::Display, value: u64) -> LangError {
     let mut e = LangError::new(
         ErrorCategory::ResourceLimitExceeded,
-        format!("{} of {} exceeds the limit of {}", limit.name(), observed, value),
+        format!(
+            "{} of {} exceeds the limit of {}",
+            limit.name(),
+            observed,
+            value
+        ),
     );
     e.resource = Some(limit.name());
     e
@@ -280,7 +287,13 @@ pub struct Meter {
 impl Meter {
     /// A fresh meter under `profile`.
     pub fn new(profile: Profile) -> Meter {
-        Meter { profile, steps: 0, numeric_work: 0, collection_work: 0, interrupt: None }
+        Meter {
+            profile,
+            steps: 0,
+            numeric_work: 0,
+            collection_work: 0,
+            interrupt: None,
+        }
     }
 
     /// Attach the host's interrupt flag.
@@ -321,7 +334,12 @@ impl Meter {
         self.poll()?;
         self.steps += 1;
         if self.steps > self.profile.execution_steps {
-            return Err(exceeded(Limit::ExecutionSteps, self.steps, self.profile.execution_steps).into());
+            return Err(exceeded(
+                Limit::ExecutionSteps,
+                self.steps,
+                self.profile.execution_steps,
+            )
+            .into());
         }
         Ok(())
     }
@@ -332,7 +350,12 @@ impl Meter {
         self.poll()?;
         self.numeric_work = self.numeric_work.saturating_add(units);
         if self.numeric_work > self.profile.numeric_work {
-            return Err(exceeded(Limit::NumericWork, self.numeric_work, self.profile.numeric_work).into());
+            return Err(exceeded(
+                Limit::NumericWork,
+                self.numeric_work,
+                self.profile.numeric_work,
+            )
+            .into());
         }
         Ok(())
     }
@@ -343,9 +366,12 @@ impl Meter {
         self.poll()?;
         self.collection_work = self.collection_work.saturating_add(units);
         if self.collection_work > self.profile.collection_work {
-            return Err(
-                exceeded(Limit::CollectionWork, self.collection_work, self.profile.collection_work).into()
-            );
+            return Err(exceeded(
+                Limit::CollectionWork,
+                self.collection_work,
+                self.profile.collection_work,
+            )
+            .into());
         }
         Ok(())
     }
@@ -408,7 +434,12 @@ mod tests {
     fn size_check_boundary() {
         let m = Meter::new(Profile::MCP_LOCAL_STDIO);
         assert!(m.check_size(Limit::MaterializedElements, 100_000).is_ok());
-        let e = m.check_size(Limit::MaterializedElements, 100_002).unwrap_err();
-        assert_eq!(e.message, "materializedElements of 100002 exceeds the limit of 100000");
+        let e = m
+            .check_size(Limit::MaterializedElements, 100_002)
+            .unwrap_err();
+        assert_eq!(
+            e.message,
+            "materializedElements of 100002 exceeds the limit of 100000"
+        );
     }
 }

@@ -46,7 +46,10 @@ impl IntBuf {
 
     /// Borrow as an [`IntRef`].
     pub fn as_ref(&self) -> IntRef<'_> {
-        IntRef { negative: self.negative, limbs: &self.limbs }
+        IntRef {
+            negative: self.negative,
+            limbs: &self.limbs,
+        }
     }
 }
 
@@ -155,7 +158,13 @@ impl Selected {
 
 impl fmt::Debug for Selected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}, {})", self.backend.kind().id(), self.backend.library(), self.origin.id())
+        write!(
+            f,
+            "{} ({}, {})",
+            self.backend.kind().id(),
+            self.backend.library(),
+            self.origin.id()
+        )
     }
 }
 
@@ -184,23 +193,36 @@ impl std::error::Error for SelectError {}
 
 /// The built-in backends, highest priority first.
 pub fn registered() -> Vec<&'static BackendRegistration> {
-    let mut all: Vec<&'static BackendRegistration> = inventory::iter::<BackendRegistration>.into_iter().collect();
-    all.sort_by(|a, b| b.priority.cmp(&a.priority).then(a.kind.id().cmp(b.kind.id())));
+    let mut all: Vec<&'static BackendRegistration> =
+        inventory::iter::<BackendRegistration>.into_iter().collect();
+    all.sort_by(|a, b| {
+        b.priority
+            .cmp(&a.priority)
+            .then(a.kind.id().cmp(b.kind.id()))
+    });
     all
 }
 
 /// The built-in backend of `kind`, if linked.
 pub fn builtin(kind: BackendKind) -> Option<&'static dyn Numerics> {
-    registered().into_iter().find(|r| r.kind == kind).map(|r| (r.get)())
+    registered()
+        .into_iter()
+        .find(|r| r.kind == kind)
+        .map(|r| (r.get)())
 }
 
 /// Decide which backend a choice (`auto`, `gmp`, `pure`; empty means `auto`) names,
 /// given an optional already-loaded plugin. Pure function of its inputs; see [`select`].
-pub fn choose(choice: &str, plugin: Option<&'static dyn Numerics>) -> Result<Selected, SelectError> {
+pub fn choose(
+    choice: &str,
+    plugin: Option<&'static dyn Numerics>,
+) -> Result<Selected, SelectError> {
     let builtins = registered();
     let available = || {
-        let mut names: Vec<String> =
-            builtins.iter().map(|r| format!("{} (builtin)", r.kind.id())).collect();
+        let mut names: Vec<String> = builtins
+            .iter()
+            .map(|r| format!("{} (builtin)", r.kind.id()))
+            .collect();
         if let Some(p) = plugin {
             names.insert(0, format!("{} (plugin)", p.kind().id()));
         }
@@ -209,7 +231,11 @@ pub fn choose(choice: &str, plugin: Option<&'static dyn Numerics>) -> Result<Sel
     match choice {
         "" | "auto" => {
             if let Some(p) = plugin {
-                return Ok(Selected { backend: p, origin: BackendOrigin::Plugin, reason: "auto: plugin loaded" });
+                return Ok(Selected {
+                    backend: p,
+                    origin: BackendOrigin::Plugin,
+                    reason: "auto: plugin loaded",
+                });
             }
             match builtins.first() {
                 Some(r) => Ok(Selected {
@@ -220,15 +246,25 @@ pub fn choose(choice: &str, plugin: Option<&'static dyn Numerics>) -> Result<Sel
                         BackendKind::Pure => "auto: only the pure backend is built in",
                     },
                 }),
-                None => Err(SelectError("no numeric backend is linked into this build".into())),
+                None => Err(SelectError(
+                    "no numeric backend is linked into this build".into(),
+                )),
             }
         }
         "gmp" => {
             if let Some(p) = plugin.filter(|p| p.kind() == BackendKind::Gmp) {
-                return Ok(Selected { backend: p, origin: BackendOrigin::Plugin, reason: "AJISAI_NUMERICS=gmp: plugin loaded" });
+                return Ok(Selected {
+                    backend: p,
+                    origin: BackendOrigin::Plugin,
+                    reason: "AJISAI_NUMERICS=gmp: plugin loaded",
+                });
             }
             match builtin(BackendKind::Gmp) {
-                Some(b) => Ok(Selected { backend: b, origin: BackendOrigin::Builtin, reason: "AJISAI_NUMERICS=gmp" }),
+                Some(b) => Ok(Selected {
+                    backend: b,
+                    origin: BackendOrigin::Builtin,
+                    reason: "AJISAI_NUMERICS=gmp",
+                }),
                 None => Err(SelectError(format!(
                     "AJISAI_NUMERICS=gmp but no gmp backend is available; available: {}",
                     available()
@@ -236,7 +272,11 @@ pub fn choose(choice: &str, plugin: Option<&'static dyn Numerics>) -> Result<Sel
             }
         }
         "pure" => match builtin(BackendKind::Pure) {
-            Some(b) => Ok(Selected { backend: b, origin: BackendOrigin::Builtin, reason: "AJISAI_NUMERICS=pure" }),
+            Some(b) => Ok(Selected {
+                backend: b,
+                origin: BackendOrigin::Builtin,
+                reason: "AJISAI_NUMERICS=pure",
+            }),
             None => Err(SelectError(format!(
                 "AJISAI_NUMERICS=pure but no pure backend is available; available: {}",
                 available()
@@ -263,7 +303,10 @@ pub fn install(selected: Selected) -> Selected {
 
 /// The backend fixed for this process (selecting `auto` on first use).
 pub fn process() -> Selected {
-    *PROCESS.get_or_init(|| choose("auto", None).expect("a numeric backend must be linked: depend on ajisai-numerics-pure"))
+    *PROCESS.get_or_init(|| {
+        choose("auto", None)
+            .expect("a numeric backend must be linked: depend on ajisai-numerics-pure")
+    })
 }
 
 /// Run `f` with `backend` serving this thread's big-integer arithmetic

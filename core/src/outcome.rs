@@ -65,7 +65,9 @@ impl NilReason {
             NilReason::DomainMiss => "a well-typed input outside the Word's domain",
             NilReason::IndexOutOfBounds => "an index names no element",
             NilReason::MissingField => "the searched value does not occur",
-            NilReason::InvalidEncoding => "text that denotes no value, or a value with no exact text",
+            NilReason::InvalidEncoding => {
+                "text that denotes no value, or a value with no exact text"
+            }
             NilReason::NotAvailable => "a diagnostic accessor found nothing to report",
             NilReason::UnknownWord => "a name that denotes no Word",
             NilReason::Undecidable => "reserved; never produced (comparison is decidable)",
@@ -152,15 +154,25 @@ impl ErrorCategory {
     /// One sentence saying when the category is raised.
     pub fn meaning(self) -> &'static str {
         match self {
-            ErrorCategory::MalformedSource => "the program text or a block about to be stored or run is not well formed",
+            ErrorCategory::MalformedSource => {
+                "the program text or a block about to be stored or run is not well formed"
+            }
             ErrorCategory::UnknownWord => "a name resolves to nothing",
-            ErrorCategory::StackUnderflow => "a Word needs more operands than the stack or its frame holds",
+            ErrorCategory::StackUnderflow => {
+                "a Word needs more operands than the stack or its frame holds"
+            }
             ErrorCategory::TypeMismatch => "an operand is of a domain the Word does not accept",
             ErrorCategory::ShapeMismatch => "operands have incompatible shapes or lengths",
-            ErrorCategory::InvalidArgument => "an operand is of the right domain but an unacceptable value",
+            ErrorCategory::InvalidArgument => {
+                "an operand is of the right domain but an unacceptable value"
+            }
             ErrorCategory::DictionaryViolation => "a DEF, DEL or BIND breaks a dictionary rule",
-            ErrorCategory::BlockViolation => "a block left no value, or a non-Boolean where a truth value is required",
-            ErrorCategory::ContractViolation => "a #:contract declaration is malformed or contradicted",
+            ErrorCategory::BlockViolation => {
+                "a block left no value, or a non-Boolean where a truth value is required"
+            }
+            ErrorCategory::ContractViolation => {
+                "a #:contract declaration is malformed or contradicted"
+            }
             ErrorCategory::ResourceLimitExceeded => "a host limit would be exceeded",
         }
     }
@@ -191,7 +203,11 @@ pub struct Pos {
 impl Pos {
     /// A position in the caller's own source.
     pub fn new(line: u32, column: u32) -> Pos {
-        Pos { line, column, origin: 0 }
+        Pos {
+            line,
+            column,
+            origin: 0,
+        }
     }
 
     /// Whether the position is in the caller's own source (not a prelude).
@@ -218,7 +234,13 @@ pub struct LangError {
 impl LangError {
     /// An error of `category` with `message` and nothing else yet.
     pub fn new(category: ErrorCategory, message: impl Into<String>) -> LangError {
-        LangError { category, message: message.into(), resource: None, word: None, pos: None }
+        LangError {
+            category,
+            message: message.into(),
+            resource: None,
+            word: None,
+            pos: None,
+        }
     }
 
     /// The same error naming the Word held responsible, unless one is named already.
@@ -260,7 +282,11 @@ pub fn cap_list_message(prefix: &str, items: &[String]) -> String {
     let mut out = prefix.to_string();
     let mut used = out.chars().count();
     for (i, item) in items.iter().enumerate() {
-        let piece = if i == 0 { item.clone() } else { format!(", {item}") };
+        let piece = if i == 0 {
+            item.clone()
+        } else {
+            format!(", {item}")
+        };
         let n = piece.chars().count();
         if used + n + 3 > MESSAGE_MAX_CHARS && i + 1 < items.len() || used + n > MESSAGE_MAX_CHARS {
             out.push_str(", …");
@@ -308,4 +334,52 @@ pub mod err {
     pub fn unknown_word(name: &str) -> LangError {
         LangError::new(ErrorCategory::UnknownWord, format!("Unknown word: {name}")).with_word(name)
     }
+}
+
+/// The outcomes registry document (`spec/outcomes.json`): every NIL reason, every
+/// error category and every outcome id, as compact JSON.
+pub fn outcomes_document() -> String {
+    use crate::json::ObjectWriter;
+    let mut out = String::new();
+    let mut o = ObjectWriter::new(&mut out);
+    o.int("schemaVersion", 1);
+    o.str("specificationVersion", crate::SPECIFICATION_VERSION);
+    o.with("nilReasons", |out| {
+        out.push('[');
+        for (i, r) in NilReason::ALL.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let mut e = ObjectWriter::new(out);
+            e.str("id", r.id())
+                .str("meaning", r.meaning())
+                .bool("produced", *r != NilReason::Undecidable);
+            e.end();
+        }
+        out.push(']');
+    });
+    o.strs("retiredNilReasons", &RETIRED_NIL_REASONS);
+    o.with("errorCategories", |out| {
+        out.push('[');
+        for (i, c) in ErrorCategory::ALL.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let mut e = ObjectWriter::new(out);
+            e.str("id", c.id()).str("meaning", c.meaning());
+            e.end();
+        }
+        out.push(']');
+    });
+    let mut ids = vec!["value".to_string()];
+    ids.extend(NilReason::ALL.iter().map(|r| format!("nil:{}", r.id())));
+    ids.extend(
+        ErrorCategory::ALL
+            .iter()
+            .map(|c| format!("error:{}", c.id())),
+    );
+    o.strs("outcomes", &ids);
+    o.end();
+    out.push('\n');
+    out
 }

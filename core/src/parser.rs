@@ -34,7 +34,10 @@ pub fn parse(source: &str, profile: &Profile, origin: u16) -> Result<Program, La
     let lexed = lexer::lex(source, origin)?;
     let depths = check_structure(&lexed.tokens)?;
     let block = build(&lexed.tokens, &depths, Some(profile))?;
-    Ok(Program { block, directives: lexed.directives })
+    Ok(Program {
+        block,
+        directives: lexed.directives,
+    })
 }
 
 fn describe(t: &Tok) -> String {
@@ -63,7 +66,9 @@ pub fn check_structure(tokens: &[Tok]) -> Result<Vec<u32>, LangError> {
             TokKind::Close(d) => {
                 let (oc, cc) = delim_chars(*d);
                 let Some((od, oi, child)) = open.pop() else {
-                    return Err(err::malformed(format!("unmatched '{cc}'{}", describe(t))).at(t.pos));
+                    return Err(
+                        err::malformed(format!("unmatched '{cc}'{}", describe(t))).at(t.pos)
+                    );
                 };
                 if od != *d {
                     let (ooc, _) = delim_chars(od);
@@ -95,7 +100,13 @@ pub fn check_structure(tokens: &[Tok]) -> Result<Vec<u32>, LangError> {
             TokKind::Vent => {
                 let has_unit = matches!(
                     tokens.get(i + 1).map(|n| &n.kind),
-                    Some(TokKind::Number(_) | TokKind::Str(_) | TokKind::Name(_) | TokKind::Vent | TokKind::Open(_))
+                    Some(
+                        TokKind::Number(_)
+                            | TokKind::Str(_)
+                            | TokKind::Name(_)
+                            | TokKind::Vent
+                            | TokKind::Open(_)
+                    )
                 );
                 if !has_unit {
                     return Err(err::malformed(format!(
@@ -119,22 +130,33 @@ pub fn check_structure(tokens: &[Tok]) -> Result<Vec<u32>, LangError> {
     }
     if let Some((d, oi, _)) = open.last() {
         let (oc, cc) = delim_chars(*d);
-        return Err(err::malformed(format!("unclosed '{oc}'{}: add a matching '{cc}'", describe(&tokens[*oi])))
-            .at(tokens[*oi].pos));
+        return Err(err::malformed(format!(
+            "unclosed '{oc}'{}: add a matching '{cc}'",
+            describe(&tokens[*oi])
+        ))
+        .at(tokens[*oi].pos));
     }
     Ok(depths)
 }
 
 /// Build and limit-check the value of one number lexeme (source literal, `NUM`).
 pub fn number_value(lexeme: &str, profile: &Profile) -> Result<Option<Number>, LangError> {
-    let Some(lex) = literal::scan(lexeme) else { return Ok(None) };
+    let Some(lex) = literal::scan(lexeme) else {
+        return Ok(None);
+    };
     let digits = literal::digit_count(lexeme);
     if digits > profile.numeric_literal_digits {
-        return Err(exceeded(Limit::NumericLiteralDigits, digits, profile.numeric_literal_digits));
+        return Err(exceeded(
+            Limit::NumericLiteralDigits,
+            digits,
+            profile.numeric_literal_digits,
+        ));
     }
     match literal::build(&lex, profile.bigint_bits) {
         Ok(r) => Ok(Some(Number::Rat(r))),
-        Err(BuildError::TooWide { observed }) => Err(exceeded(Limit::BigintBits, observed, profile.bigint_bits)),
+        Err(BuildError::TooWide { observed }) => {
+            Err(exceeded(Limit::BigintBits, observed, profile.bigint_bits))
+        }
         Err(BuildError::ZeroDenominator) => Ok(None),
     }
 }
@@ -147,9 +169,17 @@ struct Group {
 
 /// Pass 2: build the tree from structurally valid tokens. With a profile, every
 /// literal is limit-checked and valued (a prepared tree); without, values stay unbuilt.
-pub fn build(tokens: &[Tok], depths: &[u32], profile: Option<&Profile>) -> Result<Arc<Block>, LangError> {
+pub fn build(
+    tokens: &[Tok],
+    depths: &[u32],
+    profile: Option<&Profile>,
+) -> Result<Arc<Block>, LangError> {
     let prepared = profile.is_some();
-    let mut stack: Vec<Group> = vec![Group { delim: None, pos: None, items: Vec::new() }];
+    let mut stack: Vec<Group> = vec![Group {
+        delim: None,
+        pos: None,
+        items: Vec::new(),
+    }];
     for (i, t) in tokens.iter().enumerate() {
         let item = match &t.kind {
             TokKind::Number(lexeme) => {
@@ -157,32 +187,58 @@ pub fn build(tokens: &[Tok], depths: &[u32], profile: Option<&Profile>) -> Resul
                     Some(p) => number_value(lexeme, p).map_err(|e| e.at(t.pos))?,
                     None => None,
                 };
-                Item::Number { lexeme: lexeme.as_str().into(), value, pos: t.pos }
+                Item::Number {
+                    lexeme: lexeme.as_str().into(),
+                    value,
+                    pos: t.pos,
+                }
             }
-            TokKind::Str(s) => Item::Str { text: s.as_str().into(), pos: t.pos },
-            TokKind::Name(n) => Item::Name { name: Name::new(n), pos: t.pos },
+            TokKind::Str(s) => Item::Str {
+                text: s.as_str().into(),
+                pos: t.pos,
+            },
+            TokKind::Name(n) => Item::Name {
+                name: Name::new(n),
+                pos: t.pos,
+            },
             TokKind::Vent => Item::Vent { pos: t.pos },
             TokKind::Bar => Item::Bar { pos: t.pos },
             TokKind::LineBreak => Item::LineBreak { pos: t.pos },
             TokKind::Open(d) => {
                 if let (Some(p), Delim::Vector) = (profile, d) {
-                    let parent_is_vector = stack.last().and_then(|g| g.delim) == Some(Delim::Vector);
+                    let parent_is_vector =
+                        stack.last().and_then(|g| g.delim) == Some(Delim::Vector);
                     let depth = u64::from(depths[i]);
                     if !parent_is_vector && depth > p.nesting_depth {
                         return Err(exceeded(Limit::NestingDepth, depth, p.nesting_depth).at(t.pos));
                     }
                 }
-                stack.push(Group { delim: Some(*d), pos: t.pos, items: Vec::new() });
+                stack.push(Group {
+                    delim: Some(*d),
+                    pos: t.pos,
+                    items: Vec::new(),
+                });
                 continue;
             }
             TokKind::Close(_) => {
                 let g = stack.pop().expect("structure was validated");
                 match g.delim.expect("structure was validated") {
                     Delim::Vector => {
-                        let value = if prepared { Some(vector_literal_value(&g.items)) } else { None };
-                        Item::Vector { items: g.items.into(), value, pos: g.pos }
+                        let value = if prepared {
+                            Some(vector_literal_value(&g.items))
+                        } else {
+                            None
+                        };
+                        Item::Vector {
+                            items: g.items.into(),
+                            value,
+                            pos: g.pos,
+                        }
                     }
-                    Delim::Block => Item::Block { block: Arc::new(Block::new(g.items, prepared)), pos: g.pos },
+                    Delim::Block => Item::Block {
+                        block: Arc::new(Block::new(g.items, prepared)),
+                        pos: g.pos,
+                    },
                 }
             }
         };
@@ -202,7 +258,9 @@ fn vector_literal_value(items: &[Item]) -> Value {
             Item::Number { value: None, .. } => unreachable!("prepared literals have values"),
             Item::Str { text, .. } => out.push(Value::Str(text.clone())),
             Item::Name { name, .. } => out.push(name_literal_value(&name.written)),
-            Item::Vector { value, .. } => out.push(value.clone().expect("prepared literals have values")),
+            Item::Vector { value, .. } => {
+                out.push(value.clone().expect("prepared literals have values"))
+            }
             Item::Block { block, .. } => out.push(Value::Block(block.clone())),
             Item::LineBreak { .. } => {}
             Item::Vent { .. } | Item::Bar { .. } => unreachable!("structure was validated"),
@@ -244,13 +302,33 @@ pub fn flatten(block: &Block) -> Vec<Tok> {
             Item::Bar { .. } => TokKind::Bar,
             Item::LineBreak { .. } => TokKind::LineBreak,
             Item::Vector { items: inner, .. } => {
-                out.push(Tok { kind: TokKind::Open(Delim::Vector), pos });
-                stack.push((inner, 0, Some(Tok { kind: TokKind::Close(Delim::Vector), pos: None })));
+                out.push(Tok {
+                    kind: TokKind::Open(Delim::Vector),
+                    pos,
+                });
+                stack.push((
+                    inner,
+                    0,
+                    Some(Tok {
+                        kind: TokKind::Close(Delim::Vector),
+                        pos: None,
+                    }),
+                ));
                 continue;
             }
             Item::Block { block: inner, .. } => {
-                out.push(Tok { kind: TokKind::Open(Delim::Block), pos });
-                stack.push((inner.items(), 0, Some(Tok { kind: TokKind::Close(Delim::Block), pos: None })));
+                out.push(Tok {
+                    kind: TokKind::Open(Delim::Block),
+                    pos,
+                });
+                stack.push((
+                    inner.items(),
+                    0,
+                    Some(Tok {
+                        kind: TokKind::Close(Delim::Block),
+                        pos: None,
+                    }),
+                ));
                 continue;
             }
         };

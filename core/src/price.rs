@@ -19,7 +19,11 @@ pub struct Measure {
 
 /// Measure a Number or Vector operand (iterative over the leaves).
 pub fn measure(v: &Value) -> Measure {
-    let mut m = Measure { leaves: 0, limbs: 1, terms: 0 };
+    let mut m = Measure {
+        leaves: 0,
+        limbs: 1,
+        terms: 0,
+    };
     let mut work: Vec<&Value> = vec![v];
     while let Some(x) = work.pop() {
         match x {
@@ -38,7 +42,11 @@ pub fn measure(v: &Value) -> Measure {
 
 /// Measure a single Number.
 pub fn measure_number(n: &Number) -> Measure {
-    Measure { leaves: 1, limbs: n.work_limbs(), terms: n.work_terms() }
+    Measure {
+        leaves: 1,
+        limbs: n.work_limbs(),
+        terms: n.work_terms(),
+    }
 }
 
 /// The binary arithmetic Words priced by §9.
@@ -103,7 +111,10 @@ pub fn probe_and_copy(w: &Vector) -> (u64, u64) {
     let m = measure(&Value::Vector(w.clone()));
     let p = per(w, &m);
     let wd = width(&m);
-    (p.saturating_mul(wd), p.saturating_mul(16u64.saturating_add(wd)))
+    (
+        p.saturating_mul(wd),
+        p.saturating_mul(16u64.saturating_add(wd)),
+    )
 }
 
 /// The per-element charge of the generative Words (`RANGE`, `FILL`, `RESHAPE`, `RANDOM`).

@@ -77,8 +77,13 @@ impl Vector {
 /// loop) must not overflow the native stack when it goes away.
 impl Drop for Vector {
     fn drop(&mut self) {
-        let Some(items) = Arc::get_mut(&mut self.0) else { return };
-        if !items.iter().any(|v| matches!(v, Value::Vector(_) | Value::Block(_))) {
+        let Some(items) = Arc::get_mut(&mut self.0) else {
+            return;
+        };
+        if !items
+            .iter()
+            .any(|v| matches!(v, Value::Vector(_) | Value::Block(_)))
+        {
             return;
         }
         let mut work = std::mem::take(items);

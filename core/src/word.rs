@@ -237,12 +237,24 @@ pub struct Example {
 
 /// Shorthand for an [`Example`] without output.
 pub const fn ex(source: &'static str, expect: &'static str) -> Example {
-    Example { source, expect, prints: &[] }
+    Example {
+        source,
+        expect,
+        prints: &[],
+    }
 }
 
 /// Shorthand for an [`Example`] that prints.
-pub const fn ex_prints(source: &'static str, expect: &'static str, prints: &'static [&'static str]) -> Example {
-    Example { source, expect, prints }
+pub const fn ex_prints(
+    source: &'static str,
+    expect: &'static str,
+    prints: &'static [&'static str],
+) -> Example {
+    Example {
+        source,
+        expect,
+        prints,
+    }
 }
 
 /// The executor of a Word: reads operands through [`Ctx`], and either finishes or
@@ -324,12 +336,20 @@ impl Registry {
         for (i, s) in specs.iter().enumerate() {
             for a in s.aliases {
                 if by_name.insert(a, i as WordId).is_some() {
-                    problems.push(format!("alias {a} of {} collides with another name", s.name));
+                    problems.push(format!(
+                        "alias {a} of {} collides with another name",
+                        s.name
+                    ));
                 }
             }
         }
         let keep = by_name.get("KEEP").copied();
-        Registry { specs, by_name, keep, problems }
+        Registry {
+            specs,
+            by_name,
+            keep,
+            problems,
+        }
     }
 
     /// Every Core Word, sorted by name.
@@ -397,4 +417,88 @@ pub trait Resume: Send {
     /// An error is unwinding through this Word; its frame started at `base`.
     /// Put the stack into the state LANGUAGE.md §7.4 prescribes.
     fn unwind(self: Box<Self>, ctx: &mut Ctx<'_>, base: usize);
+}
+
+/// The version of the registry document format (`registrySchemaVersion`).
+pub const REGISTRY_SCHEMA_VERSION: u64 = 1;
+
+fn write_arity(out: &mut String, a: Arity) {
+    match a {
+        Arity::Fixed(n) => out.push_str(&n.to_string()),
+        Arity::Variable => out.push_str("\"variable\""),
+        Arity::Control => out.push_str("\"control\""),
+    }
+}
+
+/// The registry entry of one Word as compact JSON (MCP-60).
+pub fn entry_json(spec: &WordSpec) -> String {
+    use crate::json::ObjectWriter;
+    let mut out = String::new();
+    let mut o = ObjectWriter::new(&mut out);
+    o.str("name", spec.name);
+    o.strs("aliases", spec.aliases);
+    o.str("family", spec.family.id());
+    o.str("vocabularyTier", spec.tier.id());
+    o.with("contract", |out| {
+        let mut c = ObjectWriter::new(out);
+        c.with("inputs", |out| write_arity(out, spec.inputs));
+        c.with("outputs", |out| write_arity(out, spec.outputs));
+        c.str("field", spec.field.id());
+        c.end();
+    });
+    o.str("consumption", spec.consumption.id());
+    o.str("nilPolicy", spec.nil_policy.id());
+    let projections: Vec<&str> = spec.projections.iter().map(|r| r.id()).collect();
+    o.strs("projections", &projections);
+    let errors: Vec<&str> = spec.errors.iter().map(|c| c.id()).collect();
+    o.strs("errors", &errors);
+    o.str("purity", spec.purity.id());
+    o.str("determinism", "deterministic");
+    o.with("documentation", |out| {
+        let mut d = ObjectWriter::new(out);
+        d.str("summary", spec.summary)
+            .str("syntax", spec.syntax)
+            .str("stackEffect", spec.stack_effect);
+        d.end();
+    });
+    o.with("examples", |out| {
+        out.push('[');
+        for (i, ex) in spec.examples.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let mut e = ObjectWriter::new(out);
+            e.str("source", ex.source).str("expect", ex.expect);
+            if !ex.prints.is_empty() {
+                e.strs("prints", ex.prints);
+            }
+            e.end();
+        }
+        out.push(']');
+    });
+    o.end();
+    out
+}
+
+/// The canonical registry document (`spec/words.json`, `ajisai://contracts`): every
+/// Core Word, sorted by name, as compact JSON.
+pub fn registry_document() -> String {
+    use crate::json::ObjectWriter;
+    let mut out = String::new();
+    let mut o = ObjectWriter::new(&mut out);
+    o.int("registrySchemaVersion", REGISTRY_SCHEMA_VERSION);
+    o.str("specificationVersion", crate::SPECIFICATION_VERSION);
+    o.with("entries", |out| {
+        out.push('[');
+        for (i, spec) in registry().specs().iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&entry_json(spec));
+        }
+        out.push(']');
+    });
+    o.end();
+    out.push('\n');
+    out
 }

@@ -38,7 +38,11 @@ fn to_biguint(limbs: &[u64]) -> BigUint {
 
 fn from_big(x: BigInt) -> IntBuf {
     let (sign, mag) = x.into_parts();
-    IntBuf { negative: sign == Sign::Minus, limbs: mag.to_u64_digits() }.normalize()
+    IntBuf {
+        negative: sign == Sign::Minus,
+        limbs: mag.to_u64_digits(),
+    }
+    .normalize()
 }
 
 impl Numerics for Pure {
@@ -80,7 +84,8 @@ impl Numerics for Pure {
     }
 
     fn from_decimal(&self, digits: &str) -> IntBuf {
-        let v = BigUint::parse_bytes(digits.as_bytes(), 10).expect("callers pass ASCII digits only");
+        let v =
+            BigUint::parse_bytes(digits.as_bytes(), 10).expect("callers pass ASCII digits only");
         from_big(BigInt::from(v))
     }
 }
@@ -101,14 +106,23 @@ mod tests {
     use super::*;
 
     fn buf(negative: bool, limbs: &[u64]) -> IntBuf {
-        IntBuf { negative, limbs: limbs.to_vec() }
+        IntBuf {
+            negative,
+            limbs: limbs.to_vec(),
+        }
     }
 
     #[test]
     fn round_trips_limbs() {
         let x = buf(true, &[1, 2, 3]);
         assert_eq!(from_big(to_big(x.as_ref())), x);
-        assert_eq!(from_big(to_big(IntRef { negative: false, limbs: &[] })), IntBuf::default());
+        assert_eq!(
+            from_big(to_big(IntRef {
+                negative: false,
+                limbs: &[]
+            })),
+            IntBuf::default()
+        );
     }
 
     #[test]
@@ -122,7 +136,10 @@ mod tests {
     fn decimal_text() {
         let x = PURE.from_decimal("340282366920938463463374607431768211456");
         assert_eq!(x, buf(false, &[0, 0, 1]));
-        assert_eq!(PURE.to_decimal(x.as_ref()), "340282366920938463463374607431768211456");
+        assert_eq!(
+            PURE.to_decimal(x.as_ref()),
+            "340282366920938463463374607431768211456"
+        );
         assert_eq!(PURE.to_decimal(buf(true, &[5]).as_ref()), "-5");
     }
 }

@@ -7,7 +7,9 @@
 use crate::support::base;
 use ajisai_core::outcome::{err, NilReason};
 use ajisai_core::value::Value;
-use ajisai_core::word::{ex, Arity, Consumption, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec};
+use ajisai_core::word::{
+    ex, Arity, Consumption, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 
 fn nil(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -43,7 +45,11 @@ pub const NIL: WordSpec = WordSpec {
     summary: "Push NIL with reason literal.",
     syntax: "NIL",
     stack_effect: "( -- NIL )",
-    examples: &[ex("NIL", "NIL (nil:literal)"), ex("NIL NIL-REASON", "NIL | 'literal'"), ex("KEEP NIL", "NIL (nil:literal)")],
+    examples: &[
+        ex("NIL", "NIL (nil:literal)"),
+        ex("NIL NIL-REASON", "NIL | 'literal'"),
+        ex("KEEP NIL", "NIL (nil:literal)"),
+    ],
     ..base("NIL", Family::Absence, 0, 1, nil)
 };
 
@@ -69,7 +75,8 @@ pub const NIL_REASON: WordSpec = WordSpec {
     consumption: Consumption::Retain,
     nil_policy: NilPolicy::ConsumeNil,
     projections: &[NilReason::NotAvailable],
-    summary: "Leave x and push its NIL reason as a String, or NIL(notAvailable) when x is not a NIL.",
+    summary:
+        "Leave x and push its NIL reason as a String, or NIL(notAvailable) when x is not a NIL.",
     syntax: "x NIL-REASON",
     stack_effect: "( x -- x r )",
     examples: &[

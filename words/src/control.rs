@@ -11,7 +11,10 @@ use ajisai_core::code::{Block, Item};
 use ajisai_core::machine::UserWord;
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
 use ajisai_core::value::Value;
-use ajisai_core::word::{ex, ex_prints, Arity, Consumption, Family, FamilyRegistration, Flow, NilPolicy, Purity, Resume, Run, Tier, WordSpec};
+use ajisai_core::word::{
+    ex, ex_prints, Arity, Consumption, Family, FamilyRegistration, Flow, NilPolicy, Purity, Resume,
+    Run, Tier, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 use std::sync::Arc;
 
@@ -47,8 +50,15 @@ fn clauses(blocks: &[Arc<Block>]) -> Result<Vec<Clause>, LangError> {
                     i + 1
                 )));
             }
-            let guard = if is_idle(g) { None } else { Some(part(g, b.is_prepared())) };
-            out.push(Clause { guard, body: part(body, b.is_prepared()) });
+            let guard = if is_idle(g) {
+                None
+            } else {
+                Some(part(g, b.is_prepared()))
+            };
+            out.push(Clause {
+                guard,
+                body: part(body, b.is_prepared()),
+            });
         }
         return Ok(out);
     }
@@ -66,7 +76,11 @@ fn clauses(blocks: &[Arc<Block>]) -> Result<Vec<Clause>, LangError> {
     Ok(blocks
         .chunks(2)
         .map(|pair| Clause {
-            guard: if is_idle(pair[0].items()) { None } else { Some(pair[0].clone()) },
+            guard: if is_idle(pair[0].items()) {
+                None
+            } else {
+                Some(pair[0].clone())
+            },
             body: pair[1].clone(),
         })
         .collect())
@@ -88,7 +102,10 @@ impl Cond {
     /// Try clauses from `from`: run the next guard, or the body of an IDLE clause.
     fn select(mut self: Box<Self>, ctx: &mut Ctx<'_>, from: usize) -> Result<Flow, Halt> {
         let Some(clause) = self.clauses.get(from) else {
-            return Err(err::invalid_argument("no COND clause fired; add a final `{ IDLE | … }` clause").into());
+            return Err(err::invalid_argument(
+                "no COND clause fired; add a final `{ IDLE | … }` clause",
+            )
+            .into());
         };
         let base = ctx.stack_len();
         ctx.push(self.target.clone());
@@ -97,7 +114,13 @@ impl Cond {
                 let body = clause.body.clone();
                 self.phase = Phase::Body;
                 let tail_of = self.tail.clone();
-                Ok(Flow::Run(Run { block: body, isolated_base: Some(base), then: Some(self), keep_restore: false, tail_of }))
+                Ok(Flow::Run(Run {
+                    block: body,
+                    isolated_base: Some(base),
+                    then: Some(self),
+                    keep_restore: false,
+                    tail_of,
+                }))
             }
             Some(guard) => {
                 self.phase = Phase::Guard(from);
@@ -111,10 +134,17 @@ impl Resume for Cond {
     fn resume(mut self: Box<Self>, ctx: &mut Ctx<'_>, base: usize) -> Result<Flow, Halt> {
         match self.phase {
             Phase::Guard(i) => {
-                let verdict = ctx.frame_values(base).last().map(|v| v.as_bool().ok_or_else(|| describe(v)));
+                let verdict = ctx
+                    .frame_values(base)
+                    .last()
+                    .map(|v| v.as_bool().ok_or_else(|| describe(v)));
                 ctx.truncate(base);
                 match verdict {
-                    None => Err(err::block_violation(format!("COND guard {} left no value; it must leave TRUE or FALSE", i + 1)).into()),
+                    None => Err(err::block_violation(format!(
+                        "COND guard {} left no value; it must leave TRUE or FALSE",
+                        i + 1
+                    ))
+                    .into()),
                     Some(Err(got)) => Err(err::block_violation(format!(
                         "COND guard {} must leave exactly a Boolean on top, but left {got}",
                         i + 1
@@ -125,7 +155,13 @@ impl Resume for Cond {
                         ctx.push(self.target.clone());
                         self.phase = Phase::Body;
                         let tail_of = self.tail.clone();
-                        Ok(Flow::Run(Run { block: body, isolated_base: Some(base), then: Some(self), keep_restore: false, tail_of }))
+                        Ok(Flow::Run(Run {
+                            block: body,
+                            isolated_base: Some(base),
+                            then: Some(self),
+                            keep_restore: false,
+                            tail_of,
+                        }))
                     }
                     Some(Ok(false)) => self.select(ctx, i + 1),
                 }
@@ -152,7 +188,9 @@ impl Resume for Cond {
 fn cond(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.need(1)?;
     let depth = ctx.depth();
-    let k = (0..depth).take_while(|&i| matches!(ctx.peek(i), Value::Block(_))).count();
+    let k = (0..depth)
+        .take_while(|&i| matches!(ctx.peek(i), Value::Block(_)))
+        .count();
     if k == 0 {
         return Err(err::invalid_argument(format!(
             "COND needs clause blocks on top of the stack, got {}",
@@ -170,10 +208,21 @@ fn cond(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     blocks.reverse();
     let clauses = clauses(&blocks)?;
     if ctx.depth() == 0 {
-        return Err(err::stack_underflow("COND needs a target value below its clause blocks").into());
+        return Err(
+            err::stack_underflow("COND needs a target value below its clause blocks").into(),
+        );
     }
-    let target = if ctx.keep() { ctx.peek(0).clone() } else { ctx.pop() };
-    let state = Box::new(Cond { clauses, target, phase: Phase::Guard(0), tail: ctx.tail_word() });
+    let target = if ctx.keep() {
+        ctx.peek(0).clone()
+    } else {
+        ctx.pop()
+    };
+    let state = Box::new(Cond {
+        clauses,
+        target,
+        phase: Phase::Guard(0),
+        tail: ctx.tail_word(),
+    });
     state.select(ctx, 0)
 }
 
@@ -186,11 +235,20 @@ fn exec(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         .into());
     };
     if b.bar_count() > 0 {
-        return Err(err::malformed("EXEC cannot run a block containing '|'; only COND reads clause separators").into());
+        return Err(err::malformed(
+            "EXEC cannot run a block containing '|'; only COND reads clause separators",
+        )
+        .into());
     }
     let block = ctx.prepared(b)?;
     ctx.pop();
-    Ok(Flow::Run(Run { block, isolated_base: None, then: None, keep_restore: ctx.keep(), tail_of: None }))
+    Ok(Flow::Run(Run {
+        block,
+        isolated_base: None,
+        then: None,
+        keep_restore: ctx.keep(),
+        tail_of: None,
+    }))
 }
 
 fn keep(_ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {

@@ -8,7 +8,9 @@ use ajisai_core::code::normalize;
 use ajisai_core::machine::is_name_lexeme;
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
 use ajisai_core::value::Value;
-use ajisai_core::word::{ex, registry, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec};
+use ajisai_core::word::{
+    ex, registry, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 use std::sync::Arc;
 
@@ -21,7 +23,9 @@ fn checked_name(word: &str, written: &str) -> Result<Arc<str>, LangError> {
     }
     let normalized = normalize(written);
     if registry().lookup(&normalized).is_some() {
-        return Err(err::dictionary(format!("{word}: {written} is a Core Word and cannot be redefined, bound or deleted")));
+        return Err(err::dictionary(format!(
+            "{word}: {written} is a Core Word and cannot be redefined, bound or deleted"
+        )));
     }
     Ok(normalized.into())
 }
@@ -59,21 +63,31 @@ fn bind(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     for w in &written {
         let n = checked_name("BIND", w)?;
         if ctx.dictionary().get(&n).is_some() {
-            return Err(err::dictionary(format!("BIND: {w} is a User Word; a name cannot be both a Word and a binding")).into());
+            return Err(err::dictionary(format!(
+                "BIND: {w} is a User Word; a name cannot be both a Word and a binding"
+            ))
+            .into());
         }
         normalized.push(n);
     }
     let pairs: Vec<(Arc<str>, Value)> = match normalized.len() {
         0 => {
             if matches!(&x, Value::Vector(v) if !v.is_empty()) {
-                return Err(err::shape_mismatch("BIND with no names needs an empty Vector or a non-Vector value").into());
+                return Err(err::shape_mismatch(
+                    "BIND with no names needs an empty Vector or a non-Vector value",
+                )
+                .into());
             }
             Vec::new()
         }
         1 => vec![(normalized[0].clone(), x)],
         n => {
             let Value::Vector(items) = &x else {
-                return Err(err::shape_mismatch(format!("BIND destructures {n} names but got {}, not a Vector", describe(&x))).into());
+                return Err(err::shape_mismatch(format!(
+                    "BIND destructures {n} names but got {}, not a Vector",
+                    describe(&x)
+                ))
+                .into());
             };
             if items.len() != n {
                 return Err(err::shape_mismatch(format!(
@@ -83,7 +97,10 @@ fn bind(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
                 ))
                 .into());
             }
-            normalized.into_iter().zip(items.items().iter().cloned()).collect()
+            normalized
+                .into_iter()
+                .zip(items.items().iter().cloned())
+                .collect()
         }
     };
     for (n, v) in pairs {
@@ -95,15 +112,26 @@ fn bind(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 fn def(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let ops = ctx.operands(2)?;
     let Value::Str(name) = &ops[1] else {
-        return Err(err::type_mismatch(format!("DEF needs a String name on top, got {}", describe(&ops[1]))).into());
+        return Err(err::type_mismatch(format!(
+            "DEF needs a String name on top, got {}",
+            describe(&ops[1])
+        ))
+        .into());
     };
     let Value::Block(body) = &ops[0] else {
-        return Err(err::type_mismatch(format!("DEF needs a CodeBlock body below the name, got {}", describe(&ops[0]))).into());
+        return Err(err::type_mismatch(format!(
+            "DEF needs a CodeBlock body below the name, got {}",
+            describe(&ops[0])
+        ))
+        .into());
     };
     let (name, body) = (name.clone(), body.clone());
     let normalized = checked_name("DEF", &name)?;
     if ctx.is_bound_visible(&normalized) {
-        return Err(err::dictionary(format!("DEF: {name} is bound in this frame; a name cannot be both a Word and a binding")).into());
+        return Err(err::dictionary(format!(
+            "DEF: {name} is bound in this frame; a name cannot be both a Word and a binding"
+        ))
+        .into());
     }
     ctx.dictionary_mut().define(normalized, body)?;
     ctx.finish(2, [])
@@ -111,7 +139,11 @@ fn def(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 
 fn del(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let Value::Str(name) = ctx.peek(0) else {
-        return Err(err::type_mismatch(format!("DEL needs a String name, got {}", describe(ctx.peek(0)))).into());
+        return Err(err::type_mismatch(format!(
+            "DEL needs a String name, got {}",
+            describe(ctx.peek(0))
+        ))
+        .into());
     };
     let name = name.clone();
     let normalized = checked_name("DEL", &name)?;
@@ -119,7 +151,10 @@ fn del(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.finish(1, [])
 }
 
-const DICT: &[ErrorCategory] = &[ErrorCategory::TypeMismatch, ErrorCategory::DictionaryViolation];
+const DICT: &[ErrorCategory] = &[
+    ErrorCategory::TypeMismatch,
+    ErrorCategory::DictionaryViolation,
+];
 
 /// `BIND`
 pub const BIND: WordSpec = WordSpec {
@@ -172,7 +207,10 @@ pub const DEF: WordSpec = WordSpec {
         ex("{ 1 | 2 } 'W' DEF", "error:malformedSource"),
         ex("{ 1 } 'foo' DEF foo FOO", "1/1 | 1/1"),
         ex("{ 1 } 'X' DEF { 2 } 'X' DEF X", "2/1"),
-        ex("{ 1 } 'X' DEF { X 1 + } 'Y' DEF { 3 } 'X' DEF", "error:dictionaryViolation"),
+        ex(
+            "{ 1 } 'X' DEF { X 1 + } 'Y' DEF { 3 } 'X' DEF",
+            "error:dictionaryViolation",
+        ),
         ex("{ X 1 + } 'Y' DEF { 1 } 'X' DEF Y", "2/1"),
         ex("{ 1 } 'add' DEF", "error:dictionaryViolation"),
         ex("{ 1 } '+' DEF", "error:dictionaryViolation"),
@@ -199,7 +237,10 @@ pub const DEL: WordSpec = WordSpec {
         ex("{ 1 } 'W' DEF 'w' DEL W", "error:unknownWord"),
         ex("'ADD' DEL", "error:dictionaryViolation"),
         ex("'NOPE' DEL", "error:dictionaryViolation"),
-        ex("{ 1 } 'X' DEF { X 1 + } 'Y' DEF 'X' DEL", "error:dictionaryViolation"),
+        ex(
+            "{ 1 } 'X' DEF { X 1 + } 'Y' DEF 'X' DEL",
+            "error:dictionaryViolation",
+        ),
         ex("{ 1 } 'X' DEF { X 1 + } 'Y' DEF 'Y' DEL 'X' DEL", "(empty)"),
         ex("{ 1 } 'W' DEF 'W' KEEP DEL", "'W'"),
         ex("5 DEL", "error:typeMismatch"),

@@ -7,11 +7,14 @@
 use crate::support::{base, describe};
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
 use ajisai_core::value::Value;
-use ajisai_core::word::{ex, Consumption, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
+use ajisai_core::word::{
+    ex, Consumption, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 
 fn truth(word: &str, v: &Value) -> Result<bool, LangError> {
-    v.as_bool().ok_or_else(|| err::type_mismatch(format!("{word} needs Booleans, got {}", describe(v))))
+    v.as_bool()
+        .ok_or_else(|| err::type_mismatch(format!("{word} needs Booleans, got {}", describe(v))))
 }
 
 fn push_true(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -51,7 +54,11 @@ pub const TRUE: WordSpec = WordSpec {
     summary: "Push the Boolean TRUE.",
     syntax: "TRUE",
     stack_effect: "( -- TRUE )",
-    examples: &[ex("TRUE", "TRUE"), ex("FALSE NOT", "TRUE"), ex("KEEP TRUE", "TRUE")],
+    examples: &[
+        ex("TRUE", "TRUE"),
+        ex("FALSE NOT", "TRUE"),
+        ex("KEEP TRUE", "TRUE"),
+    ],
     ..base("TRUE", Family::BooleanLogic, 0, 1, push_true)
 };
 

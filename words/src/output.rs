@@ -2,7 +2,9 @@
 
 use crate::support::base;
 use ajisai_core::display::print_line;
-use ajisai_core::word::{ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec};
+use ajisai_core::word::{
+    ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 
 fn print(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {

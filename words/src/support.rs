@@ -4,13 +4,19 @@
 use ajisai_core::number::Int;
 use ajisai_core::outcome::{err, LangError};
 use ajisai_core::value::Value;
+use ajisai_core::word::Flow;
 use ajisai_core::word::{Arity, Consumption, Family, Field, NilPolicy, Purity, Tier, WordSpec};
 use ajisai_core::{Ctx, Halt};
-use ajisai_core::word::Flow;
 
 /// A spec with the common defaults (`eat`, `pure`, `closed`, kernel); families
 /// override what differs with struct-update syntax.
-pub const fn base(name: &'static str, family: Family, inputs: u16, outputs: u16, exec: fn(&mut Ctx<'_>) -> Result<Flow, Halt>) -> WordSpec {
+pub const fn base(
+    name: &'static str,
+    family: Family,
+    inputs: u16,
+    outputs: u16,
+    exec: fn(&mut Ctx<'_>) -> Result<Flow, Halt>,
+) -> WordSpec {
     WordSpec {
         name,
         aliases: &[],
@@ -45,7 +51,11 @@ pub fn describe(v: &Value) -> String {
                 format!("the String '{short}'")
             }
         }
-        Value::Vector(items) => format!("a Vector of {} element{}", items.len(), if items.len() == 1 { "" } else { "s" }),
+        Value::Vector(items) => format!(
+            "a Vector of {} element{}",
+            items.len(),
+            if items.len() == 1 { "" } else { "s" }
+        ),
         Value::Nil(_) => "NIL".to_string(),
         Value::Block(_) => "a CodeBlock".to_string(),
     }
@@ -77,10 +87,18 @@ pub fn integer_operand(word: &str, what: &str, v: &Value) -> Result<Int, LangErr
 
 /// The String operand of `word`, or `typeMismatch`.
 pub fn string_operand<'v>(word: &str, what: &str, v: &'v Value) -> Result<&'v str, LangError> {
-    v.as_str().ok_or_else(|| err::type_mismatch(format!("{word} needs a String {what}, got {}", describe(v))))
+    v.as_str().ok_or_else(|| {
+        err::type_mismatch(format!("{word} needs a String {what}, got {}", describe(v)))
+    })
 }
 
 /// A Vector operand of `word`, or `typeMismatch`.
-pub fn vector_operand<'v>(word: &str, what: &str, v: &'v Value) -> Result<&'v ajisai_core::Vector, LangError> {
-    v.as_vector().ok_or_else(|| err::type_mismatch(format!("{word} needs a Vector {what}, got {}", describe(v))))
+pub fn vector_operand<'v>(
+    word: &str,
+    what: &str,
+    v: &'v Value,
+) -> Result<&'v ajisai_core::Vector, LangError> {
+    v.as_vector().ok_or_else(|| {
+        err::type_mismatch(format!("{word} needs a Vector {what}, got {}", describe(v)))
+    })
 }

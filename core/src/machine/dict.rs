@@ -48,7 +48,9 @@ pub struct Dictionary {
 /// Whether `name` is a single name lexeme (§6.5): one word-shaped token that is
 /// not a number, not `^`, `|` or a VENT spelling.
 pub fn is_name_lexeme(name: &str) -> bool {
-    let Ok(lexed) = crate::lexer::lex(name, 0) else { return false };
+    let Ok(lexed) = crate::lexer::lex(name, 0) else {
+        return false;
+    };
     if !lexed.directives.is_empty() || lexed.tokens.len() != 1 {
         return false;
     }
@@ -81,8 +83,12 @@ impl Dictionary {
 
     /// User Words that record `name` as a dependency, sorted.
     pub fn dependents(&self, name: &str) -> Vec<Arc<str>> {
-        let mut out: Vec<Arc<str>> =
-            self.words.values().filter(|w| w.deps.iter().any(|d| &**d == name)).map(|w| w.name.clone()).collect();
+        let mut out: Vec<Arc<str>> = self
+            .words
+            .values()
+            .filter(|w| w.deps.iter().any(|d| &**d == name))
+            .map(|w| w.name.clone())
+            .collect();
         out.sort();
         out
     }
@@ -92,7 +98,9 @@ impl Dictionary {
     /// Words depend on the name.
     pub fn define(&mut self, name: Arc<str>, body: Arc<Block>) -> Result<(), LangError> {
         if body.is_empty() {
-            return Err(err::invalid_argument(format!("the body of {name} is empty; a Word needs at least one token")));
+            return Err(err::invalid_argument(format!(
+                "the body of {name} is empty; a Word needs at least one token"
+            )));
         }
         if body.bar_count() > 0 {
             return Err(err::malformed(format!(
@@ -113,14 +121,25 @@ impl Dictionary {
         let deps = self.dependencies_of(&body, &name);
         let order = self.next_order;
         self.next_order += 1;
-        self.words.insert(name.clone(), Arc::new(UserWord { name, body, deps, order, prepared: OnceLock::new() }));
+        self.words.insert(
+            name.clone(),
+            Arc::new(UserWord {
+                name,
+                body,
+                deps,
+                order,
+                prepared: OnceLock::new(),
+            }),
+        );
         Ok(())
     }
 
     /// Delete the User Word `name` (normalized). Refuses unknown names and Words others depend on.
     pub fn delete(&mut self, name: &str) -> Result<(), LangError> {
         if !self.words.contains_key(name) {
-            return Err(err::dictionary(format!("there is no User Word {name} to delete")));
+            return Err(err::dictionary(format!(
+                "there is no User Word {name} to delete"
+            )));
         }
         let dependents = self.dependents(name);
         if !dependents.is_empty() {
@@ -163,5 +182,9 @@ impl Dictionary {
 }
 
 fn join_names(names: &[Arc<str>]) -> String {
-    names.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+    names
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

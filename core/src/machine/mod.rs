@@ -53,7 +53,12 @@ struct CodeFrame {
 
 enum Frame {
     Code(CodeFrame),
-    Native { cont: Box<dyn Resume>, base: usize, word: WordId, pos: Option<Pos> },
+    Native {
+        cont: Box<dyn Resume>,
+        base: usize,
+        word: WordId,
+        pos: Option<Pos>,
+    },
 }
 
 /// Values a call made under KEEP consumed from below its start, to restore afterwards.
@@ -167,7 +172,9 @@ impl Machine {
             let (block, mut pc) = match self.frames.last() {
                 None => return Ok(()),
                 Some(Frame::Code(f)) => (f.block.clone(), f.pc),
-                Some(Frame::Native { .. }) => unreachable!("a native frame is never on top while running"),
+                Some(Frame::Native { .. }) => {
+                    unreachable!("a native frame is never on top while running")
+                }
             };
             let items = block.items();
             loop {
@@ -223,7 +230,8 @@ impl Machine {
                 Ok(Next::Same)
             }
             Item::Vector { value, .. } => {
-                self.stack.push(value.clone().expect("blocks are prepared before they run"));
+                self.stack
+                    .push(value.clone().expect("blocks are prepared before they run"));
                 Ok(Next::Same)
             }
             Item::Block { block, .. } => {
@@ -231,18 +239,29 @@ impl Machine {
                 Ok(Next::Same)
             }
             Item::LineBreak { .. } => Ok(Next::Same),
-            Item::Bar { pos } => Err(self.locate(
-                err::malformed("'|' separates COND clauses and is valid only in a block given to COND"),
-                *pos,
-            )
-            .into()),
+            Item::Bar { pos } => Err(self
+                .locate(
+                    err::malformed(
+                        "'|' separates COND clauses and is valid only in a block given to COND",
+                    ),
+                    *pos,
+                )
+                .into()),
             Item::Vent { pos } => {
                 let floor = self.top_code().floor;
                 match self.stack.last() {
-                    None => Err(self.locate(err::stack_underflow("VENT (^) needs a value on the stack"), *pos).into()),
-                    Some(_) if self.stack.len() <= floor => {
-                        Err(self.locate(err::stack_underflow("VENT (^) needs a value on the stack"), *pos).into())
-                    }
+                    None => Err(self
+                        .locate(
+                            err::stack_underflow("VENT (^) needs a value on the stack"),
+                            *pos,
+                        )
+                        .into()),
+                    Some(_) if self.stack.len() <= floor => Err(self
+                        .locate(
+                            err::stack_underflow("VENT (^) needs a value on the stack"),
+                            *pos,
+                        )
+                        .into()),
                     Some(Value::Nil(_)) => {
                         self.pop();
                         Ok(Next::Same)
@@ -261,7 +280,12 @@ impl Machine {
         }
     }
 
-    fn invoke_name(&mut self, name: &Name, pos: Option<Pos>, at_block_end: bool) -> Result<Next, Halt> {
+    fn invoke_name(
+        &mut self,
+        name: &Name,
+        pos: Option<Pos>,
+        at_block_end: bool,
+    ) -> Result<Next, Halt> {
         if let Some(id) = name.core {
             return self.dispatch_core(id, pos, at_block_end);
         }
@@ -285,7 +309,12 @@ impl Machine {
         Err(self.locate(e, pos).into())
     }
 
-    fn dispatch_core(&mut self, id: WordId, pos: Option<Pos>, at_block_end: bool) -> Result<Next, Halt> {
+    fn dispatch_core(
+        &mut self,
+        id: WordId,
+        pos: Option<Pos>,
+        at_block_end: bool,
+    ) -> Result<Next, Halt> {
         let reg = registry();
         let frame = self.top_code_mut();
         let keep = std::mem::take(&mut frame.keep);
@@ -306,7 +335,13 @@ impl Machine {
             None
         };
         let depth = self.frames.len();
-        let mut ctx = Ctx { m: self, keep, word: id, pos, tail };
+        let mut ctx = Ctx {
+            m: self,
+            keep,
+            word: id,
+            pos,
+            tail,
+        };
         let flow = match ctx.generic_nil_policy() {
             Ok(true) => Ok(Flow::Done),
             Ok(false) => (spec.exec)(&mut ctx),
@@ -314,10 +349,19 @@ impl Machine {
         };
         let flow = flow.map_err(|h| self.attribute(h, spec.name, pos))?;
         self.apply_flow(flow, id, pos)?;
-        Ok(if self.frames.len() == depth { Next::Same } else { Next::Changed })
+        Ok(if self.frames.len() == depth {
+            Next::Same
+        } else {
+            Next::Changed
+        })
     }
 
-    fn call_user(&mut self, w: Arc<UserWord>, pos: Option<Pos>, at_block_end: bool) -> Result<Next, Halt> {
+    fn call_user(
+        &mut self,
+        w: Arc<UserWord>,
+        pos: Option<Pos>,
+        at_block_end: bool,
+    ) -> Result<Next, Halt> {
         let keep = std::mem::take(&mut self.top_code_mut().keep);
         if let Err(h) = self.meter.step() {
             return Err(self.attribute(h, &w.name, pos));
@@ -338,7 +382,10 @@ impl Machine {
         let floor = self.top_code().floor;
         let keep_record = keep;
         if keep {
-            self.keeps.push(KeepRecord { watermark: self.stack.len(), saved: Vec::new() });
+            self.keeps.push(KeepRecord {
+                watermark: self.stack.len(),
+                saved: Vec::new(),
+            });
         }
         self.frames.push(Frame::Code(CodeFrame {
             block: body,
@@ -377,7 +424,13 @@ impl Machine {
 
     fn apply_flow(&mut self, flow: Flow, word: WordId, pos: Option<Pos>) -> Result<(), Halt> {
         let Flow::Run(run) = flow else { return Ok(()) };
-        let Run { block, isolated_base, then, keep_restore, tail_of } = run;
+        let Run {
+            block,
+            isolated_base,
+            then,
+            keep_restore,
+            tail_of,
+        } = run;
         let name = registry().spec(word).name;
         let result = (|| -> Result<Arc<Block>, LangError> {
             if block.bar_count() > 0 {
@@ -398,7 +451,13 @@ impl Machine {
                 let e = self.attribute(e.into(), name, pos);
                 if let Some(cont) = then {
                     let base = isolated_base.unwrap_or(self.stack.len());
-                    let mut ctx = Ctx { m: self, keep: false, word, pos, tail: None };
+                    let mut ctx = Ctx {
+                        m: self,
+                        keep: false,
+                        word,
+                        pos,
+                        tail: None,
+                    };
                     cont.unwind(&mut ctx, base);
                 }
                 return Err(e);
@@ -407,10 +466,18 @@ impl Machine {
         let floor = isolated_base.unwrap_or_else(|| self.top_code().floor);
         let base = isolated_base.unwrap_or(self.stack.len());
         if let Some(cont) = then {
-            self.frames.push(Frame::Native { cont, base, word, pos });
+            self.frames.push(Frame::Native {
+                cont,
+                base,
+                word,
+                pos,
+            });
         }
         if keep_restore {
-            self.keeps.push(KeepRecord { watermark: self.stack.len(), saved: Vec::new() });
+            self.keeps.push(KeepRecord {
+                watermark: self.stack.len(),
+                saved: Vec::new(),
+            });
         }
         self.frames.push(Frame::Code(CodeFrame {
             block,
@@ -448,14 +515,31 @@ impl Machine {
             self.stack.push(top);
         }
         if f.keep_record {
-            let rec = self.keeps.pop().expect("a keep record belongs to this frame");
+            let rec = self
+                .keeps
+                .pop()
+                .expect("a keep record belongs to this frame");
             let results = self.stack.split_off(rec.watermark.min(self.stack.len()));
             self.stack.extend(rec.saved.into_iter().rev());
             self.stack.extend(results);
         }
         if let Some(Frame::Native { .. }) = self.frames.last() {
-            let Some(Frame::Native { cont, base, word, pos }) = self.frames.pop() else { unreachable!() };
-            let mut ctx = Ctx { m: self, keep: false, word, pos, tail: None };
+            let Some(Frame::Native {
+                cont,
+                base,
+                word,
+                pos,
+            }) = self.frames.pop()
+            else {
+                unreachable!()
+            };
+            let mut ctx = Ctx {
+                m: self,
+                keep: false,
+                word,
+                pos,
+                tail: None,
+            };
             let flow = cont.resume(&mut ctx, base);
             let name = registry().spec(word).name;
             let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
@@ -479,8 +563,19 @@ impl Machine {
                         self.root_bindings = f.bindings.map(|b| *b).unwrap_or_default();
                     }
                 }
-                Frame::Native { cont, base, word, pos } => {
-                    let mut ctx = Ctx { m: self, keep: false, word, pos, tail: None };
+                Frame::Native {
+                    cont,
+                    base,
+                    word,
+                    pos,
+                } => {
+                    let mut ctx = Ctx {
+                        m: self,
+                        keep: false,
+                        word,
+                        pos,
+                        tail: None,
+                    };
                     cont.unwind(&mut ctx, base);
                 }
             }
@@ -515,7 +610,11 @@ impl Machine {
         }
         for frame in self.frames.iter().rev() {
             let p = match frame {
-                Frame::Code(f) => f.pc.checked_sub(1).and_then(|i| f.block.items().get(i)).and_then(Item::pos),
+                Frame::Code(f) => {
+                    f.pc.checked_sub(1)
+                        .and_then(|i| f.block.items().get(i))
+                        .and_then(Item::pos)
+                }
                 Frame::Native { pos, .. } => *pos,
             };
             if let Some(p) = p.filter(|p| p.is_caller_source()) {
@@ -528,7 +627,10 @@ impl Machine {
     /// Pop the top value, recording it when a call under KEEP consumes below its start.
     #[inline]
     fn pop(&mut self) -> Value {
-        let v = self.stack.pop().expect("callers check the stack depth first");
+        let v = self
+            .stack
+            .pop()
+            .expect("callers check the stack depth first");
         if let Some(rec) = self.keeps.last_mut() {
             let len = self.stack.len();
             if len < rec.watermark {
@@ -562,7 +664,10 @@ impl Machine {
 
     fn is_bound_anywhere(&self, name: &str) -> bool {
         self.frames.iter().any(|f| match f {
-            Frame::Code(c) => c.bindings.as_ref().is_some_and(|b| b.iter().any(|(n, _)| &**n == name)),
+            Frame::Code(c) => c
+                .bindings
+                .as_ref()
+                .is_some_and(|b| b.iter().any(|(n, _)| &**n == name)),
             _ => false,
         })
     }
@@ -635,7 +740,11 @@ impl Ctx<'_> {
     }
 
     /// Consume `n` operands (unless under KEEP) and push `results`.
-    pub fn finish(&mut self, n: usize, results: impl IntoIterator<Item = Value>) -> Result<Flow, Halt> {
+    pub fn finish(
+        &mut self,
+        n: usize,
+        results: impl IntoIterator<Item = Value>,
+    ) -> Result<Flow, Halt> {
         if !self.keep {
             for _ in 0..n {
                 self.m.pop();
@@ -766,32 +875,51 @@ impl Ctx<'_> {
         if !usable || crate::lexer::is_vent_spelling(written) {
             return Err(err::unknown_word(written));
         }
-        Ok(Arc::new(Block::new(vec![Item::Name { name, pos: None }], true)))
+        Ok(Arc::new(Block::new(
+            vec![Item::Name { name, pos: None }],
+            true,
+        )))
     }
 
     /// Request an isolated evaluation of `block` over `stack[base..]`.
     pub fn run_isolated(&self, block: Arc<Block>, base: usize, then: Box<dyn Resume>) -> Flow {
-        Flow::Run(Run { block, isolated_base: Some(base), then: Some(then), keep_restore: false, tail_of: None })
+        Flow::Run(Run {
+            block,
+            isolated_base: Some(base),
+            then: Some(then),
+            keep_restore: false,
+            tail_of: None,
+        })
     }
 
     /// Apply the generic NIL policy of a fixed-arity Word. `Ok(true)`: handled (NIL passed through).
     fn generic_nil_policy(&mut self) -> Result<bool, Halt> {
         use crate::word::NilPolicy;
         let spec = registry().spec(self.word);
-        let Some(n) = spec.inputs.fixed() else { return Ok(false) };
+        let Some(n) = spec.inputs.fixed() else {
+            return Ok(false);
+        };
         let n = n as usize;
         match spec.nil_policy {
             NilPolicy::RejectNil => {
                 let k = n.min(self.depth());
                 if (0..k).any(|i| self.peek(i).is_nil()) {
-                    return Err(err::type_mismatch(format!("{} does not accept NIL as an operand", spec.name)).into());
+                    return Err(err::type_mismatch(format!(
+                        "{} does not accept NIL as an operand",
+                        spec.name
+                    ))
+                    .into());
                 }
                 self.need(n)?;
                 Ok(false)
             }
             NilPolicy::Passthrough | NilPolicy::PassthroughThenProject => {
                 self.need(n)?;
-                let nil = (0..n).rev().map(|i| self.peek(i)).find(|v| v.is_nil()).cloned();
+                let nil = (0..n)
+                    .rev()
+                    .map(|i| self.peek(i))
+                    .find(|v| v.is_nil())
+                    .cloned();
                 match nil {
                     Some(v) => {
                         self.finish1(n, v)?;

@@ -30,7 +30,9 @@ impl Alg {
     pub fn from_number(n: &Number) -> Alg {
         match n {
             Number::Rat(r) if r.is_zero() => Alg { terms: Vec::new() },
-            Number::Rat(r) => Alg { terms: vec![(r.clone(), Int::ONE)] },
+            Number::Rat(r) => Alg {
+                terms: vec![(r.clone(), Int::ONE)],
+            },
             Number::Alg(a) => (**a).clone(),
         }
     }
@@ -51,12 +53,22 @@ impl Alg {
 
     /// Largest bit length of any numerator, denominator or radicand.
     pub fn work_bits(&self) -> u64 {
-        self.terms.iter().map(|(c, d)| c.width().max(d.bit_length())).max().unwrap_or(0)
+        self.terms
+            .iter()
+            .map(|(c, d)| c.width().max(d.bit_length()))
+            .max()
+            .unwrap_or(0)
     }
 
     /// −self.
     pub fn neg(&self) -> Alg {
-        Alg { terms: self.terms.iter().map(|(c, d)| (c.neg(), d.clone())).collect() }
+        Alg {
+            terms: self
+                .terms
+                .iter()
+                .map(|(c, d)| (c.neg(), d.clone()))
+                .collect(),
+        }
     }
 
     /// self + other.

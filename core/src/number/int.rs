@@ -59,7 +59,10 @@ impl From<u64> for Int {
         if v <= i64::MAX as u64 {
             Int::Small(v as i64)
         } else {
-            Int::from_buf(IntBuf { negative: false, limbs: vec![v] })
+            Int::from_buf(IntBuf {
+                negative: false,
+                limbs: vec![v],
+            })
         }
     }
 }
@@ -77,7 +80,10 @@ impl From<i128> for Int {
         }
         let negative = v < 0;
         let m = v.unsigned_abs();
-        Int::from_buf(IntBuf { negative, limbs: vec![m as u64, (m >> 64) as u64] })
+        Int::from_buf(IntBuf {
+            negative,
+            limbs: vec![m as u64, (m >> 64) as u64],
+        })
     }
 }
 
@@ -86,7 +92,10 @@ impl From<u128> for Int {
         if let Ok(s) = i64::try_from(m) {
             return Int::Small(s);
         }
-        Int::from_buf(IntBuf { negative: false, limbs: vec![m as u64, (m >> 64) as u64] })
+        Int::from_buf(IntBuf {
+            negative: false,
+            limbs: vec![m as u64, (m >> 64) as u64],
+        })
     }
 }
 
@@ -109,9 +118,15 @@ impl Int {
                 if buf.negative && m <= 1u64 << 63 {
                     return Int::Small((m as i64).wrapping_neg());
                 }
-                Int::Big(Arc::new(BigMag { negative: buf.negative, limbs: buf.limbs.into_boxed_slice() }))
+                Int::Big(Arc::new(BigMag {
+                    negative: buf.negative,
+                    limbs: buf.limbs.into_boxed_slice(),
+                }))
             }
-            _ => Int::Big(Arc::new(BigMag { negative: buf.negative, limbs: buf.limbs.into_boxed_slice() })),
+            _ => Int::Big(Arc::new(BigMag {
+                negative: buf.negative,
+                limbs: buf.limbs.into_boxed_slice(),
+            })),
         }
     }
 
@@ -119,12 +134,21 @@ impl Int {
     #[inline]
     pub fn with_ref<R>(&self, f: impl FnOnce(IntRef<'_>) -> R) -> R {
         match self {
-            Int::Small(0) => f(IntRef { negative: false, limbs: &[] }),
+            Int::Small(0) => f(IntRef {
+                negative: false,
+                limbs: &[],
+            }),
             Int::Small(v) => {
                 let limb = [v.unsigned_abs()];
-                f(IntRef { negative: *v < 0, limbs: &limb })
+                f(IntRef {
+                    negative: *v < 0,
+                    limbs: &limb,
+                })
             }
-            Int::Big(b) => f(IntRef { negative: b.negative, limbs: &b.limbs }),
+            Int::Big(b) => f(IntRef {
+                negative: b.negative,
+                limbs: &b.limbs,
+            }),
         }
     }
 
@@ -240,7 +264,10 @@ impl Int {
                 Some(n) => Int::Small(n),
                 None => Int::from(-(*v as i128)),
             },
-            Int::Big(b) => Int::from_buf(IntBuf { negative: !b.negative, limbs: b.limbs.to_vec() }),
+            Int::Big(b) => Int::from_buf(IntBuf {
+                negative: !b.negative,
+                limbs: b.limbs.to_vec(),
+            }),
         }
     }
 
@@ -294,7 +321,10 @@ impl Int {
 
     /// Truncated division: (q, r) with q toward zero and r of self's sign. `other` ≠ 0.
     pub fn div_rem(&self, other: &Int) -> (Int, Int) {
-        debug_assert!(!other.is_zero(), "division by zero reached the integer layer");
+        debug_assert!(
+            !other.is_zero(),
+            "division by zero reached the integer layer"
+        );
         if let (Int::Small(a), Int::Small(b)) = (self, other) {
             if let (Some(q), Some(r)) = (a.checked_div(*b), a.checked_rem(*b)) {
                 return (Int::Small(q), Int::Small(r));
@@ -388,7 +418,10 @@ impl Int {
         }
         let mut limbs = vec![0u64; (k / 64) as usize + 1];
         limbs[(k / 64) as usize] = 1u64 << (k % 64);
-        Int::from_buf(IntBuf { negative: false, limbs })
+        Int::from_buf(IntBuf {
+            negative: false,
+            limbs,
+        })
     }
 
     /// self · 2^k.
@@ -411,7 +444,11 @@ impl Int {
             return Int::ZERO;
         }
         if trimmed.len() <= 18 {
-            return Int::Small(trimmed.parse::<i64>().expect("at most 18 ASCII digits fit i64"));
+            return Int::Small(
+                trimmed
+                    .parse::<i64>()
+                    .expect("at most 18 ASCII digits fit i64"),
+            );
         }
         Int::from_buf(backend().from_decimal(trimmed))
     }
@@ -476,7 +513,9 @@ impl Ord for Int {
 }
 
 fn cmp_mag(a: &[u64], b: &[u64]) -> Ordering {
-    a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev()))
+    a.len()
+        .cmp(&b.len())
+        .then_with(|| a.iter().rev().cmp(b.iter().rev()))
 }
 
 /// Binary gcd of two machine integers.
@@ -532,9 +571,25 @@ mod tests {
 
     #[test]
     fn isqrt_exact_on_boundaries() {
-        for v in [0u64, 1, 2, 3, 4, 15, 16, 17, 99, 100, u32::MAX as u64, u64::MAX] {
+        for v in [
+            0u64,
+            1,
+            2,
+            3,
+            4,
+            15,
+            16,
+            17,
+            99,
+            100,
+            u32::MAX as u64,
+            u64::MAX,
+        ] {
             let r = isqrt_u64(v) as u128;
-            assert!(r * r <= v as u128 && (r + 1) * (r + 1) > v as u128, "isqrt({v})");
+            assert!(
+                r * r <= v as u128 && (r + 1) * (r + 1) > v as u128,
+                "isqrt({v})"
+            );
         }
     }
 

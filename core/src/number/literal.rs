@@ -55,7 +55,11 @@ pub fn scan(lexeme: &str) -> Option<Lexeme<'_>> {
         if m == 0 || m != den.len() {
             return None;
         }
-        return Some(Lexeme::Fraction { negative, num: int, den });
+        return Some(Lexeme::Fraction {
+            negative,
+            num: int,
+            den,
+        });
     }
     let mut frac = "";
     if let Some(after) = rest.strip_prefix('.') {
@@ -85,7 +89,13 @@ pub fn scan(lexeme: &str) -> Option<Lexeme<'_>> {
     if !rest.is_empty() {
         return None;
     }
-    Some(Lexeme::Decimal { negative, int, frac, exp_negative, exp })
+    Some(Lexeme::Decimal {
+        negative,
+        int,
+        frac,
+        exp_negative,
+        exp,
+    })
 }
 
 /// Count of ASCII digits in the lexeme (every digit run), compared with `numericLiteralDigits`.
@@ -126,8 +136,18 @@ pub fn build(lexeme: &Lexeme<'_>, max_bits: u64) -> Result<Rat, BuildError> {
             let r = Rat::new(if negative { n.neg() } else { n }, d);
             check_width(r, max_bits)
         }
-        Lexeme::Decimal { negative, int, frac, exp_negative, exp } => {
-            let exp = if exp.is_empty() { Int::ZERO } else { Int::from_decimal(exp) };
+        Lexeme::Decimal {
+            negative,
+            int,
+            frac,
+            exp_negative,
+            exp,
+        } => {
+            let exp = if exp.is_empty() {
+                Int::ZERO
+            } else {
+                Int::from_decimal(exp)
+            };
             let exp = if exp_negative { exp.neg() } else { exp };
             build_scaled(negative, int, frac, &exp, max_bits)
         }
@@ -136,7 +156,13 @@ pub fn build(lexeme: &Lexeme<'_>, max_bits: u64) -> Result<Rat, BuildError> {
 
 /// Build ±(int.frac)·10^exp exactly under a `bigintBits` ceiling, deciding on the
 /// lower bound of §2.3 before building anything wide.
-pub fn build_scaled(negative: bool, int: &str, frac: &str, exp: &Int, max_bits: u64) -> Result<Rat, BuildError> {
+pub fn build_scaled(
+    negative: bool,
+    int: &str,
+    frac: &str,
+    exp: &Int,
+    max_bits: u64,
+) -> Result<Rat, BuildError> {
     let mut all = String::with_capacity(int.len() + frac.len());
     all.push_str(int);
     all.push_str(frac);
@@ -149,7 +175,9 @@ pub fn build_scaled(negative: bool, int: &str, frac: &str, exp: &Int, max_bits: 
     if !k.is_negative() {
         let bound = Int::from(m.bit_length()).add(&k.mul(&Int::Small(3)));
         if bound > limit {
-            return Err(BuildError::TooWide { observed: bound.to_string() });
+            return Err(BuildError::TooWide {
+                observed: bound.to_string(),
+            });
         }
         let k = k.to_u64().expect("bounded by bigintBits");
         let v = m.mul(&Int::Small(10).pow(k));
@@ -164,10 +192,15 @@ pub fn build_scaled(negative: bool, int: &str, frac: &str, exp: &Int, max_bits: 
     let b = minus_k.sub(&v5).max(zero);
     let bound = a.add(&b.mul(&Int::Small(2))).add(&Int::ONE);
     if bound > limit {
-        return Err(BuildError::TooWide { observed: bound.to_string() });
+        return Err(BuildError::TooWide {
+            observed: bound.to_string(),
+        });
     }
     let minus_k = minus_k.to_u64().expect("bounded by bigintBits");
-    let v = Rat::new(if negative { m.neg() } else { m }, Int::Small(10).pow(minus_k));
+    let v = Rat::new(
+        if negative { m.neg() } else { m },
+        Int::Small(10).pow(minus_k),
+    );
     check_width(v, max_bits)
 }
 
@@ -188,7 +221,9 @@ fn valuation5(m: &Int) -> u64 {
 fn check_width(r: Rat, max_bits: u64) -> Result<Rat, BuildError> {
     let w = r.width();
     if w > max_bits {
-        return Err(BuildError::TooWide { observed: w.to_string() });
+        return Err(BuildError::TooWide {
+            observed: w.to_string(),
+        });
     }
     Ok(r)
 }
@@ -199,10 +234,15 @@ mod tests {
 
     #[test]
     fn recognizes_the_grammar() {
-        for yes in ["42", "-7", "+7", "4/6", "0.5", "1.5e-3", "2E+2", "007", "00/01", "-0"] {
+        for yes in [
+            "42", "-7", "+7", "4/6", "0.5", "1.5e-3", "2E+2", "007", "00/01", "-0",
+        ] {
             assert!(scan(yes).is_some(), "{yes} should be a number");
         }
-        for no in [".5", "5.", "1e", "1/-3", "1/2e3", "1.5/2", "1_000", "0x10", "12abc", "-", "-x", "+", "１２", "1e+", "1/"] {
+        for no in [
+            ".5", "5.", "1e", "1/-3", "1/2e3", "1.5/2", "1_000", "0x10", "12abc", "-", "-x", "+",
+            "１２", "1e+", "1/",
+        ] {
             assert!(scan(no).is_none(), "{no} should be a name");
         }
     }

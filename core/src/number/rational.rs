@@ -29,13 +29,19 @@ impl fmt::Display for Rat {
 
 impl From<Int> for Rat {
     fn from(n: Int) -> Rat {
-        Rat { num: n, den: Int::ONE }
+        Rat {
+            num: n,
+            den: Int::ONE,
+        }
     }
 }
 
 impl From<i64> for Rat {
     fn from(n: i64) -> Rat {
-        Rat { num: Int::Small(n), den: Int::ONE }
+        Rat {
+            num: Int::Small(n),
+            den: Int::ONE,
+        }
     }
 }
 
@@ -62,22 +68,38 @@ fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
 
 impl Rat {
     /// Zero.
-    pub const ZERO: Rat = Rat { num: Int::ZERO, den: Int::ONE };
+    pub const ZERO: Rat = Rat {
+        num: Int::ZERO,
+        den: Int::ONE,
+    };
     /// One.
-    pub const ONE: Rat = Rat { num: Int::ONE, den: Int::ONE };
+    pub const ONE: Rat = Rat {
+        num: Int::ONE,
+        den: Int::ONE,
+    };
 
     /// n/d reduced; `d` must be non-zero.
     pub fn new(num: Int, den: Int) -> Rat {
-        assert!(!den.is_zero(), "a rational with a zero denominator reached the tower");
+        assert!(
+            !den.is_zero(),
+            "a rational with a zero denominator reached the tower"
+        );
         if let (Some(n), Some(d)) = (num.to_i64(), den.to_i64()) {
             return Rat::from_i128(n as i128, d as i128);
         }
-        let (num, den) = if den.is_negative() { (num.neg(), den.neg()) } else { (num, den) };
+        let (num, den) = if den.is_negative() {
+            (num.neg(), den.neg())
+        } else {
+            (num, den)
+        };
         let g = num.gcd(&den);
         if g.is_one() {
             Rat { num, den }
         } else {
-            Rat { num: num.div_exact(&g), den: den.div_exact(&g) }
+            Rat {
+                num: num.div_exact(&g),
+                den: den.div_exact(&g),
+            }
         }
     }
 
@@ -87,8 +109,15 @@ impl Rat {
         let (nm, dm) = (n.unsigned_abs(), d.unsigned_abs());
         let g = gcd_u128(nm, dm);
         let (nm, dm) = if g > 1 { (nm / g, dm / g) } else { (nm, dm) };
-        let num = if negative { Int::from(nm).neg() } else { Int::from(nm) };
-        Rat { num, den: Int::from(dm) }
+        let num = if negative {
+            Int::from(nm).neg()
+        } else {
+            Int::from(nm)
+        };
+        Rat {
+            num,
+            den: Int::from(dm),
+        }
     }
 
     /// Numerator (carries the sign).
@@ -129,24 +158,36 @@ impl Rat {
 
     /// −self.
     pub fn neg(&self) -> Rat {
-        Rat { num: self.num.neg(), den: self.den.clone() }
+        Rat {
+            num: self.num.neg(),
+            den: self.den.clone(),
+        }
     }
 
     /// |self|.
     pub fn abs(&self) -> Rat {
-        Rat { num: self.num.abs(), den: self.den.clone() }
+        Rat {
+            num: self.num.abs(),
+            den: self.den.clone(),
+        }
     }
 
     /// self + other.
     pub fn add(&self, other: &Rat) -> Rat {
-        if let (Some(a), Some(b), Some(c), Some(d)) =
-            (self.num.to_i64(), self.den.to_i64(), other.num.to_i64(), other.den.to_i64())
-        {
+        if let (Some(a), Some(b), Some(c), Some(d)) = (
+            self.num.to_i64(),
+            self.den.to_i64(),
+            other.num.to_i64(),
+            other.den.to_i64(),
+        ) {
             if b == d {
                 return Rat::from_i128(a as i128 + c as i128, b as i128);
             }
             // |a·d + c·b| < 2^127 and b·d < 2^126 for 63-bit parts.
-            return Rat::from_i128(a as i128 * d as i128 + c as i128 * b as i128, b as i128 * d as i128);
+            return Rat::from_i128(
+                a as i128 * d as i128 + c as i128 * b as i128,
+                b as i128 * d as i128,
+            );
         }
         if self.den == other.den {
             return Rat::new(self.num.add(&other.num), self.den.clone());
@@ -164,9 +205,12 @@ impl Rat {
 
     /// self · other.
     pub fn mul(&self, other: &Rat) -> Rat {
-        if let (Some(a), Some(b), Some(c), Some(d)) =
-            (self.num.to_i64(), self.den.to_i64(), other.num.to_i64(), other.den.to_i64())
-        {
+        if let (Some(a), Some(b), Some(c), Some(d)) = (
+            self.num.to_i64(),
+            self.den.to_i64(),
+            other.num.to_i64(),
+            other.den.to_i64(),
+        ) {
             return Rat::from_i128(a as i128 * c as i128, b as i128 * d as i128);
         }
         if self.is_zero() || other.is_zero() {
@@ -184,9 +228,15 @@ impl Rat {
     pub fn recip(&self) -> Rat {
         assert!(!self.is_zero(), "reciprocal of zero reached the tower");
         if self.num.is_negative() {
-            Rat { num: self.den.neg(), den: self.num.neg() }
+            Rat {
+                num: self.den.neg(),
+                den: self.num.neg(),
+            }
         } else {
-            Rat { num: self.den.clone(), den: self.num.clone() }
+            Rat {
+                num: self.den.clone(),
+                den: self.num.clone(),
+            }
         }
     }
 
@@ -210,7 +260,10 @@ impl Rat {
 
     /// self^e for a machine exponent (callers bound the size first).
     pub fn pow(&self, e: u64) -> Rat {
-        Rat { num: self.num.pow(e), den: self.den.pow(e) }
+        Rat {
+            num: self.num.pow(e),
+            den: self.den.pow(e),
+        }
     }
 
     /// The integer value, if integral.
@@ -241,9 +294,12 @@ impl Ord for Rat {
         if self.den == other.den {
             return self.num.cmp(&other.num);
         }
-        if let (Some(a), Some(b), Some(c), Some(d)) =
-            (self.num.to_i64(), self.den.to_i64(), other.num.to_i64(), other.den.to_i64())
-        {
+        if let (Some(a), Some(b), Some(c), Some(d)) = (
+            self.num.to_i64(),
+            self.den.to_i64(),
+            other.num.to_i64(),
+            other.den.to_i64(),
+        ) {
             return (a as i128 * d as i128).cmp(&(c as i128 * b as i128));
         }
         let ss = self.num.signum();

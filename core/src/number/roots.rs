@@ -27,6 +27,11 @@ pub fn sqrt_rat(_r: &Rat, _budget: &mut dyn Budget) -> Result<Option<Number>, Ha
 /// NIL (`divisionByZero`, `domainMiss`); an algebraic b with q ≥ 2 is `typeMismatch`;
 /// a result too wide for `limits.bigint_bits` is `resourceLimitExceeded` decided
 /// before building. Charges the multiplications of §9 to `budget`.
-pub fn pow(_b: &Number, _e: &Rat, _budget: &mut dyn Budget, _limits: PowLimits) -> Result<Result<Number, NilReason>, Halt> {
+pub fn pow(
+    _b: &Number,
+    _e: &Rat,
+    _budget: &mut dyn Budget,
+    _limits: PowLimits,
+) -> Result<Result<Number, NilReason>, Halt> {
     todo!("pow")
 }

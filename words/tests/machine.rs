@@ -1,0 +1,221 @@
+//! Machine semantics that belong to no single Word: statements and VENT units, KEEP,
+//! frames and bindings, tail calls and deep recursion, step counting, error positions
+//! and attribution, and host interruption (LANGUAGE.md §3, §5, §6, §7).
+
+use ajisai_core::display::display;
+use ajisai_core::engine::{compute, ComputeReport, Options};
+use ajisai_core::limits::InterruptFlag;
+use ajisai_core::{Limit, Profile};
+
+fn run_with(source: &str, profile: Profile) -> ComputeReport {
+    ajisai_numerics_pure::link();
+    ajisai_words::link();
+    compute(source, &Options::new(profile))
+}
+
+fn run(source: &str) -> ComputeReport {
+    run_with(source, Profile::MCP_LOCAL_STDIO)
+}
+
+fn stack(r: &ComputeReport) -> String {
+    let s: Vec<String> = r.stack.iter().map(display).collect();
+    if s.is_empty() {
+        "(empty)".into()
+    } else {
+        s.join(" | ")
+    }
+}
+
+fn ok(source: &str, expect: &str) {
+    let r = run(source);
+    assert!(r.error.is_none(), "`{source}` failed: {:?}", r.error);
+    assert_eq!(stack(&r), expect, "`{source}`");
+}
+
+fn fails(source: &str, category: &str) -> ComputeReport {
+    let r = run(source);
+    let got = r.error.as_ref().map(|e| e.category.id());
+    assert_eq!(got, Some(category), "`{source}` gave {:?} / {}", r.error, stack(&r));
+    r
+}
+
+#[test]
+fn statements_bound_vent_units() {
+    fails("5 ^\n6", "malformedSource");
+    fails("NIL ^\n6", "malformedSource");
+    ok("NIL ^ 6\n7", "6/1 | 7/1");
+    ok("5 { 3 > | 10 * }\n{ IDLE | 0 }\nCOND", "50/1");
+    fails("{ NIL ^ }", "malformedSource");
+    fails("{ NIL ^ | 1 }", "malformedSource");
+    let r = fails("1 PRINT NIL ^\n2", "malformedSource");
+    assert!(r.output.is_empty(), "nothing runs before a structural error");
+}
+
+#[test]
+fn vent_units() {
+    ok("1 0 / ^ 99", "99/1");
+    ok("5 ^ 99", "5/1");
+    ok("5 ^ UNDEFINED-FALLBACK", "5/1");
+    ok("1 ^ 2 3 ADD", "4/1");
+    ok("NIL ^ [ 1 2 ] 3", "[ 1/1 2/1 ] | 3/1");
+    ok("5 ^ { 1 } 3", "5/1 | 3/1");
+    ok("NIL ^ NIL ^ 7", "7/1");
+    ok("5 ^ ^ 7", "5/1 | 7/1");
+    fails("^ 5", "stackUnderflow");
+    fails("{ 1 0 / ^ } 'F' DEF", "malformedSource");
+}
+
+#[test]
+fn keep_modifier() {
+    ok("1 2 KEEP +", "1/1 | 2/1 | 3/1");
+    ok("1 2 KEEP 3 +", "1/1 | 2/1 | 3/1 | 5/1");
+    ok("KEEP KEEP 1 NEG", "1/1 | -1/1");
+    ok("{ + + } 'P2' DEF 1 2 3 KEEP P2", "1/1 | 2/1 | 3/1 | 6/1");
+    ok("5 KEEP { TRUE } { 1 + } COND", "5/1 | 6/1");
+    ok("1 2 3 KEEP { + + } EXEC", "1/1 | 2/1 | 3/1 | 6/1");
+    // A pending flag does not leak out of the block it was written in.
+    ok("1 { KEEP } EXEC NEG", "-1/1");
+    // Nested KEEP calls restore what each consumed.
+    ok("{ + } 'ADD2' DEF { KEEP ADD2 + } 'W' DEF 1 2 3 KEEP W", "1/1 | 2/1 | 3/1 | 1/1 | 7/1");
+}
+
+#[test]
+fn bindings_and_frames() {
+    ok("[ 1 2 3 ] 'XS' BIND XS XS", "[ 1/1 2/1 3/1 ] | [ 1/1 2/1 3/1 ]");
+    ok("5 'T' BIND [ 1 2 3 ] { T + } MAP", "[ 6/1 7/1 8/1 ]");
+    fails("5 'T' BIND { T } 'F' DEF F", "unknownWord");
+    fails("{ 5 'Q' BIND } EXEC Q", "unknownWord");
+    ok("5 'Q' BIND { 6 'Q' BIND Q } EXEC Q", "6/1 | 5/1");
+    ok("{ 'V' BIND V V + } 'DBL' DEF 4 DBL", "8/1");
+    fails("5 'T' BIND { EXEC } 'RUN' DEF { T } RUN", "unknownWord");
+    ok("{ 9 'T' BIND EXEC } 'RUN3' DEF { T } RUN3", "9/1");
+}
+
+#[test]
+fn unknown_word_says_binding_is_out_of_sight() {
+    let r = fails("5 'T' BIND { T } 'F' DEF F", "unknownWord");
+    let e = r.error.unwrap();
+    assert!(e.message.starts_with("Unknown word: T"), "{}", e.message);
+    assert!(e.message.contains("another frame"), "{}", e.message);
+    assert_eq!(e.word.as_deref(), Some("T"));
+}
+
+#[test]
+fn tail_calls_and_deep_recursion() {
+    ok("{ { 0 > | 1 - CD } { IDLE | 'done' } COND } 'CD' DEF 10000 CD", "'done'");
+    ok("{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 100 CD2", "100/1");
+    ok("{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 300 CD2", "300/1");
+    let r = run("{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 10000 CD2");
+    assert_eq!(stack(&r), "10000/1");
+    assert_eq!(r.usage.execution_steps, 50_004);
+    let r = fails("{ R } 'R' DEF R", "resourceLimitExceeded");
+    assert_eq!(r.error.unwrap().resource, Some("executionSteps"));
+}
+
+#[test]
+fn a_million_deep_non_tail_recursion_completes_under_the_cli_profile() {
+    let source = "{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 1000000 CD2";
+    let r = run_with(source, Profile::CLI_LOCAL);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    assert_eq!(stack(&r), "1000000/1");
+}
+
+#[test]
+fn tail_iterations_keep_the_stack_discipline_of_nested_calls() {
+    // Values below the COND target stay out of reach of later iterations.
+    fails("{ { 0 > | 1 - LOOP } { IDLE | + } COND } 'LOOP' DEF 1 2 3 LOOP", "stackUnderflow");
+    // A body leaving extra values: only the top is the clause result.
+    ok("{ { 0 > | 1 - 0 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 3 SWAPPY", "'end'");
+    ok("{ { 0 > | 1 - 0 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 8 3 SWAPPY", "8/1 | 'end'");
+}
+
+#[test]
+fn step_counting() {
+    assert_eq!(run("1 2 ADD").usage.execution_steps, 1);
+    assert_eq!(run("{ 1 2 + } 'F' DEF F").usage.execution_steps, 3);
+    assert_eq!(run("{ 1 2 + } EXEC").usage.execution_steps, 2);
+    assert_eq!(run("[ 1 2 3 ] { 2 * } MAP").usage.execution_steps, 4);
+    assert_eq!(run("[ 1 2 3 ] 'NEG' MAP").usage.execution_steps, 4);
+    assert_eq!(run("1 KEEP NEG 5 'X' BIND X NOSUCH").usage.execution_steps, 2);
+}
+
+#[test]
+fn execution_steps_boundary() {
+    // 1 step per ADD after the first literal: exactly the limit, then one more.
+    let under = format!("0{}", " 1 +".repeat(100_000));
+    let r = run(&under);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    assert_eq!(r.usage.execution_steps, 100_000);
+    let over = format!("0{}", " 1 +".repeat(100_001));
+    let r = fails(&over, "resourceLimitExceeded");
+    let e = r.error.unwrap();
+    assert_eq!(e.message, "executionSteps of 100001 exceeds the limit of 100000");
+    assert_eq!(e.word.as_deref(), Some("ADD"));
+    assert_eq!(r.usage.execution_steps, 100_001);
+}
+
+#[test]
+fn errors_carry_word_and_position() {
+    let r = fails("1 2 +\n'a' 1 +", "typeMismatch");
+    let e = r.error.unwrap();
+    assert_eq!(e.word.as_deref(), Some("ADD"));
+    let p = e.pos.unwrap();
+    assert_eq!((p.line, p.column), (2, 7));
+    let r = fails("[ 1 2 3 ] LENGHT", "unknownWord");
+    let e = r.error.unwrap();
+    assert_eq!(e.message, "Unknown word: LENGHT; closest: LENGTH");
+    assert_eq!(e.word.as_deref(), Some("LENGHT"));
+    assert_eq!((e.pos.unwrap().line, e.pos.unwrap().column), (1, 11));
+    // Inside a User Word body: the failing token inside the body.
+    let r = fails("{ 'x' NEG } 'W' DEF\nW", "typeMismatch");
+    let e = r.error.unwrap();
+    assert_eq!(e.word.as_deref(), Some("NEG"));
+    assert_eq!(e.pos.unwrap().line, 1);
+    // A Word named by a String code operand has no token: the MAP that applied it.
+    let r = fails("[ 'a' ] 'NEG' MAP", "typeMismatch");
+    assert_eq!(r.error.unwrap().pos.unwrap().column, 15);
+}
+
+#[test]
+fn output_stays_after_a_later_error() {
+    let r = fails("{ 9 PRINT 1 'a' + } 'W' DEF 5 W", "typeMismatch");
+    assert_eq!(r.output, vec!["9/1".to_string()]);
+    assert_eq!(stack(&r), "5/1 | 1/1 | 'a'");
+}
+
+#[test]
+fn atomic_failure_leaves_operands() {
+    let r = fails("1 'a' +", "typeMismatch");
+    assert_eq!(stack(&r), "1/1 | 'a'");
+    let r = fails("5 { TRUE } { 'a' 1 + } COND", "typeMismatch");
+    assert_eq!(stack(&r), "(empty)");
+}
+
+#[test]
+fn the_host_can_interrupt_a_running_program() {
+    ajisai_numerics_pure::link();
+    ajisai_words::link();
+    let flag = InterruptFlag::new();
+    let mut options = Options::new(Profile::CLI_LOCAL.with(Limit::ExecutionSteps, u64::MAX));
+    options.interrupt = Some(flag.clone());
+    let raiser = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        flag.raise();
+    });
+    let r = compute("{ LOOP } 'LOOP' DEF LOOP", &options);
+    raiser.join().unwrap();
+    assert!(r.interrupted);
+    assert!(r.error.is_none());
+}
+
+#[test]
+fn deep_values_built_at_run_time_do_not_crash() {
+    // 200,000 nested one-element Vectors: compared, displayed and dropped iteratively.
+    let source = "1 200000 RANGE [ ] { 'E' BIND 1 COLLECT } FOLD 'D' BIND D D = D LENGTH";
+    let r = run_with(source, Profile::CLI_LOCAL);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    assert_eq!(stack(&r), "TRUE | 1/1");
+    let r = run_with("1 200000 RANGE [ ] { 'E' BIND 1 COLLECT } FOLD", Profile::CLI_LOCAL);
+    let shown = display(&r.stack[0]);
+    assert_eq!(shown.len(), 200_001 * 4 - 1);
+}
