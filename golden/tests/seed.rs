@@ -44,7 +44,16 @@ fn seed_cases_are_well_formed() {
     for c in &cases {
         c.program().unwrap_or_else(|e| panic!("{}: {e}", c.id));
         c.run_profile().unwrap_or_else(|e| panic!("{}: {e}", c.id));
-        assert!(matches!(c.expect.status.as_str(), "ok" | "error"), "{}: status", c.id);
-        assert_eq!(c.expect.status == "error", c.expect.error_ref.is_some(), "{}: errorRef iff error", c.id);
+        assert!(
+            matches!(c.expect.status.as_str(), "ok" | "error"),
+            "{}: status",
+            c.id
+        );
+        assert_eq!(
+            c.expect.status == "error",
+            c.expect.error_ref.is_some(),
+            "{}: errorRef iff error",
+            c.id
+        );
     }
 }
