@@ -49,18 +49,20 @@ pub fn parse_example(rest: &str) -> Option<(String, String)> {
     None
 }
 
-/// What went wrong reading one file's examples.
-enum FileProblem {
-    /// The file is not a program that runs (its examples cannot run either).
-    Broken(String),
+/// The `#:example` lines of one file.
+#[derive(Debug, Default)]
+struct Found {
+    /// Well-formed examples.
+    examples: Vec<Example>,
+    /// Lines of malformed `#:example` directives.
+    malformed: Vec<u32>,
 }
 
-/// The `#:example` lines of a source, or the lines that are malformed.
-fn collect(text: &str) -> Result<(Vec<Example>, Vec<(u32, String)>), FileProblem> {
-    let lexed = lexer::lex(text, 0)
-        .map_err(|e| FileProblem::Broken(format!("does not tokenize: {}", one_line(&e.message))))?;
-    let mut examples = Vec::new();
-    let mut malformed = Vec::new();
+/// The `#:example` lines of a source; `Err` when the file does not even tokenize.
+fn collect(text: &str) -> Result<Found, String> {
+    let lexed =
+        lexer::lex(text, 0).map_err(|e| format!("does not tokenize: {}", one_line(&e.message)))?;
+    let mut found = Found::default();
     for d in &lexed.directives {
         let Some(rest) = d.text.strip_prefix("example") else {
             continue;
@@ -69,18 +71,15 @@ fn collect(text: &str) -> Result<(Vec<Example>, Vec<(u32, String)>), FileProblem
             continue;
         }
         match parse_example(rest) {
-            Some((source, expect)) => examples.push(Example {
+            Some((source, expect)) => found.examples.push(Example {
                 line: d.line,
                 source,
                 expect,
             }),
-            None => malformed.push((
-                d.line,
-                "malformed #:example line (expected '#:example <source> => <display>')".to_string(),
-            )),
+            None => found.malformed.push(d.line),
         }
     }
-    Ok((examples, malformed))
+    Ok(found)
 }
 
 /// The Words the file defines, by running it once as a program.
@@ -176,17 +175,20 @@ pub fn run(target: &Path, profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit
     let (mut total, mut failed) = (0usize, 0usize);
     for (path, text) in &files {
         let name = path.display();
-        let (examples, malformed) = match collect(text) {
+        let Found {
+            examples,
+            malformed,
+        } = match collect(text) {
             Ok(found) => found,
-            Err(FileProblem::Broken(why)) => {
+            Err(why) => {
                 writeln!(io.stdout, "{name}: {why}")?;
                 failed += 1;
                 total += 1;
                 continue;
             }
         };
-        for (line, why) in &malformed {
-            writeln!(io.stdout, "{name}:{line}: {why}")?;
+        for line in &malformed {
+            writeln!(io.stdout, "{name}:{line}: malformed #:example line (expected '#:example <source> => <display>')")?;
         }
         total += examples.len() + malformed.len();
         failed += malformed.len();
