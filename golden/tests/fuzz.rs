@@ -250,6 +250,71 @@ fn program(rng: &mut Rng, depth: usize, names: &[String], max_len: usize) -> Str
     parts.join(" ")
 }
 
+/// Numeric Words with their operand counts, for arity-aware programs.
+const NUMERIC: [(&str, usize); 22] = [
+    ("ADD", 2),
+    ("SUB", 2),
+    ("MUL", 2),
+    ("DIV", 2),
+    ("MOD", 2),
+    ("MIN", 2),
+    ("MAX", 2),
+    ("POW", 2),
+    ("QUANTIZE", 2),
+    ("SQRT", 1),
+    ("NEG", 1),
+    ("ABS", 1),
+    ("FLOOR", 1),
+    ("ROUND", 1),
+    ("SUM", 1),
+    ("EQ", 2),
+    ("LT", 2),
+    ("GTE", 2),
+    ("SORT", 1),
+    ("REVERSE", 1),
+    ("LENGTH", 1),
+    ("STR", 1),
+];
+
+/// A program that mostly type-checks: numbers and numeric Vectors fed to numeric Words
+/// with enough operands, so that runs reach deep into arithmetic (algebraic numbers,
+/// big integers, lifting, limits) instead of stopping at the first type error.
+fn arithmetic(rng: &mut Rng) -> String {
+    let mut depth = 0usize;
+    let mut parts: Vec<String> = Vec::new();
+    for _ in 0..rng.below(16) + 2 {
+        let fits: Vec<&(&str, usize)> = NUMERIC.iter().filter(|(_, n)| *n <= depth).collect();
+        if fits.is_empty() || rng.chance(45) {
+            let lit = match rng.below(10) {
+                0 => format!(
+                    "[ {} ]",
+                    (0..rng.below(5) + 1)
+                        .map(|_| *rng.pick(&NUMBERS))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+                1 => format!(
+                    "{} SQRT",
+                    rng.pick(&["2", "3", "5", "8", "1/2", "12", "-4"])
+                ),
+                2 if rng.chance(10) => big_literal(rng),
+                _ => rng.pick(&NUMBERS).to_string(),
+            };
+            parts.push(lit);
+            depth += 1;
+        } else {
+            let (word, arity) = **rng.pick(&fits);
+            if rng.chance(10) {
+                parts.push("KEEP".into());
+                depth += arity;
+            }
+            parts.push(word.to_string());
+            depth = depth - arity + 1;
+        }
+    }
+    parts.join(" ")
+}
+
 /// Why a run broke the trichotomy or the profile, if it did.
 fn violation(report: &ComputeReport, profile: &Profile) -> Option<String> {
     if report.interrupted {
@@ -313,10 +378,10 @@ fn fuzz(seed: u64, count: u64) -> (Vec<Finding>, [u64; 3]) {
     // value, nil, error
     let mut outcomes = [0u64; 3];
     for index in 0..count {
-        let source = if rng.chance(50) {
-            token_soup(&mut rng, &names)
-        } else {
-            program(&mut rng, 0, &names, 12)
+        let source = match rng.below(3) {
+            0 => token_soup(&mut rng, &names),
+            1 => program(&mut rng, 0, &names, 12),
+            _ => arithmetic(&mut rng),
         };
         let render = index % 16 == 0;
         let result = catch_unwind(AssertUnwindSafe(|| {

@@ -354,6 +354,7 @@ fn usage_errors_exit_2_naming_the_argument_with_usage_and_empty_stdout() {
         (&["repl", "extra"], "'extra'"),
         (&["--version", "extra"], "'extra'"),
         (&["contract", "-"], "not available yet"),
+        (&["test", "-"], "not stdin"),
     ];
     for (args, needle) in cases {
         let out = ajisai(args, "TRUE");
@@ -513,6 +514,21 @@ fn repl_continues_one_program_across_lines_and_errors() {
             .ends_with("TRUE | TRUE | 1/1\nTRUE | TRUE | 1/1 | NIL (nil:literal)\n"),
         "{}",
         out.stdout
+    );
+}
+
+#[test]
+fn repl_stops_with_exit_2_on_a_line_that_is_not_utf8() {
+    let out = ajisai_env(&["repl"], b"TRUE\n\xff\nFALSE\n", &[]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stdout, "TRUE\n",
+        "lines before the bad one were answered"
+    );
+    assert!(
+        out.stderr.contains("<stdin> line 2 is not valid UTF-8"),
+        "{}",
+        out.stderr
     );
 }
 
