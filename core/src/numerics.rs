@@ -119,7 +119,7 @@ pub trait Numerics: Send + Sync + 'static {
     /// Decimal text, `-` for negatives.
     fn to_decimal(&self, a: IntRef<'_>) -> String;
     /// Parse a non-empty string of ASCII digits (no sign).
-    fn from_decimal(&self, digits: &str) -> IntBuf;
+    fn parse_decimal(&self, digits: &str) -> IntBuf;
 }
 
 /// A backend offered to the process: its kind, priority and constructor.

@@ -83,7 +83,7 @@ impl Numerics for Pure {
         to_big(a).to_str_radix(10)
     }
 
-    fn from_decimal(&self, digits: &str) -> IntBuf {
+    fn parse_decimal(&self, digits: &str) -> IntBuf {
         let v =
             BigUint::parse_bytes(digits.as_bytes(), 10).expect("callers pass ASCII digits only");
         from_big(BigInt::from(v))
@@ -134,7 +134,7 @@ mod tests {
 
     #[test]
     fn decimal_text() {
-        let x = PURE.from_decimal("340282366920938463463374607431768211456");
+        let x = PURE.parse_decimal("340282366920938463463374607431768211456");
         assert_eq!(x, buf(false, &[0, 0, 1]));
         assert_eq!(
             PURE.to_decimal(x.as_ref()),

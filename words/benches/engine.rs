@@ -15,9 +15,15 @@ pub const PROGRAMS: &[(&str, &str)] = &[
     // Baseline: the smallest complete run (parse, one Word, report).
     ("baseline-1-2-add", "1 2 ADD"),
     // 90,004 steps of non-tail user-word recursion (5 steps per level).
-    ("recursion-90k-steps", "{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 18000 CD2"),
+    (
+        "recursion-90k-steps",
+        "{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 18000 CD2",
+    ),
     // Tail-recursive loop of about 90,000 steps (4 per iteration).
-    ("tail-loop-90k-steps", "{ { 0 > | 1 - CD } { IDLE | 'done' } COND } 'CD' DEF 22499 CD"),
+    (
+        "tail-loop-90k-steps",
+        "{ { 0 > | 1 - CD } { IDLE | 'done' } COND } 'CD' DEF 22499 CD",
+    ),
     ("map-sum-100k", "0 99999 RANGE { 2 * } MAP SUM"),
     ("broadcast-sum-100k", "0 99999 RANGE 2 * SUM"),
     ("sort-100k", "42 100000 RANDOM SORT LENGTH"),

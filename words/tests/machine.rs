@@ -35,7 +35,13 @@ fn ok(source: &str, expect: &str) {
 fn fails(source: &str, category: &str) -> ComputeReport {
     let r = run(source);
     let got = r.error.as_ref().map(|e| e.category.id());
-    assert_eq!(got, Some(category), "`{source}` gave {:?} / {}", r.error, stack(&r));
+    assert_eq!(
+        got,
+        Some(category),
+        "`{source}` gave {:?} / {}",
+        r.error,
+        stack(&r)
+    );
     r
 }
 
@@ -48,7 +54,10 @@ fn statements_bound_vent_units() {
     fails("{ NIL ^ }", "malformedSource");
     fails("{ NIL ^ | 1 }", "malformedSource");
     let r = fails("1 PRINT NIL ^\n2", "malformedSource");
-    assert!(r.output.is_empty(), "nothing runs before a structural error");
+    assert!(
+        r.output.is_empty(),
+        "nothing runs before a structural error"
+    );
 }
 
 #[test]
@@ -76,12 +85,18 @@ fn keep_modifier() {
     // A pending flag does not leak out of the block it was written in.
     ok("1 { KEEP } EXEC NEG", "-1/1");
     // Nested KEEP calls restore what each consumed.
-    ok("{ + } 'ADD2' DEF { KEEP ADD2 + } 'W' DEF 1 2 3 KEEP W", "1/1 | 2/1 | 3/1 | 1/1 | 7/1");
+    ok(
+        "{ + } 'ADD2' DEF { KEEP ADD2 + } 'W' DEF 1 2 3 KEEP W",
+        "1/1 | 2/1 | 3/1 | 1/1 | 7/1",
+    );
 }
 
 #[test]
 fn bindings_and_frames() {
-    ok("[ 1 2 3 ] 'XS' BIND XS XS", "[ 1/1 2/1 3/1 ] | [ 1/1 2/1 3/1 ]");
+    ok(
+        "[ 1 2 3 ] 'XS' BIND XS XS",
+        "[ 1/1 2/1 3/1 ] | [ 1/1 2/1 3/1 ]",
+    );
     ok("5 'T' BIND [ 1 2 3 ] { T + } MAP", "[ 6/1 7/1 8/1 ]");
     fails("5 'T' BIND { T } 'F' DEF F", "unknownWord");
     fails("{ 5 'Q' BIND } EXEC Q", "unknownWord");
@@ -102,9 +117,18 @@ fn unknown_word_says_binding_is_out_of_sight() {
 
 #[test]
 fn tail_calls_and_deep_recursion() {
-    ok("{ { 0 > | 1 - CD } { IDLE | 'done' } COND } 'CD' DEF 10000 CD", "'done'");
-    ok("{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 100 CD2", "100/1");
-    ok("{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 300 CD2", "300/1");
+    ok(
+        "{ { 0 > | 1 - CD } { IDLE | 'done' } COND } 'CD' DEF 10000 CD",
+        "'done'",
+    );
+    ok(
+        "{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 100 CD2",
+        "100/1",
+    );
+    ok(
+        "{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 300 CD2",
+        "300/1",
+    );
     let r = run("{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 10000 CD2");
     assert_eq!(stack(&r), "10000/1");
     assert_eq!(r.usage.execution_steps, 50_004);
@@ -123,10 +147,19 @@ fn a_million_deep_non_tail_recursion_completes_under_the_cli_profile() {
 #[test]
 fn tail_iterations_keep_the_stack_discipline_of_nested_calls() {
     // Values below the COND target stay out of reach of later iterations.
-    fails("{ { 0 > | 1 - LOOP } { IDLE | + } COND } 'LOOP' DEF 1 2 3 LOOP", "stackUnderflow");
+    fails(
+        "{ { 0 > | 1 - LOOP } { IDLE | + } COND } 'LOOP' DEF 1 2 3 LOOP",
+        "stackUnderflow",
+    );
     // A body leaving extra values: only the top is the clause result.
-    ok("{ { 0 > | 1 - 0 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 3 SWAPPY", "'end'");
-    ok("{ { 0 > | 1 - 0 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 8 3 SWAPPY", "8/1 | 'end'");
+    ok(
+        "{ { 0 > | 1 - 0 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 3 SWAPPY",
+        "'end'",
+    );
+    ok(
+        "{ { 0 > | 1 - 0 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 8 3 SWAPPY",
+        "8/1 | 'end'",
+    );
 }
 
 #[test]
@@ -136,7 +169,10 @@ fn step_counting() {
     assert_eq!(run("{ 1 2 + } EXEC").usage.execution_steps, 2);
     assert_eq!(run("[ 1 2 3 ] { 2 * } MAP").usage.execution_steps, 4);
     assert_eq!(run("[ 1 2 3 ] 'NEG' MAP").usage.execution_steps, 4);
-    assert_eq!(run("1 KEEP NEG 5 'X' BIND X NOSUCH").usage.execution_steps, 2);
+    assert_eq!(
+        run("1 KEEP NEG 5 'X' BIND X NOSUCH").usage.execution_steps,
+        2
+    );
 }
 
 #[test]
@@ -149,7 +185,10 @@ fn execution_steps_boundary() {
     let over = format!("0{}", " 1 +".repeat(100_001));
     let r = fails(&over, "resourceLimitExceeded");
     let e = r.error.unwrap();
-    assert_eq!(e.message, "executionSteps of 100001 exceeds the limit of 100000");
+    assert_eq!(
+        e.message,
+        "executionSteps of 100001 exceeds the limit of 100000"
+    );
     assert_eq!(e.word.as_deref(), Some("ADD"));
     assert_eq!(r.usage.execution_steps, 100_001);
 }
@@ -215,7 +254,10 @@ fn deep_values_built_at_run_time_do_not_crash() {
     let r = run_with(source, Profile::CLI_LOCAL);
     assert!(r.error.is_none(), "{:?}", r.error);
     assert_eq!(stack(&r), "TRUE | 1/1");
-    let r = run_with("1 200000 RANGE [ ] { 'E' BIND 1 COLLECT } FOLD", Profile::CLI_LOCAL);
+    let r = run_with(
+        "1 200000 RANGE [ ] { 'E' BIND 1 COLLECT } FOLD",
+        Profile::CLI_LOCAL,
+    );
     let shown = display(&r.stack[0]);
     assert_eq!(shown.len(), 200_001 * 4 - 1);
 }

@@ -162,11 +162,9 @@ impl Dictionary {
         while let Some(items) = work.pop() {
             for item in items {
                 match item {
-                    Item::Name { name, .. } => {
-                        if name.core.is_none() && &*name.normalized != own {
-                            if let Some(w) = self.words.get(&name.normalized) {
-                                deps.push(w.name.clone());
-                            }
+                    Item::Name { name, .. } if name.core.is_none() && &*name.normalized != own => {
+                        if let Some(w) = self.words.get(&name.normalized) {
+                            deps.push(w.name.clone());
                         }
                     }
                     Item::Vector { items, .. } => work.push(items),

@@ -450,7 +450,7 @@ impl Int {
                     .expect("at most 18 ASCII digits fit i64"),
             );
         }
-        Int::from_buf(backend().from_decimal(trimmed))
+        Int::from_buf(backend().parse_decimal(trimmed))
     }
 
     /// Compare with a machine integer.
