@@ -137,6 +137,17 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
         Ok(c) => c,
         Err(e) => return usage_error(io, &e),
     };
+    if command == Command::Help {
+        // Help needs no engine: it works even when the backend choice is broken.
+        return match io
+            .stdout
+            .write_all(help_text().as_bytes())
+            .and_then(|()| flush(io))
+        {
+            Ok(()) => Exit::Ok,
+            Err(_) => Exit::Usage,
+        };
+    }
     let backend = match select_backend(std::env::var_os("AJISAI_NUMERICS")) {
         Ok(b) => b,
         Err(e) => {
@@ -145,10 +156,7 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
         }
     };
     let result = match command {
-        Command::Help => io
-            .stdout
-            .write_all(help_text().as_bytes())
-            .map(|()| Exit::Ok),
+        Command::Help => Ok(Exit::Ok),
         Command::Version => io
             .stdout
             .write_all(version_text(&backend).as_bytes())
@@ -194,7 +202,7 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
     }
 }
 
-/// Flush helper shared by the commands.
+/// Flush both output streams (buffered stdout must reach the pipe before the exit code).
 pub(crate) fn flush(io: &mut Io<'_>) -> io::Result<()> {
     io.stdout.flush()?;
     io.stderr.flush()
