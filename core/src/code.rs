@@ -219,54 +219,94 @@ impl Block {
     }
 }
 
-fn items_equal(a: &[Item], b: &[Item]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| item_equal(x, y))
-}
-
-fn item_equal(a: &Item, b: &Item) -> bool {
-    match (a, b) {
-        (Item::Number { lexeme: x, .. }, Item::Number { lexeme: y, .. }) => x == y,
-        (Item::Str { text: x, .. }, Item::Str { text: y, .. }) => x == y,
-        (Item::Name { name: x, .. }, Item::Name { name: y, .. }) => x.written == y.written,
-        (Item::Vector { items: x, .. }, Item::Vector { items: y, .. }) => items_equal(x, y),
-        (Item::Block { block: x, .. }, Item::Block { block: y, .. }) => x.same_tokens(y),
-        (Item::Vent { .. }, Item::Vent { .. })
-        | (Item::Bar { .. }, Item::Bar { .. })
-        | (Item::LineBreak { .. }, Item::LineBreak { .. }) => true,
-        _ => false,
+/// The tokens directly inside a grouping item (vector literal or block), if it is one.
+fn children(item: &Item) -> Option<&[Item]> {
+    match item {
+        Item::Vector { items, .. } => Some(items),
+        Item::Block { block, .. } => Some(block.items()),
+        _ => None,
     }
 }
 
-/// Hash consistent with [`Block::same_tokens`].
-pub fn hash_items<H: Hasher>(items: &[Item], state: &mut H) {
-    items.len().hash(state);
-    for item in items {
-        match item {
-            Item::Number { lexeme, .. } => (0u8, lexeme).hash(state),
-            Item::Str { text, .. } => (1u8, text).hash(state),
-            Item::Name { name, .. } => (2u8, &name.written).hash(state),
-            Item::Vector { items, .. } => {
-                3u8.hash(state);
-                hash_items(items, state);
+/// Token equality of two runs, iterative over nesting.
+fn items_equal(a: &[Item], b: &[Item]) -> bool {
+    let mut work: Vec<(&[Item], &[Item])> = vec![(a, b)];
+    while let Some((xs, ys)) = work.pop() {
+        if xs.len() != ys.len() {
+            return false;
+        }
+        for (x, y) in xs.iter().zip(ys) {
+            let same = match (x, y) {
+                (Item::Number { lexeme: p, .. }, Item::Number { lexeme: q, .. }) => p == q,
+                (Item::Str { text: p, .. }, Item::Str { text: q, .. }) => p == q,
+                (Item::Name { name: p, .. }, Item::Name { name: q, .. }) => p.written == q.written,
+                (Item::Vector { items: p, .. }, Item::Vector { items: q, .. }) => {
+                    work.push((p, q));
+                    true
+                }
+                (Item::Block { block: p, .. }, Item::Block { block: q, .. }) => {
+                    if !Arc::ptr_eq(p, q) {
+                        work.push((p.items(), q.items()));
+                    }
+                    true
+                }
+                (Item::Vent { .. }, Item::Vent { .. })
+                | (Item::Bar { .. }, Item::Bar { .. })
+                | (Item::LineBreak { .. }, Item::LineBreak { .. }) => true,
+                _ => false,
+            };
+            if !same {
+                return false;
             }
-            Item::Block { block, .. } => {
-                4u8.hash(state);
-                hash_items(block.items(), state);
-            }
-            Item::Vent { .. } => 5u8.hash(state),
-            Item::Bar { .. } => 6u8.hash(state),
-            Item::LineBreak { .. } => 7u8.hash(state),
         }
     }
+    true
+}
+
+/// Hash consistent with [`Block::same_tokens`], iterative over nesting.
+pub fn hash_items<H: Hasher>(items: &[Item], state: &mut H) {
+    let mut work: Vec<&[Item]> = vec![items];
+    while let Some(items) = work.pop() {
+        items.len().hash(state);
+        for item in items {
+            match item {
+                Item::Number { lexeme, .. } => (0u8, lexeme).hash(state),
+                Item::Str { text, .. } => (1u8, text).hash(state),
+                Item::Name { name, .. } => (2u8, &name.written).hash(state),
+                Item::Vector { items, .. } => {
+                    3u8.hash(state);
+                    work.push(items);
+                }
+                Item::Block { block, .. } => {
+                    4u8.hash(state);
+                    work.push(block.items());
+                }
+                Item::Vent { .. } => 5u8.hash(state),
+                Item::Bar { .. } => 6u8.hash(state),
+                Item::LineBreak { .. } => 7u8.hash(state),
+            }
+        }
+    }
+}
+
+enum Piece<'a> {
+    Item(&'a Item),
+    Text(&'static str),
 }
 
 /// Write the display of a token run (§10.1): tokens separated by single spaces,
-/// VENT as `^`, a line break as a raw LF.
+/// VENT as `^`, a line break as a raw LF. Iterative over nesting.
 pub fn write_items(items: &[Item], out: &mut String) {
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
+    let mut work: Vec<Piece<'_>> = Vec::new();
+    push_run(items, &mut work);
+    while let Some(piece) = work.pop() {
+        let item = match piece {
+            Piece::Text(t) => {
+                out.push_str(t);
+                continue;
+            }
+            Piece::Item(item) => item,
+        };
         match item {
             Item::Number { lexeme, .. } => out.push_str(lexeme),
             Item::Str { text, .. } => {
@@ -275,18 +315,33 @@ pub fn write_items(items: &[Item], out: &mut String) {
                 out.push('\'');
             }
             Item::Name { name, .. } => out.push_str(&name.written),
-            Item::Vector { items, .. } => {
-                out.push('[');
-                if !items.is_empty() {
-                    out.push(' ');
-                    write_items(items, out);
-                }
-                out.push_str(" ]");
-            }
-            Item::Block { block, .. } => write_block(block, out),
             Item::Vent { .. } => out.push('^'),
             Item::Bar { .. } => out.push('|'),
             Item::LineBreak { .. } => out.push('\n'),
+            Item::Vector { .. } | Item::Block { .. } => {
+                let inner = children(item).unwrap_or(&[]);
+                let (open, close) = if matches!(item, Item::Vector { .. }) {
+                    ("[", " ]")
+                } else {
+                    ("{", " }")
+                };
+                out.push_str(open);
+                work.push(Piece::Text(close));
+                if !inner.is_empty() {
+                    push_run(inner, &mut work);
+                    work.push(Piece::Text(" "));
+                }
+            }
+        }
+    }
+}
+
+/// Queue a run of items (separated by single spaces) so that it pops in order.
+fn push_run<'a>(items: &'a [Item], work: &mut Vec<Piece<'a>>) {
+    for (i, item) in items.iter().enumerate().rev() {
+        work.push(Piece::Item(item));
+        if i > 0 {
+            work.push(Piece::Text(" "));
         }
     }
 }
@@ -346,5 +401,32 @@ impl Drop for Block {
             bars: 0,
             prepared: false,
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::limits::Profile;
+    use crate::parser::parse;
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::Hasher;
+
+    #[test]
+    fn deep_blocks_display_compare_hash_and_drop_without_recursion() {
+        let depth = 200_000;
+        let source = format!("{}x{}", "{ ".repeat(depth), " }".repeat(depth));
+        let a = parse(&source, &Profile::CLI_LOCAL, 0).unwrap().block;
+        let b = parse(&source, &Profile::CLI_LOCAL, 0).unwrap().block;
+        let mut shown = String::new();
+        super::write_items(a.items(), &mut shown);
+        assert_eq!(shown, source);
+        assert!(a.same_tokens(&b));
+        let (mut ha, mut hb) = (DefaultHasher::new(), DefaultHasher::new());
+        super::hash_items(a.items(), &mut ha);
+        super::hash_items(b.items(), &mut hb);
+        assert_eq!(ha.finish(), hb.finish());
+        let tokens = crate::parser::flatten(&a);
+        assert_eq!(tokens.len(), 2 * depth + 1);
+        drop((a, b));
     }
 }

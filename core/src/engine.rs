@@ -3,6 +3,7 @@
 //! Hosts (the CLI, the MCP server) call these and render the reports with
 //! [`crate::envelope`]; they never reinterpret language results.
 
+use crate::contract::{self, ContractDecls, WordContract};
 use crate::limits::{Halt, InterruptFlag, Profile};
 use crate::machine::Machine;
 use crate::outcome::LangError;
@@ -52,6 +53,9 @@ pub struct ComputeReport {
     pub interrupted: bool,
     /// Meter readings.
     pub usage: Usage,
+    /// Findings and declarations of the source's `#:contract` lines (MCP-68);
+    /// `None` when it has none (or did not parse).
+    pub contract_decls: Option<ContractDecls>,
 }
 
 impl ComputeReport {
@@ -65,17 +69,28 @@ impl ComputeReport {
     }
 }
 
-/// Run `source` from an empty state.
+/// Run `source` from an empty state. Its `#:contract` declarations are checked
+/// first (MCP-69): a malformed or violated one stops the run before anything
+/// executes, with an empty stack and output and zero usage.
 pub fn compute(source: &str, options: &Options) -> ComputeReport {
     let mut machine = Machine::new(options.profile.clone());
     if let Some(flag) = &options.interrupt {
         machine.meter_mut().set_interrupt(flag.clone());
     }
-    let result = match parser::parse(source, &options.profile, 0) {
-        Ok(program) => machine.run_program(&program),
-        Err(e) => Err(Halt::Error(e)),
+    let program = match parser::parse(source, &options.profile, 0) {
+        Ok(program) => program,
+        Err(e) => return report(machine, Err(Halt::Error(e))),
     };
-    report(machine, result)
+    let decls = contract::check_declarations(&program, &[]);
+    if let Some(e) = decls.as_ref().and_then(ContractDecls::error) {
+        let mut r = report(Machine::new(options.profile.clone()), Err(Halt::Error(e)));
+        r.contract_decls = decls;
+        return r;
+    }
+    let result = machine.run_program(&program);
+    let mut r = report(machine, result);
+    r.contract_decls = decls;
+    r
 }
 
 /// Build the report of a machine after a run.
@@ -98,6 +113,7 @@ pub fn report(machine: Machine, result: Result<(), Halt>) -> ComputeReport {
         error,
         interrupted,
         usage,
+        contract_decls: None,
     }
 }
 
@@ -106,15 +122,55 @@ pub fn report(machine: Machine, result: Result<(), Halt>) -> ComputeReport {
 pub struct CheckReport {
     /// The first failing phase's error, if any.
     pub error: Option<LangError>,
+    /// Findings and declarations of the source's `#:contract` lines (MCP-68);
+    /// `None` when it has none (or did not parse).
+    pub contract_decls: Option<ContractDecls>,
 }
 
-/// Check `source` without executing: tokenize, validate, resolve names (§12.4).
+/// Check `source` without executing (§12.4): (1) tokenize and validate, (2) resolve
+/// every name, (3) verify the `#:contract` declarations; the first failing phase
+/// decides the error.
 pub fn check(source: &str, options: &Options) -> CheckReport {
     let program = match parser::parse(source, &options.profile, 0) {
         Ok(p) => p,
-        Err(e) => return CheckReport { error: Some(e) },
+        Err(e) => {
+            return CheckReport {
+                error: Some(e),
+                contract_decls: None,
+            }
+        }
     };
+    let decls = contract::check_declarations(&program, &[]);
+    let error = crate::check::resolve_names(&program)
+        .err()
+        .or_else(|| decls.as_ref().and_then(ContractDecls::error));
     CheckReport {
-        error: crate::check::resolve_names(&program).err(),
+        error,
+        contract_decls: decls,
+    }
+}
+
+/// The result of `infer_contracts` (MCP-70).
+#[derive(Debug)]
+pub struct InferReport {
+    /// Why the source could not be read (`malformedSource` or a parse-time limit).
+    pub error: Option<LangError>,
+    /// One entry per User Word the source defines, in order of first definition
+    /// (empty on error).
+    pub contracts: Vec<WordContract>,
+}
+
+/// Infer the contracts of the User Words `source` defines, executing nothing.
+/// Unresolved names are gaps, not errors; `#:contract` lines are ignored.
+pub fn infer_contracts(source: &str, options: &Options) -> InferReport {
+    match parser::parse(source, &options.profile, 0) {
+        Ok(program) => InferReport {
+            error: None,
+            contracts: contract::infer_program(&program, &[]),
+        },
+        Err(e) => InferReport {
+            error: Some(e),
+            contracts: Vec::new(),
+        },
     }
 }

@@ -4,8 +4,9 @@
 //! fields are omitted, never `null`. Hosts append their own trailing fields — the
 //! server its `mcp` provenance block, the CLI `limitProfile` and `backend` (MCP-95).
 
+use crate::contract::ContractDecls;
 use crate::display::display;
-use crate::engine::{CheckReport, ComputeReport, Usage};
+use crate::engine::{CheckReport, ComputeReport, InferReport, Usage};
 use crate::json::{write_str, ObjectWriter};
 use crate::number::Number;
 use crate::outcome::LangError;
@@ -187,6 +188,9 @@ pub fn compute_json(report: &ComputeReport, host: HostFields<'_>) -> String {
         o.str("message", &one_line(&e.message));
         o.with("error", |out| write_error(out, e));
     }
+    if let Some(d) = &report.contract_decls {
+        o.with("contractDecls", |out| write_contract_decls(out, d));
+    }
     o.with("resourceUsage", |out| write_usage(out, &report.usage));
     host(&mut o);
     o.end();
@@ -210,6 +214,98 @@ pub fn check_json(report: &CheckReport, host: HostFields<'_>) -> String {
     if let Some(e) = &report.error {
         o.str("message", &one_line(&e.message));
         o.with("error", |out| write_error(out, e));
+    }
+    if let Some(d) = &report.contract_decls {
+        o.with("contractDecls", |out| write_contract_decls(out, d));
+    }
+    host(&mut o);
+    o.end();
+    out
+}
+
+/// Write the `contractDecls` object (MCP-68).
+pub fn write_contract_decls(out: &mut String, d: &ContractDecls) {
+    let mut o = ObjectWriter::new(out);
+    o.with("findings", |out| {
+        out.push('[');
+        for (i, f) in d.findings.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let mut fo = ObjectWriter::new(out);
+            fo.str("severity", f.severity.id())
+                .str("message", &one_line(&f.message));
+            fo.end();
+        }
+        out.push(']');
+    });
+    o.with("declarations", |out| {
+        out.push('[');
+        for (i, decl) in d.declarations.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let mut dobj = ObjectWriter::new(out);
+            dobj.str("word", &decl.word)
+                .str("verdict", decl.verdict.id());
+            if let Some(g) = decl.gap {
+                dobj.str("gap", g.id());
+            }
+            dobj.end();
+        }
+        out.push(']');
+    });
+    o.end();
+}
+
+/// The envelope of `infer_contracts` (the CLI's `contract --json`), with host fields last.
+pub fn infer_json(report: &InferReport, host: HostFields<'_>) -> String {
+    let mut out = String::new();
+    let mut o = ObjectWriter::new(&mut out);
+    o.int("schemaVersion", SCHEMA_VERSION);
+    o.str(
+        "status",
+        if report.error.is_some() {
+            "error"
+        } else {
+            "ok"
+        },
+    );
+    o.str("specificationVersion", SPECIFICATION_VERSION);
+    match &report.error {
+        Some(e) => {
+            o.str("message", &one_line(&e.message));
+            o.with("error", |out| write_error(out, e));
+        }
+        None => {
+            o.with("contracts", |out| {
+                out.push('[');
+                for (i, c) in report.contracts.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    let mut co = ObjectWriter::new(out);
+                    co.str("name", &c.name);
+                    if let Some(n) = c.inputs {
+                        co.int("inputs", n);
+                    }
+                    if let Some(n) = c.outputs {
+                        co.int("outputs", n);
+                    }
+                    if let Some(f) = c.field {
+                        co.str("field", f.id());
+                    }
+                    if let Some(s) = &c.suggested {
+                        co.str("suggested", s);
+                    }
+                    if let Some(g) = c.gap {
+                        co.str("gap", g.id());
+                    }
+                    co.end();
+                }
+                out.push(']');
+            });
+        }
     }
     host(&mut o);
     o.end();

@@ -82,8 +82,12 @@ mod tests {
 
     #[test]
     fn ranks_by_distance_then_name() {
-        let got = closest("lenght", ["LENGTH", "LENGTHS", "ADD", "+"]);
-        assert_eq!(got, vec!["LENGTH".to_string()]);
+        let got = closest("lenght", ["LENGTHS", "LENGTH", "ADD", "+"]);
+        assert_eq!(got, vec!["LENGTH".to_string(), "LENGTHS".to_string()]);
+        assert_eq!(
+            closest("lenhth", ["LENGTH", "LENGTHS"]),
+            vec!["LENGTH".to_string(), "LENGTHS".to_string()]
+        );
         assert!(closest("xyzzy", ["ADD"]).is_empty());
     }
 }

@@ -58,8 +58,20 @@ fn registry_documents_parse() {
     assert_eq!(outcomes["outcomes"].as_array().unwrap().len(), 1 + 9 + 10);
 }
 
-/// The WORDS.md Summary table: name, aliases, family, tier, inputs, outputs, NIL policy, field.
-const SUMMARY: &[(&str, &[&str], &str, &str, &str, &str, &str, &str)] = &[
+/// One WORDS.md Summary row: name, aliases, family, tier, inputs, outputs, NIL policy, field.
+type SummaryRow = (
+    &'static str,
+    &'static [&'static str],
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+/// The WORDS.md Summary table.
+const SUMMARY: &[SummaryRow] = &[
     (
         "TRUE",
         &[],
