@@ -478,3 +478,43 @@ fn a_million_deep_non_tail_recursion_completes_or_is_refused_by_steps() {
         ),
     }
 }
+
+#[test]
+fn deeply_nested_blocks_never_recurse_natively() {
+    link();
+    // A small native stack on purpose: parsing, display, the envelope and drop must all
+    // walk 100,000 nested blocks with explicit work stacks.
+    let worker = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(|| {
+            let depth = 100_000;
+            let source = format!("{}1{} 'kept' PRINT", "{ ".repeat(depth), " }".repeat(depth));
+            let report = compute(&source, &Options::new(Profile::CLI_LOCAL));
+            assert!(report.error.is_none(), "{:?}", report.error);
+            assert_eq!(report.output, ["kept"]);
+            let json = compute_json(&report, &|_: &mut ObjectWriter<'_>| {});
+            assert!(json.len() > 4 * depth);
+            drop(report);
+            // Equality and hashing walk them too: EQ compares tokens, UNIQUE probes by hash.
+            let deep = format!("{}1{}", "{".repeat(20_000), "}".repeat(20_000));
+            let source = format!("{deep} {deep} EQ [ {deep} {deep} ] UNIQUE LENGTH");
+            let report = compute(&source, &Options::new(Profile::CLI_LOCAL));
+            assert!(report.error.is_none(), "{:?}", report.error);
+            let shown: Vec<String> = report
+                .stack
+                .iter()
+                .map(ajisai_core::display::display)
+                .collect();
+            assert_eq!(shown, ["TRUE", "1/1"]);
+            // And one that runs: EXEC peels one level per step.
+            let run = compute(
+                "{ { { 2 } } } EXEC EXEC EXEC",
+                &Options::new(Profile::MCP_LOCAL_STDIO),
+            );
+            assert!(run.error.is_none(), "{:?}", run.error);
+        });
+    worker
+        .expect("spawn")
+        .join()
+        .expect("no native stack overflow or panic");
+}
