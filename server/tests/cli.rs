@@ -301,6 +301,53 @@ fn check_reports_malformed_source() {
     assert!(out.stderr.contains("malformedSource"), "{}", out.stderr);
 }
 
+// ---- contract ----
+
+#[test]
+fn contract_prints_paste_ready_directives_and_gaps() {
+    let out = ajisai(&["contract", "-"], "{ NOT } 'FLIP' DEF\n{ FOO } 'BAR' DEF");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "#:contract FLIP inputs=1 outputs=1 field=closed\n#:contract BAR field=closed  # gap.unresolvedWord\n"
+    );
+}
+
+#[test]
+fn contract_json_is_the_infer_contracts_envelope() {
+    let out = ajisai(
+        &["contract", "-", "--json", "--profile", "mcp"],
+        "{ NOT } 'FLIP' DEF",
+    );
+    assert_eq!(out.code, 0);
+    let doc = one_json(&out);
+    assert_eq!(
+        keys(&doc),
+        [
+            "schemaVersion",
+            "status",
+            "specificationVersion",
+            "contracts",
+            "limitProfile",
+            "backend"
+        ]
+    );
+    assert_eq!(
+        doc["contracts"][0]["suggested"],
+        "#:contract FLIP inputs=1 outputs=1 field=closed"
+    );
+    assert_eq!(doc["limitProfile"], "mcp-local-stdio");
+}
+
+#[test]
+fn contract_on_malformed_source_exits_1() {
+    let out = ajisai(&["contract", "-"], "{ NOT 'FLIP' DEF");
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert!(out.stderr.contains("malformedSource"), "{}", out.stderr);
+    let json = one_json(&ajisai(&["contract", "-", "--json"], "{ NOT 'FLIP' DEF"));
+    assert_eq!(json["error"]["category"], "malformedSource");
+}
+
 // ---- version, help ----
 
 #[test]
@@ -353,7 +400,7 @@ fn usage_errors_exit_2_naming_the_argument_with_usage_and_empty_stdout() {
         (&["test", "x", "--json"], "'--json'"),
         (&["repl", "extra"], "'extra'"),
         (&["--version", "extra"], "'extra'"),
-        (&["contract", "-"], "not available yet"),
+        (&["contract"], "needs an operand"),
         (&["test", "-"], "not stdin"),
     ];
     for (args, needle) in cases {

@@ -66,7 +66,6 @@ commands:
                      (bottom to top), then any error message with line and column
   check <FILE|->     check form and names without executing anything
   contract <FILE|->  infer the contracts of the User Words a source defines
-                     (not available yet in this build)
   test <FILE|DIR>    run every '#:example <source> => <display>' line of the file,
                      or of every *.ajisai file under the directory
   repl               evaluate stdin line by line as one continuing program
@@ -167,15 +166,6 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
             json,
             profile,
         } => {
-            if command == SourceCommand::Contract {
-                return usage_error(
-                    io,
-                    &UsageError(
-                        "'contract' is not available yet: contract inference has not landed in this build"
-                            .to_string(),
-                    ),
-                );
-            }
             let text = match source::read(&input, io.stdin) {
                 Ok(t) => t,
                 Err(e) => {
@@ -183,10 +173,10 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
                     return Exit::Usage;
                 }
             };
-            let rendered = if command == SourceCommand::Check {
-                report::check(&text, json, &profile, &backend)
-            } else {
-                report::run(&text, json, &profile, &backend)
+            let rendered = match command {
+                SourceCommand::Run => report::run(&text, json, &profile, &backend),
+                SourceCommand::Check => report::check(&text, json, &profile, &backend),
+                SourceCommand::Contract => report::contract(&text, json, &profile, &backend),
             };
             rendered.write(io)
         }

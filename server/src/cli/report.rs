@@ -5,7 +5,7 @@
 
 use super::{Exit, Io};
 use ajisai_core::display::display;
-use ajisai_core::engine::{self, CheckReport, ComputeReport, Options};
+use ajisai_core::engine::{self, CheckReport, ComputeReport, InferReport, Options};
 use ajisai_core::envelope::{self, one_line};
 use ajisai_core::json::ObjectWriter;
 use ajisai_core::numerics::{BackendProvenance, Selected};
@@ -62,6 +62,25 @@ pub fn check(text: &str, json: bool, profile: &Profile, backend: &Selected) -> R
     }
 }
 
+/// `contract`: infer the contracts of the User Words `text` defines, executing nothing.
+pub fn contract(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
+    let report = engine::infer_contracts(text, &Options::new(profile.clone()));
+    let exit = if report.error.is_some() {
+        Exit::Failure
+    } else {
+        Exit::Ok
+    };
+    if json {
+        Rendered {
+            stdout: infer_json(&report, profile, &backend.provenance()),
+            stderr: String::new(),
+            exit,
+        }
+    } else {
+        human_contract(&report, exit)
+    }
+}
+
 impl Rendered {
     /// Write both texts and return the exit status.
     pub fn write(&self, io: &mut Io<'_>) -> io::Result<Exit> {
@@ -100,6 +119,15 @@ pub fn compute_json(
 /// The `check --json` document: the `check` envelope with the CLI's host fields, one line.
 pub fn check_json(report: &CheckReport, profile: &Profile, backend: &BackendProvenance) -> String {
     let mut s = envelope::check_json(report, &|o: &mut ObjectWriter<'_>| {
+        write_host_fields(o, profile, backend)
+    });
+    s.push('\n');
+    s
+}
+
+/// The `contract --json` document: the `infer_contracts` envelope with the CLI's host fields.
+pub fn infer_json(report: &InferReport, profile: &Profile, backend: &BackendProvenance) -> String {
+    let mut s = envelope::infer_json(report, &|o: &mut ObjectWriter<'_>| {
         write_host_fields(o, profile, backend)
     });
     s.push('\n');
@@ -153,5 +181,38 @@ fn human_check(report: &CheckReport, exit: Exit) -> Rendered {
             stderr: error_line(e),
             exit,
         },
+    }
+}
+
+/// One line per User Word: its paste-ready `#:contract` line (or its name when nothing
+/// could be inferred), and the gap that stopped inference, if any.
+fn human_contract(report: &InferReport, exit: Exit) -> Rendered {
+    if let Some(e) = &report.error {
+        return Rendered {
+            stdout: String::new(),
+            stderr: error_line(e),
+            exit,
+        };
+    }
+    let mut stdout = String::new();
+    for c in &report.contracts {
+        match &c.suggested {
+            Some(line) => stdout.push_str(line),
+            None => stdout.push_str(&format!("# {}: no contract could be inferred", c.name)),
+        }
+        if let Some(gap) = c.gap {
+            stdout.push_str(&format!("  # {}", gap.id()));
+        }
+        stdout.push('\n');
+    }
+    let stderr = if report.contracts.is_empty() {
+        "no User Words are defined\n".to_string()
+    } else {
+        String::new()
+    };
+    Rendered {
+        stdout,
+        stderr,
+        exit,
     }
 }
