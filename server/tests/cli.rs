@@ -295,6 +295,49 @@ fn check_ok_executes_nothing() {
 }
 
 #[test]
+fn check_verifies_contract_directives() {
+    let ok = ajisai(
+        &["check", "-"],
+        "#:contract FLIP inputs=1 outputs=1\n{ NOT } 'FLIP' DEF",
+    );
+    assert_eq!(
+        (ok.code, ok.stdout.lines().count()),
+        (0, 1),
+        "{}",
+        ok.stdout
+    );
+    let note = ajisai(&["check", "-"], "#:contract V inputs=1\n{ ^ 0 } 'V' DEF");
+    assert_eq!(note.code, 0);
+    assert!(
+        note.stdout.contains("note at line 1: #:contract"),
+        "{}",
+        note.stdout
+    );
+    let bad = ajisai(
+        &["check", "-"],
+        "#:contract FLIP inputs=2\n{ NOT } 'FLIP' DEF",
+    );
+    assert_eq!(bad.code, 1);
+    assert!(
+        bad.stderr.contains("contractViolation: contract violation: #:contract FLIP declares inputs=2, inferred inputs=1"),
+        "{}",
+        bad.stderr
+    );
+    let run = ajisai(
+        &["run", "-", "--json"],
+        "#:contract FLIP inputs=2\n'ran' PRINT { NOT } 'FLIP' DEF",
+    );
+    assert_eq!(run.code, 1);
+    let doc = one_json(&run);
+    assert_eq!(doc["outcome"], "error:contractViolation");
+    assert_eq!(
+        doc["output"],
+        serde_json::json!([]),
+        "nothing runs before a violated declaration"
+    );
+}
+
+#[test]
 fn check_reports_malformed_source() {
     let out = ajisai(&["check", "-"], "[ 1 2");
     assert_eq!(out.code, 1);

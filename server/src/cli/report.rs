@@ -171,11 +171,23 @@ fn human_run(report: &ComputeReport, exit: Exit) -> Rendered {
 
 fn human_check(report: &CheckReport, exit: Exit) -> Rendered {
     match &report.error {
-        None => Rendered {
-            stdout: "ok: well-formed, every name resolves (nothing was executed)\n".to_string(),
-            stderr: String::new(),
-            exit,
-        },
+        None => {
+            let mut stdout =
+                "ok: well-formed, every name resolves (nothing was executed)\n".to_string();
+            // Declarations inference could not decide are notes: they never fail a check.
+            for f in report.contract_decls.iter().flat_map(|d| &d.findings) {
+                stdout.push_str(&format!(
+                    "note at line {}: {}\n",
+                    f.line,
+                    one_line(&f.message)
+                ));
+            }
+            Rendered {
+                stdout,
+                stderr: String::new(),
+                exit,
+            }
+        }
         Some(e) => Rendered {
             stdout: String::new(),
             stderr: error_line(e),
