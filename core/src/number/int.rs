@@ -372,12 +372,153 @@ impl Int {
         self.big2(other, |x, y| backend().gcd(x, y))
     }
 
-    /// ⌊√self⌋ for self ≥ 0.
+    /// ⌊√self⌋ for self ≥ 0 (a negative self is treated as its magnitude).
     pub fn isqrt(&self) -> Int {
         debug_assert!(!self.is_negative());
         match self {
-            Int::Small(v) => Int::Small(isqrt_u64(*v as u64) as i64),
-            Int::Big(_) => Int::from_buf(self.with_ref(|x| backend().isqrt(x))),
+            Int::Small(v) => Int::Small(isqrt_u64(v.unsigned_abs()) as i64),
+            Int::Big(b) if b.limbs.len() <= 2 => {
+                let m = b.limbs[0] as u128 | ((*b.limbs.get(1).unwrap_or(&0) as u128) << 64);
+                Int::from(isqrt_u128(m) as u64)
+            }
+            Int::Big(_) => Int::from_buf(self.with_ref(|x| {
+                backend().isqrt(IntRef {
+                    negative: false,
+                    limbs: x.limbs,
+                })
+            })),
+        }
+    }
+
+    /// |self| mod m for a machine divisor m ≥ 1 (no backend call, no allocation).
+    pub fn rem_u64(&self, m: u64) -> u64 {
+        debug_assert!(m != 0);
+        match self {
+            Int::Small(v) => v.unsigned_abs() % m,
+            Int::Big(b) => {
+                let mut r: u128 = 0;
+                for &l in b.limbs.iter().rev() {
+                    r = ((r << 64) | l as u128) % m as u128;
+                }
+                r as u64
+            }
+        }
+    }
+
+    /// self / m for a machine divisor m ≥ 1 that divides self exactly.
+    pub fn div_exact_u64(&self, m: u64) -> Int {
+        debug_assert!(m != 0 && self.rem_u64(m) == 0);
+        match self {
+            Int::Small(v) => {
+                let q = v.unsigned_abs() / m;
+                let q = Int::from(q);
+                if *v < 0 {
+                    q.neg()
+                } else {
+                    q
+                }
+            }
+            Int::Big(b) => {
+                let mut limbs = vec![0u64; b.limbs.len()];
+                let mut r: u128 = 0;
+                for (i, &l) in b.limbs.iter().enumerate().rev() {
+                    let cur = (r << 64) | l as u128;
+                    limbs[i] = (cur / m as u128) as u64;
+                    r = cur % m as u128;
+                }
+                Int::from_buf(IntBuf {
+                    negative: b.negative,
+                    limbs,
+                })
+            }
+        }
+    }
+
+    /// Number of one bits in the magnitude.
+    pub fn popcount(&self) -> u64 {
+        match self {
+            Int::Small(v) => v.unsigned_abs().count_ones() as u64,
+            Int::Big(b) => b.limbs.iter().map(|l| l.count_ones() as u64).sum(),
+        }
+    }
+
+    /// Whether bit `i` (0 = least significant) of the magnitude is set.
+    pub fn bit(&self, i: u64) -> bool {
+        match self {
+            Int::Small(v) => i < 64 && (v.unsigned_abs() >> i) & 1 == 1,
+            Int::Big(b) => {
+                let limb = (i / 64) as usize;
+                limb < b.limbs.len() && (b.limbs[limb] >> (i % 64)) & 1 == 1
+            }
+        }
+    }
+
+    /// ⌊self / 2^k⌋ (floor, also for negative values).
+    pub fn shr_floor(&self, k: u64) -> Int {
+        if k == 0 || self.is_zero() {
+            return self.clone();
+        }
+        if let Int::Small(v) = self {
+            return Int::Small(if k >= 64 {
+                if *v < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else {
+                v >> k
+            });
+        }
+        self.div_mod_floor(&Int::pow2(k)).0
+    }
+
+    /// lcm(|self|, |other|) (0 when either is 0).
+    pub fn lcm(&self, other: &Int) -> Int {
+        if self.is_zero() || other.is_zero() {
+            return Int::ZERO;
+        }
+        let g = self.gcd(other);
+        self.abs().div_exact(&g).mul(&other.abs())
+    }
+
+    /// ⌊self^(1/n)⌋ for self ≥ 0 and n ≥ 1 (exact integer arithmetic).
+    pub fn nth_root_floor(&self, n: u64) -> Int {
+        debug_assert!(!self.is_negative() && n >= 1);
+        if n == 1 || self.is_zero() || self.is_one() {
+            return self.clone();
+        }
+        if n == 2 {
+            return self.isqrt();
+        }
+        let bits = self.bit_length();
+        if n >= bits {
+            // 2^n > self ≥ 1, so the root is 1.
+            return Int::ONE;
+        }
+        // Newton from an upper bound 2^⌈bits/n⌉; the iterates decrease to the floor root.
+        let mut x = Int::pow2(bits.div_ceil(n));
+        let nn = Int::from(n);
+        let n1 = Int::from(n - 1);
+        loop {
+            let y = n1
+                .mul(&x)
+                .add(&self.div_rem(&x.pow(n - 1)).0)
+                .div_rem(&nn)
+                .0;
+            if y >= x {
+                return x;
+            }
+            x = y;
+        }
+    }
+
+    /// The exact n-th root of self ≥ 0, if self is a perfect n-th power (n ≥ 1).
+    pub fn exact_nth_root(&self, n: u64) -> Option<Int> {
+        let r = self.nth_root_floor(n);
+        if r.pow(n) == *self {
+            Some(r)
+        } else {
+            None
         }
     }
 
@@ -537,6 +678,25 @@ pub fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
         if b == 0 {
             return a << shift;
         }
+    }
+}
+
+/// ⌊√v⌋ for a 128-bit integer, exact (no floating point).
+pub fn isqrt_u128(v: u128) -> u128 {
+    if v < 2 {
+        return v;
+    }
+    if v <= u64::MAX as u128 {
+        return isqrt_u64(v as u64) as u128;
+    }
+    let bits = 128 - v.leading_zeros();
+    let mut x: u128 = 1u128 << bits.div_ceil(2);
+    loop {
+        let y = (x + v / x) / 2;
+        if y >= x {
+            return x;
+        }
+        x = y;
     }
 }
 

@@ -281,6 +281,56 @@ impl Number {
         self.sub(&m.mul(&Number::from(q)))
     }
 
+    /// [`Number::mul`], polling `budget` (never charging it) during long algebraic products
+    /// so a host can interrupt them.
+    pub fn try_mul(&self, other: &Number, budget: &mut dyn Budget) -> Result<Number, Halt> {
+        match (self, other) {
+            (Number::Rat(a), Number::Rat(b)) => Ok(Number::Rat(a.mul(b))),
+            _ => Ok(Number::from_alg(
+                Alg::from_number(self).try_mul(&Alg::from_number(other), budget)?,
+            )),
+        }
+    }
+
+    /// [`Number::div`], polling `budget` during long algebraic reciprocals and products.
+    pub fn try_div(&self, other: &Number, budget: &mut dyn Budget) -> Result<Option<Number>, Halt> {
+        match other {
+            _ if other.is_zero() => Ok(None),
+            Number::Rat(b) => match self {
+                Number::Rat(a) => Ok(Some(Number::Rat(a.div(b)))),
+                Number::Alg(_) => Ok(Some(self.mul(&Number::Rat(b.recip())))),
+            },
+            Number::Alg(b) => {
+                let inv = Number::from_alg(b.try_recip(budget)?);
+                Ok(Some(self.try_mul(&inv, budget)?))
+            }
+        }
+    }
+
+    /// [`Number::signum`], polling `budget` while an algebraic sign is decided.
+    pub fn try_signum(&self, budget: &mut dyn Budget) -> Result<i32, Halt> {
+        match self {
+            Number::Rat(r) => Ok(r.signum()),
+            Number::Alg(a) => a.try_signum(budget),
+        }
+    }
+
+    /// [`Number::cmp_exact`], polling `budget` while an algebraic sign is decided.
+    pub fn try_cmp_exact(&self, other: &Number, budget: &mut dyn Budget) -> Result<Ordering, Halt> {
+        match (self, other) {
+            (Number::Rat(a), Number::Rat(b)) => Ok(a.cmp(b)),
+            _ => Ok(self.sub(other).try_signum(budget)?.cmp(&0)),
+        }
+    }
+
+    /// [`Number::floor`], polling `budget` while an algebraic floor is decided.
+    pub fn try_floor(&self, budget: &mut dyn Budget) -> Result<Int, Halt> {
+        match self {
+            Number::Rat(r) => Ok(r.floor()),
+            Number::Alg(a) => a.try_floor(budget),
+        }
+    }
+
     /// The last convergent p/q with q ≤ `bound` of the regular continued fraction of
     /// self (MCP-30); for a rational, self itself when its denominator is within bound.
     pub fn best_convergent(&self, bound: u64) -> Rat {
