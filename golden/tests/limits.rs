@@ -8,7 +8,7 @@
 use ajisai_core::engine::{compute, Options};
 use ajisai_core::envelope::compute_json;
 use ajisai_core::json::ObjectWriter;
-use ajisai_core::{Limit, Profile};
+use ajisai_core::{Limit, Profile, Value};
 use ajisai_golden::{link, on_big_stack, Generator};
 use serde_json::{Map, Value as Json};
 
@@ -248,4 +248,55 @@ fn injected_bigint_bits() {
 #[test]
 fn injected_algebraic_terms() {
     assert_pair("algebraicTerms");
+}
+
+/// MCP-56's liveness requirement: each size ceiling of `mcp-local-stdio` can be reached
+/// with its declared value before `numericWork` refuses, and one step further is refused
+/// by the size limit itself.
+#[test]
+fn size_ceilings_are_reachable_before_numeric_work_refuses() {
+    link();
+    let found = on_big_stack(|| {
+        let profile = Profile::MCP_LOCAL_STDIO;
+        let run = |s: &str| compute(s, &Options::new(profile.clone()));
+        let mut out = Vec::new();
+        // 2^262143 is exactly 262,144 bits wide.
+        let r = run("2 262143 POW");
+        match (&r.error, r.stack.first().and_then(Value::as_number)) {
+            (None, Some(n)) if n.width() == profile.bigint_bits => {}
+            _ => out.push(format!(
+                "2 262143 POW: expected a 262144-bit value, got {:?}",
+                r.error
+            )),
+        }
+        if r.usage.numeric_work > profile.numeric_work {
+            out.push(format!(
+                "2 262143 POW: numericWork {}",
+                r.usage.numeric_work
+            ));
+        }
+        let r = run("2 262144 POW");
+        let msg = r.error.as_ref().map(|e| e.message.as_str());
+        if msg != Some("bigintBits of 262145 exceeds the limit of 262144") {
+            out.push(format!("2 262144 POW: {msg:?}"));
+        }
+        // (1+√2)(1+√3)…(1+√23) over the first nine primes has exactly 2^9 = 512 terms.
+        let primes = [2, 3, 5, 7, 11, 13, 17, 19, 23];
+        let mut product = String::from("1");
+        for p in primes {
+            product.push_str(&format!(" 1 {p} SQRT + *"));
+        }
+        let r = run(&product);
+        match (&r.error, r.stack.first().and_then(Value::as_number)) {
+            (None, Some(n)) if n.term_count() == profile.algebraic_terms => {}
+            _ => out.push(format!("512-term product: got {:?}", r.error)),
+        }
+        let r = run(&format!("{product} 1 29 SQRT + *"));
+        let msg = r.error.as_ref().map(|e| e.message.as_str());
+        if msg != Some("algebraicTerms of 1024 exceeds the limit of 512") {
+            out.push(format!("1024-term product: {msg:?}"));
+        }
+        out
+    });
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }
