@@ -1,4 +1,4 @@
-//! `run` and `check`: the JSON envelope (MCP-95) or the report for people.
+//! `run`, `check` and `contract`: the JSON envelope (MCP-95) or the report for people.
 //!
 //! The envelope is the engine's (`ajisai_core::envelope`); the CLI only appends its
 //! two host fields, `limitProfile` and `backend`, where the server puts `mcp`.
@@ -27,17 +27,9 @@ pub struct Rendered {
 /// `run`: execute `text` under `profile` and render the result.
 pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
     let report = engine::compute(text, &Options::new(profile.clone()));
-    let exit = if report.error.is_some() {
-        Exit::Failure
-    } else {
-        Exit::Ok
-    };
+    let exit = exit_of(report.error.is_some());
     if json {
-        Rendered {
-            stdout: compute_json(&report, profile, &backend.provenance()),
-            stderr: String::new(),
-            exit,
-        }
+        Rendered::json(compute_json(&report, profile, &backend.provenance()), exit)
     } else {
         human_run(&report, exit)
     }
@@ -46,17 +38,9 @@ pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Ren
 /// `check`: check `text` without executing it and render the verdict.
 pub fn check(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
     let report = engine::check(text, &Options::new(profile.clone()));
-    let exit = if report.error.is_some() {
-        Exit::Failure
-    } else {
-        Exit::Ok
-    };
+    let exit = exit_of(report.error.is_some());
     if json {
-        Rendered {
-            stdout: check_json(&report, profile, &backend.provenance()),
-            stderr: String::new(),
-            exit,
-        }
+        Rendered::json(check_json(&report, profile, &backend.provenance()), exit)
     } else {
         human_check(&report, exit)
     }
@@ -65,23 +49,32 @@ pub fn check(text: &str, json: bool, profile: &Profile, backend: &Selected) -> R
 /// `contract`: infer the contracts of the User Words `text` defines, executing nothing.
 pub fn contract(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
     let report = engine::infer_contracts(text, &Options::new(profile.clone()));
-    let exit = if report.error.is_some() {
-        Exit::Failure
-    } else {
-        Exit::Ok
-    };
+    let exit = exit_of(report.error.is_some());
     if json {
-        Rendered {
-            stdout: infer_json(&report, profile, &backend.provenance()),
-            stderr: String::new(),
-            exit,
-        }
+        Rendered::json(infer_json(&report, profile, &backend.provenance()), exit)
     } else {
         human_contract(&report, exit)
     }
 }
 
+fn exit_of(failed: bool) -> Exit {
+    if failed {
+        Exit::Failure
+    } else {
+        Exit::Ok
+    }
+}
+
 impl Rendered {
+    /// A `--json` answer: the document on stdout, nothing on stderr.
+    pub fn json(document: String, exit: Exit) -> Rendered {
+        Rendered {
+            stdout: document,
+            stderr: String::new(),
+            exit,
+        }
+    }
+
     /// Write both texts and return the exit status.
     pub fn write(&self, io: &mut Io<'_>) -> io::Result<Exit> {
         io.stdout.write_all(self.stdout.as_bytes())?;
