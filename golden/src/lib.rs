@@ -12,6 +12,9 @@
 
 use ajisai_core::display::display;
 use ajisai_core::engine::{self, ComputeReport, Options};
+use ajisai_core::envelope::compute_json;
+use ajisai_core::json::ObjectWriter;
+use ajisai_core::numerics::{self, Numerics};
 use ajisai_core::value::Value;
 use ajisai_core::{Limit, Profile};
 use serde::Deserialize;
@@ -474,22 +477,65 @@ pub struct Summary {
     pub unregistered: BTreeMap<String, usize>,
     /// Other failing cases, counted under every Word they exercise.
     pub by_word: BTreeMap<String, usize>,
+    /// The backends every case ran on.
+    pub backends: Vec<&'static str>,
 }
 
-/// Run every case and collect the failures.
+/// Every numeric backend linked into this build, highest priority first.
+pub fn backends() -> Vec<&'static dyn Numerics> {
+    link();
+    numerics::registered().iter().map(|r| (r.get)()).collect()
+}
+
+/// Run one case on every backend: the findings of the first, plus any backend whose
+/// envelope differs from the first's (results must be byte-identical across backends).
+fn run_on_every_backend(
+    case: &Case,
+    backends: &[&'static dyn Numerics],
+) -> (Vec<String>, Option<String>) {
+    let mut first: Option<(String, String)> = None;
+    let mut found = Vec::new();
+    let mut blocked = None;
+    for &b in backends {
+        let kind = b.kind().id();
+        let (envelope, mut findings) = numerics::with_backend(b, || match run(case) {
+            Ok(report) => {
+                if blocked.is_none() {
+                    blocked = unregistered_word(&case.expect, &report);
+                }
+                (
+                    compute_json(&report, &|_: &mut ObjectWriter<'_>| {}),
+                    compare(&case.expect, &report),
+                )
+            }
+            Err(e) => (String::new(), vec![e]),
+        });
+        match &first {
+            None => {
+                found.append(&mut findings);
+                first = Some((kind.to_string(), envelope));
+            }
+            Some((first_kind, first_envelope)) if *first_envelope != envelope => {
+                found.push(format!(
+                    "backend parity: the {kind} envelope differs from the {first_kind} one"
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    (found, blocked)
+}
+
+/// Run every case on every linked numeric backend and collect the failures.
 pub fn run_all(cases: &[Case]) -> Summary {
+    let backends = backends();
     let mut summary = Summary {
         total: cases.len(),
+        backends: backends.iter().map(|b| b.kind().id()).collect(),
         ..Summary::default()
     };
     for case in cases {
-        let (found, blocked) = match run(case) {
-            Ok(report) => (
-                compare(&case.expect, &report),
-                unregistered_word(&case.expect, &report),
-            ),
-            Err(e) => (vec![e], None),
-        };
+        let (found, blocked) = run_on_every_backend(case, &backends);
         if found.is_empty() {
             continue;
         }
@@ -526,10 +572,11 @@ impl Summary {
     /// One line: totals.
     pub fn headline(&self, what: &str) -> String {
         format!(
-            "{what}: {} cases, {} passed, {} failed",
+            "{what}: {} cases, {} passed, {} failed (backends: {})",
             self.total,
             self.total - self.failures.len(),
-            self.failures.len()
+            self.failures.len(),
+            self.backends.join(", ")
         )
     }
 
