@@ -1,1 +1,440 @@
-//! STUB: family module `higher_order` (see ARCHITECTURE.md); a helper implements it.
+//! Higher-order Words (`higherOrder`): MAP, FILTER, FOLD, ANY and ALL.
+//!
+//! Each walks the outermost elements of a Vector and evaluates its code operand once
+//! per element in a fresh isolated frame (LANGUAGE.md §6.1). The walk is a [`Resume`]
+//! state machine: the executor validates, leaves its operands where they are, pushes
+//! the first element above them and hands the block to the machine; every resume
+//! reads the frame's top, drops the frame and either starts the next element or
+//! finishes. Nothing recurses natively, so a block that itself maps (or a User Word
+//! that recurses through MAP) is bounded by steps, not by the native stack.
+//!
+//! Because the operands stay on the stack until the walk finishes, putting them back
+//! on an ERROR (§7.4) is only a matter of dropping the frame: the collection, the
+//! block and FOLD's initial accumulator are still there, each exactly once.
+
+use crate::support::{base, describe};
+use ajisai_core::code::Block;
+use ajisai_core::outcome::{err, ErrorCategory, LangError};
+use ajisai_core::value::{Value, Vector};
+use ajisai_core::word::{
+    ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Purity, Resume, Tier, WordSpec,
+};
+use ajisai_core::{Ctx, Halt};
+use std::sync::Arc;
+
+/// Which higher-order Word a walk belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Map,
+    Filter,
+    Fold,
+    Any,
+    All,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Map => "MAP",
+            Kind::Filter => "FILTER",
+            Kind::Fold => "FOLD",
+            Kind::Any => "ANY",
+            Kind::All => "ALL",
+        }
+    }
+
+    /// Operands the Word reads: `v code`, or `v init code` for FOLD.
+    fn arity(self) -> usize {
+        if self == Kind::Fold {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// Whether the block is a predicate that must leave a Boolean on top.
+    fn is_predicate(self) -> bool {
+        matches!(self, Kind::Filter | Kind::Any | Kind::All)
+    }
+}
+
+/// The code operand (WORDS.md §5): a CodeBlock as is, or a String naming a Word,
+/// resolved to a one-token block applying it (so each application costs a step).
+fn code_operand(ctx: &Ctx<'_>, kind: Kind, v: &Value) -> Result<Arc<Block>, LangError> {
+    match v {
+        Value::Block(b) => Ok(b.clone()),
+        Value::Str(name) => ctx.code_from_name(name).map_err(|mut e| {
+            let shown = if name.trim().is_empty() { format!("'{name}'") } else { name.to_string() };
+            e.message = format!(
+                "Unknown word: {shown}; the String code operand of {} must name a Core or User Word \
+                 (not KEEP, VENT, IDLE or a binding), or pass a CodeBlock",
+                kind.name()
+            );
+            if let Some(names) = ajisai_core::suggest::closest_for(name, ctx.dictionary()) {
+                e.message.push_str(&format!("; closest: {}", names.join(", ")));
+            }
+            e
+        }),
+        other => Err(err::type_mismatch(format!(
+            "{} needs a CodeBlock (or a String naming a Word) on top, got {}",
+            kind.name(),
+            describe(other)
+        ))),
+    }
+}
+
+/// The state of one walk between element evaluations.
+struct Walk {
+    kind: Kind,
+    block: Arc<Block>,
+    items: Vector,
+    /// Index of the element whose evaluation is running.
+    index: usize,
+    /// Mapped or selected elements so far (MAP, FILTER).
+    out: Vec<Value>,
+    /// The accumulator (FOLD; a placeholder for the other Words).
+    acc: Value,
+    /// The invocation was under KEEP (the resume context does not carry it).
+    keep: bool,
+}
+
+impl Walk {
+    /// Push the current element's frame contents at `base` and ask for the block.
+    fn visit(self: Box<Self>, ctx: &mut Ctx<'_>, base: usize) -> Result<Flow, Halt> {
+        debug_assert_eq!(ctx.stack_len(), base);
+        if self.kind == Kind::Fold {
+            ctx.push(self.acc.clone());
+        }
+        ctx.push(self.items.items()[self.index].clone());
+        let block = self.block.clone();
+        Ok(ctx.run_isolated(block, base, self))
+    }
+
+    /// The element description used in messages.
+    fn element(&self) -> String {
+        format!(
+            "element {} of {} (index {})",
+            self.index + 1,
+            self.items.len(),
+            self.index
+        )
+    }
+
+    /// The walk visited every element: conclude with its result.
+    fn finish(self, ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+        let kind = self.kind;
+        let keep = self.keep;
+        let result = match kind {
+            Kind::Map | Kind::Filter => Value::vector(self.out),
+            Kind::Fold => self.acc,
+            Kind::Any => Value::Bool(false),
+            Kind::All => Value::Bool(true),
+        };
+        conclude(ctx, kind, keep, result)
+    }
+}
+
+/// Consume the operands (only the block, and FOLD's initial accumulator, under
+/// KEEP: §6.4's higher-order exception) and push the result.
+fn conclude(ctx: &mut Ctx<'_>, kind: Kind, keep: bool, result: Value) -> Result<Flow, Halt> {
+    let consumed = if keep { kind.arity() - 1 } else { kind.arity() };
+    for _ in 0..consumed {
+        ctx.pop();
+    }
+    ctx.push(result);
+    Ok(Flow::Done)
+}
+
+impl Resume for Walk {
+    fn resume(mut self: Box<Self>, ctx: &mut Ctx<'_>, base: usize) -> Result<Flow, Halt> {
+        let top = ctx.frame_values(base).last().cloned();
+        ctx.truncate(base);
+        let Some(top) = top else {
+            let what = match self.kind {
+                Kind::Map => "the mapped value",
+                Kind::Fold => "the next accumulator",
+                _ => "TRUE or FALSE",
+            };
+            return Err(err::block_violation(format!(
+                "the {} block left no value for {}; it must leave {what} on top",
+                self.kind.name(),
+                self.element()
+            ))
+            .into());
+        };
+        if self.kind.is_predicate() {
+            let Some(verdict) = top.as_bool() else {
+                return Err(err::block_violation(format!(
+                    "the {} predicate must leave a Boolean on top, but left {} for {}",
+                    self.kind.name(),
+                    describe(&top),
+                    self.element()
+                ))
+                .into());
+            };
+            match self.kind {
+                Kind::Filter if verdict => {
+                    let e = self.items.items()[self.index].clone();
+                    self.out.push(e);
+                }
+                // Short-circuit: later elements are not visited.
+                Kind::Any if verdict => {
+                    return conclude(ctx, Kind::Any, self.keep, Value::Bool(true))
+                }
+                Kind::All if !verdict => {
+                    return conclude(ctx, Kind::All, self.keep, Value::Bool(false))
+                }
+                _ => {}
+            }
+        } else if self.kind == Kind::Map {
+            self.out.push(top);
+        } else {
+            self.acc = top;
+        }
+        self.index += 1;
+        if self.index == self.items.len() {
+            return (*self).finish(ctx);
+        }
+        self.visit(ctx, base)
+    }
+
+    fn unwind(self: Box<Self>, ctx: &mut Ctx<'_>, base: usize) {
+        // The operands were never moved: dropping the frame puts them back (§7.4).
+        ctx.truncate(base);
+    }
+}
+
+fn walk(ctx: &mut Ctx<'_>, kind: Kind) -> Result<Flow, Halt> {
+    let arity = kind.arity();
+    ctx.need(arity)?;
+    let block = code_operand(ctx, kind, ctx.peek(0))?;
+    let keep = ctx.keep();
+    let items = match ctx.peek(arity - 1) {
+        Value::Vector(v) => v.clone(),
+        nil @ Value::Nil(_) => {
+            let answer = match kind {
+                Kind::Map | Kind::Filter => nil.clone(),
+                Kind::Fold => ctx.peek(1).clone(),
+                Kind::Any => Value::Bool(false),
+                Kind::All => Value::Bool(true),
+            };
+            return conclude(ctx, kind, keep, answer);
+        }
+        other => {
+            return Err(err::type_mismatch(format!(
+                "{} walks a Vector, got {}{}",
+                kind.name(),
+                describe(other),
+                if other.as_str().is_some() {
+                    " (use CHARS to walk a String's characters)"
+                } else {
+                    ""
+                }
+            ))
+            .into())
+        }
+    };
+    let acc = if kind == Kind::Fold {
+        ctx.peek(1).clone()
+    } else {
+        Value::Bool(false)
+    };
+    let mut walk = Box::new(Walk {
+        kind,
+        block,
+        items,
+        index: 0,
+        out: Vec::new(),
+        acc,
+        keep,
+    });
+    if walk.items.is_empty() {
+        return (*walk).finish(ctx);
+    }
+    // Prepare a block built by REFLECT once, not per element; only code that is
+    // about to run is checked, so an empty walk never inspects it.
+    walk.block = ctx.prepared(&walk.block)?;
+    if kind == Kind::Map {
+        walk.out.reserve_exact(walk.items.len());
+    }
+    let base = ctx.stack_len();
+    walk.visit(ctx, base)
+}
+
+fn map(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    walk(ctx, Kind::Map)
+}
+
+fn filter(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    walk(ctx, Kind::Filter)
+}
+
+fn fold(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    walk(ctx, Kind::Fold)
+}
+
+fn any(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    walk(ctx, Kind::Any)
+}
+
+fn all(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    walk(ctx, Kind::All)
+}
+
+const WALK_ERRORS: &[ErrorCategory] = &[
+    ErrorCategory::TypeMismatch,
+    ErrorCategory::UnknownWord,
+    ErrorCategory::BlockViolation,
+];
+
+/// `MAP`
+pub const MAP: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::ConsumeNil,
+    purity: Purity::Conditional,
+    errors: WALK_ERRORS,
+    summary: "Evaluate the code on each element of a Vector in its own isolated frame; the tops it leaves form the result Vector.",
+    syntax: "v { code } MAP   or   v 'WORD' MAP",
+    stack_effect: "( v code -- w )",
+    examples: &[
+        ex("[ 1 2 3 ] { 2 * } MAP", "[ 2/1 4/1 6/1 ]"),
+        ex("[ 1 2 ] { 1 COLLECT } MAP", "[ [ 1/1 ] [ 2/1 ] ]"),
+        ex("[ [ 1 2 ] [ 3 ] ] { LENGTH } MAP", "[ 2/1 1/1 ]"),
+        ex("[ 1 2 3 ] 'NEG' MAP", "[ -1/1 -2/1 -3/1 ]"),
+        ex("[ 1 2 ] { 5 6 } MAP", "[ 6/1 6/1 ]"),
+        ex("[ 1 2 ] { 1 0 / } MAP", "[ NIL NIL ]"),
+        ex_prints("[ 1 2 ] { PRINT } MAP", "error:blockViolation", &["1/1"]),
+        ex("5 { 1 } MAP", "error:typeMismatch"),
+        ex("5 'FOO' MAP", "error:unknownWord"),
+        ex("NIL 5 MAP", "error:typeMismatch"),
+        ex("[ 1 2 3 ] KEEP { 2 * } MAP", "[ 1/1 2/1 3/1 ] | [ 2/1 4/1 6/1 ]"),
+        ex("5 'T' BIND [ 1 2 3 ] { T + } MAP", "[ 6/1 7/1 8/1 ]"),
+        ex("[ ] { 1 0 | 1 } MAP", "[ ]"),
+        ex("1 0 / { 2 * } MAP", "NIL (nil:divisionByZero)"),
+        ex("NIL KEEP { 2 * } MAP", "NIL | NIL (nil:literal)"),
+        ex("[ 1 2 ] { 'a' 1 + } MAP", "error:typeMismatch"),
+        ex("[ 1 2 ] 'VENT' MAP", "error:unknownWord"),
+        ex("[ 1 2 ] 'KEEP' MAP", "error:unknownWord"),
+        ex("[ 1 2 ] 'IDLE' MAP", "error:unknownWord"),
+        ex("[ 1 2 ] '^' MAP", "error:unknownWord"),
+        ex("[ 1 2 ] 'neg' MAP", "[ -1/1 -2/1 ]"),
+        ex("7 'X' BIND [ 1 2 ] 'X' MAP", "error:unknownWord"),
+        ex("{ 1 + } 'INC' DEF [ 1 2 ] 'INC' MAP", "[ 2/1 3/1 ]"),
+        ex("[ [ 1 2 ] [ 3 ] ] { { 10 * } MAP } MAP", "[ [ 10/1 20/1 ] [ 30/1 ] ]"),
+        ex("1 { 1 2 } MAP", "error:typeMismatch"),
+        ex("{ 1 } MAP", "error:stackUnderflow"),
+        ex("[ 1 2 ] { 1 | 2 } MAP", "error:malformedSource"),
+        ex("9 [ 1 2 ] { DROP-NOTHING } MAP", "error:unknownWord"),
+        ex("9 [ 1 2 ] { + } MAP", "error:stackUnderflow"),
+        ex("[ 1 ] { } MAP", "[ 1/1 ]"),
+        ex("[ 1 ] { 'X' BIND } MAP", "error:blockViolation"),
+    ],
+    ..base("MAP", Family::HigherOrder, 2, 1, map)
+};
+
+/// `FILTER`
+pub const FILTER: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::ConsumeNil,
+    purity: Purity::Conditional,
+    errors: WALK_ERRORS,
+    summary: "Keep, in order, the elements of a Vector for which the predicate leaves TRUE on top of its isolated frame.",
+    syntax: "v { predicate } FILTER   or   v 'WORD' FILTER",
+    stack_effect: "( v pred -- w )",
+    examples: &[
+        ex("[ 1 2 3 ] { 2 MOD 1 = } FILTER", "[ 1/1 3/1 ]"),
+        ex("[ 0 10 ] RANGE { 5 > } FILTER", "[ 6/1 7/1 8/1 9/1 10/1 ]"),
+        ex("[ 'a' 'b' ] { 'b' = } FILTER", "[ 'b' ]"),
+        ex("[ 1 2 3 ] { 2 > } KEEP FILTER", "[ 1/1 2/1 3/1 ] | [ 3/1 ]"),
+        ex("[ 1 2 3 ] { 1 } FILTER", "error:blockViolation"),
+        ex("[ 1 2 3 ] { [ TRUE ] } FILTER", "error:blockViolation"),
+        ex("[ 1 2 ] { 1 0 / } FILTER", "error:blockViolation"),
+        ex("[ 1 2 ] { } FILTER", "error:blockViolation"),
+        ex("[ ] { 1 } FILTER", "[ ]"),
+        ex("NIL { TRUE } FILTER", "NIL (nil:literal)"),
+        ex("'abc' { TRUE } FILTER", "error:typeMismatch"),
+        ex("[ 1 NIL 3 ] { NIL? NOT } FILTER", "[ 1/1 3/1 ]"),
+        ex("[ TRUE FALSE TRUE ] 'NOT' FILTER", "[ FALSE ]"),
+    ],
+    ..base("FILTER", Family::HigherOrder, 2, 1, filter)
+};
+
+/// `FOLD`
+pub const FOLD: WordSpec = WordSpec {
+    nil_policy: NilPolicy::ConsumeNil,
+    purity: Purity::Conditional,
+    errors: WALK_ERRORS,
+    summary: "Thread an accumulator through a Vector: each element's isolated frame holds the accumulator then the element, and the top it leaves is the next accumulator.",
+    syntax: "v init { code } FOLD   or   v init 'WORD' FOLD",
+    stack_effect: "( v init code -- acc )",
+    examples: &[
+        ex("[ 1 2 3 ] [ 0 ] { + } FOLD", "[ 6/1 ]"),
+        ex("[ 1 2 3 ] 0 { + } FOLD", "6/1"),
+        ex("[ 1 2 3 ] 0 'ADD' FOLD", "6/1"),
+        ex("[ ] 5 { + } FOLD", "5/1"),
+        ex_prints("[ 1 2 ] [ 0 ] { PRINT } FOLD", "[ 0/1 ]", &["1/1", "2/1"]),
+        ex("[ 1 2 3 ] { + } FOLD", "error:stackUnderflow"),
+        ex("[ 1 2 3 ] [ 0 ] KEEP { + } FOLD", "[ 1/1 2/1 3/1 ] | [ 6/1 ]"),
+        ex("[ 1 2 ] 0 5 FOLD", "error:typeMismatch"),
+        ex("NIL 5 { + } FOLD", "5/1"),
+        ex("NIL 5 KEEP { + } FOLD", "NIL | 5/1"),
+        ex("[ 1 2 ] NIL { NIL? } FOLD", "FALSE"),
+        ex("[ 1 2 ] NIL { + } FOLD", "NIL (nil:literal)"),
+        ex("[ 1 2 ] 0 { DROP } FOLD", "error:unknownWord"),
+        ex("[ 'a' 'b' 'c' ] '' { 2 COLLECT JOIN } FOLD", "'abc'"),
+        ex("'abc' 0 { + } FOLD", "error:typeMismatch"),
+        ex("[ 1 2 ] 0 'NOPE' FOLD", "error:unknownWord"),
+    ],
+    ..base("FOLD", Family::HigherOrder, 3, 1, fold)
+};
+
+/// `ANY`
+pub const ANY: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::ConsumeNil,
+    purity: Purity::Conditional,
+    errors: WALK_ERRORS,
+    summary: "TRUE iff the predicate leaves TRUE for some element; stops at the first TRUE.",
+    syntax: "v { predicate } ANY   or   v 'WORD' ANY",
+    stack_effect: "( v pred -- bool )",
+    examples: &[
+        ex("[ 1 2 3 ] { 1 > } ANY", "TRUE"),
+        ex_prints("[ 1 2 3 ] { PRINT TRUE } ANY", "TRUE", &["1/1"]),
+        ex("[ ] { TRUE } ANY", "FALSE"),
+        ex("1 0 / { TRUE } ANY", "FALSE"),
+        ex("[ 1 2 3 ] KEEP { 1 > } ANY", "[ 1/1 2/1 3/1 ] | TRUE"),
+        ex("[ 1 2 3 ] { 1 } ANY", "error:blockViolation"),
+        ex("[ 1 2 ] { 1 0 / } ANY", "error:blockViolation"),
+        ex("[ 1 2 ] { 5 > } ANY", "FALSE"),
+        ex("[ TRUE 1 ] { } ANY", "TRUE"),
+        ex("[ 1 ] NIL ANY", "error:typeMismatch"),
+    ],
+    ..base("ANY", Family::HigherOrder, 2, 1, any)
+};
+
+/// `ALL`
+pub const ALL: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::ConsumeNil,
+    purity: Purity::Conditional,
+    errors: WALK_ERRORS,
+    summary: "TRUE iff the predicate leaves TRUE for every element; stops at the first FALSE.",
+    syntax: "v { predicate } ALL   or   v 'WORD' ALL",
+    stack_effect: "( v pred -- bool )",
+    examples: &[
+        ex("[ 2 4 ] { 2 MOD 0 = } ALL", "TRUE"),
+        ex("[ 1 2 3 ] { 1 > } ALL", "FALSE"),
+        ex_prints("[ 1 2 3 ] { PRINT FALSE } ALL", "FALSE", &["1/1"]),
+        ex("[ ] { TRUE } ALL", "TRUE"),
+        ex("1 0 / { TRUE } ALL", "TRUE"),
+        ex("[ 1 2 3 ] KEEP { 0 > } ALL", "[ 1/1 2/1 3/1 ] | TRUE"),
+        ex("[ FALSE 1 ] { } ALL", "FALSE"),
+        ex("[ TRUE 1 ] { } ALL", "error:blockViolation"),
+        ex("NIL KEEP { TRUE } ALL", "NIL | TRUE"),
+    ],
+    ..base("ALL", Family::HigherOrder, 2, 1, all)
+};
+
+inventory::submit! {
+    FamilyRegistration { module: "higher_order", words: &[MAP, FILTER, FOLD, ANY, ALL] }
+}

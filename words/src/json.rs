@@ -1,1 +1,621 @@
-//! STUB: family module `json` (see ARCHITECTURE.md); a helper implements it.
+//! JSON (`text` family): JSON-DECODE and JSON-ENCODE [seed].
+//!
+//! Decoding is a strict RFC 8259 reader written for this purpose: numbers become
+//! the exact rationals they denote through the same lexeme builder as source
+//! literals (no floating-point step, same `numericLiteralDigits` / `bigintBits`
+//! refusals), and the reader is a loop over an explicit container stack, so a text
+//! of millions of `[` is refused by `nestingDepth` (or, without that limit, built)
+//! without touching the native stack. The text is read once from the left and the
+//! first problem met — invalid syntax, or a limit — decides the outcome.
+//!
+//! Encoding writes compact JSON, numbers as exact decimals only; a value with no
+//! exact JSON form encodes to `NIL(invalidEncoding)` as a whole.
+
+use crate::support::{base, describe};
+use ajisai_core::json::write_str;
+use ajisai_core::limits::exceeded;
+use ajisai_core::number::literal::{build_scaled, BuildError};
+use ajisai_core::number::{Int, Number};
+use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
+use ajisai_core::value::Value;
+use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
+use ajisai_core::{Ctx, Halt, Limit, Profile};
+use std::sync::Arc;
+
+/// Why a text did not decode.
+#[derive(Debug)]
+pub enum DecodeError {
+    /// Not one valid JSON text (`NIL(invalidEncoding)`); the byte offset and what was wrong.
+    Invalid(usize, &'static str),
+    /// A limit refused the text (`resourceLimitExceeded`).
+    Limit(LangError),
+}
+
+/// A container being filled.
+enum Open {
+    Array(Vec<Value>),
+    /// An object's members so far and the key of the member whose value is being read.
+    Object(Vec<Value>, Arc<str>),
+}
+
+/// The reader: the text, a cursor, and the limits that apply to it.
+struct Reader<'t> {
+    b: &'t [u8],
+    text: &'t str,
+    i: usize,
+    max_depth: u64,
+    max_digits: u64,
+    max_bits: u64,
+}
+
+fn invalid<T>(at: usize, what: &'static str) -> Result<T, DecodeError> {
+    Err(DecodeError::Invalid(at, what))
+}
+
+impl<'t> Reader<'t> {
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    /// Refuse opening a level that would make the value deeper than `nestingDepth`.
+    fn open_level(&self, depth: &mut u64) -> Result<(), DecodeError> {
+        *depth += 1;
+        if *depth > self.max_depth {
+            return Err(DecodeError::Limit(exceeded(
+                Limit::NestingDepth,
+                *depth,
+                self.max_depth,
+            )));
+        }
+        Ok(())
+    }
+
+    /// At an object member: open its pair level, then read `"key" :`.
+    fn member_key(&mut self, depth: &mut u64) -> Result<Arc<str>, DecodeError> {
+        if self.peek() != Some(b'"') {
+            return invalid(self.i, "an object member must start with a string key");
+        }
+        self.open_level(depth)?;
+        let key = self.string()?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return invalid(self.i, "expected ':' after an object key");
+        }
+        self.i += 1;
+        Ok(key)
+    }
+
+    fn hex4(&mut self) -> Result<u32, DecodeError> {
+        let mut v = 0u32;
+        for _ in 0..4 {
+            let d = match self.peek() {
+                Some(c @ b'0'..=b'9') => c - b'0',
+                Some(c @ b'a'..=b'f') => c - b'a' + 10,
+                Some(c @ b'A'..=b'F') => c - b'A' + 10,
+                _ => return invalid(self.i, "\\u must be followed by four hex digits"),
+            };
+            v = v * 16 + u32::from(d);
+            self.i += 1;
+        }
+        Ok(v)
+    }
+
+    /// A string starting at the opening quote.
+    fn string(&mut self) -> Result<Arc<str>, DecodeError> {
+        self.i += 1;
+        let mut out = String::new();
+        let mut run = self.i;
+        loop {
+            match self.peek() {
+                None => return invalid(self.i, "unterminated string"),
+                Some(b'"') => {
+                    out.push_str(&self.text[run..self.i]);
+                    self.i += 1;
+                    return Ok(out.into());
+                }
+                Some(c) if c < 0x20 => {
+                    return invalid(self.i, "unescaped control character in a string")
+                }
+                Some(b'\\') => {
+                    out.push_str(&self.text[run..self.i]);
+                    let at = self.i;
+                    self.i += 1;
+                    let c = match self.peek() {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.i += 1;
+                            let hi = self.hex4()?;
+                            let cp = match hi {
+                                0xD800..=0xDBFF => {
+                                    if self.b.get(self.i..self.i + 2) != Some(b"\\u") {
+                                        return invalid(at, "unpaired high surrogate escape");
+                                    }
+                                    self.i += 2;
+                                    let lo = self.hex4()?;
+                                    if !(0xDC00..=0xDFFF).contains(&lo) {
+                                        return invalid(at, "unpaired high surrogate escape");
+                                    }
+                                    0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                                }
+                                0xDC00..=0xDFFF => {
+                                    return invalid(at, "unpaired low surrogate escape")
+                                }
+                                v => v,
+                            };
+                            // Every value reaching here is a scalar value.
+                            let Some(c) = char::from_u32(cp) else {
+                                return invalid(at, "invalid \\u escape");
+                            };
+                            out.push(c);
+                            run = self.i;
+                            continue;
+                        }
+                        _ => return invalid(at, "invalid escape sequence"),
+                    };
+                    out.push(c);
+                    self.i += 1;
+                    run = self.i;
+                }
+                Some(_) => self.i += 1,
+            }
+        }
+    }
+
+    fn digits(&mut self) -> &'t str {
+        let start = self.i;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.i += 1;
+        }
+        &self.text[start..self.i]
+    }
+
+    /// A number per RFC 8259's grammar, checked against the lexeme limits and built exactly.
+    fn number(&mut self) -> Result<Value, DecodeError> {
+        let negative = self.peek() == Some(b'-');
+        if negative {
+            self.i += 1;
+        }
+        let int = match self.peek() {
+            Some(b'0') => {
+                self.i += 1;
+                "0"
+            }
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return invalid(self.i, "a number needs a digit here"),
+        };
+        let mut frac = "";
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            frac = self.digits();
+            if frac.is_empty() {
+                return invalid(self.i, "a decimal point must be followed by digits");
+            }
+        }
+        let mut exp = "";
+        let mut exp_negative = false;
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            match self.peek() {
+                Some(b'-') => {
+                    exp_negative = true;
+                    self.i += 1;
+                }
+                Some(b'+') => self.i += 1,
+                _ => {}
+            }
+            exp = self.digits();
+            if exp.is_empty() {
+                return invalid(self.i, "an exponent needs digits");
+            }
+        }
+        let digits = (int.len() + frac.len() + exp.len()) as u64;
+        if digits > self.max_digits {
+            return Err(DecodeError::Limit(exceeded(
+                Limit::NumericLiteralDigits,
+                digits,
+                self.max_digits,
+            )));
+        }
+        let e = if exp.is_empty() {
+            Int::ZERO
+        } else {
+            Int::from_decimal(exp)
+        };
+        let e = if exp_negative { e.neg() } else { e };
+        match build_scaled(negative, int, frac, &e, self.max_bits) {
+            Ok(r) => Ok(Value::Number(Number::Rat(r))),
+            Err(BuildError::TooWide { observed }) => Err(DecodeError::Limit(exceeded(
+                Limit::BigintBits,
+                observed,
+                self.max_bits,
+            ))),
+            // Unreachable for a decimal lexeme; treated as invalid rather than trusted.
+            Err(BuildError::ZeroDenominator) => invalid(self.i, "a number with no value"),
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8], v: Value) -> Result<Value, DecodeError> {
+        if self.b.get(self.i..self.i + word.len()) == Some(word) {
+            self.i += word.len();
+            Ok(v)
+        } else {
+            invalid(self.i, "unknown literal (only true, false and null)")
+        }
+    }
+}
+
+/// Decode one JSON text (RFC 8259) into Ajisai values under `profile`'s limits.
+pub fn decode(text: &str, profile: &Profile) -> Result<Value, DecodeError> {
+    let mut r = Reader {
+        b: text.as_bytes(),
+        text,
+        i: 0,
+        max_depth: profile.nesting_depth,
+        max_digits: profile.numeric_literal_digits,
+        max_bits: profile.bigint_bits,
+    };
+    let mut open: Vec<Open> = Vec::new();
+    // Levels of the value currently open: each array or object, and each member's pair.
+    let mut depth: u64 = 0;
+    'value: loop {
+        r.skip_ws();
+        let mut value = match r.peek() {
+            None => return invalid(r.i, "expected a value"),
+            Some(b'[') => {
+                r.open_level(&mut depth)?;
+                r.i += 1;
+                r.skip_ws();
+                if r.peek() == Some(b']') {
+                    r.i += 1;
+                    depth -= 1;
+                    Value::vector(Vec::new())
+                } else {
+                    open.push(Open::Array(Vec::new()));
+                    continue 'value;
+                }
+            }
+            Some(b'{') => {
+                r.open_level(&mut depth)?;
+                r.i += 1;
+                r.skip_ws();
+                if r.peek() == Some(b'}') {
+                    r.i += 1;
+                    depth -= 1;
+                    Value::vector(Vec::new())
+                } else {
+                    let key = r.member_key(&mut depth)?;
+                    open.push(Open::Object(Vec::new(), key));
+                    continue 'value;
+                }
+            }
+            Some(b'"') => Value::Str(r.string()?),
+            Some(b't') => r.literal(b"true", Value::Bool(true))?,
+            Some(b'f') => r.literal(b"false", Value::Bool(false))?,
+            Some(b'n') => r.literal(b"null", Value::Nil(NilReason::Literal))?,
+            Some(b'-' | b'0'..=b'9') => r.number()?,
+            Some(_) => return invalid(r.i, "expected a value"),
+        };
+        // A value is complete: hand it to its container, closing containers as they end.
+        loop {
+            r.skip_ws();
+            match open.last_mut() {
+                None => {
+                    if r.i != r.b.len() {
+                        return invalid(r.i, "trailing content after the JSON value");
+                    }
+                    return Ok(value);
+                }
+                Some(Open::Array(items)) => {
+                    items.push(value);
+                    match r.peek() {
+                        Some(b',') => {
+                            r.i += 1;
+                            continue 'value;
+                        }
+                        Some(b']') => {
+                            r.i += 1;
+                            depth -= 1;
+                            let Some(Open::Array(items)) = open.pop() else {
+                                unreachable!("matched an array")
+                            };
+                            value = Value::vector(items);
+                        }
+                        _ => return invalid(r.i, "expected ',' or ']' in an array"),
+                    }
+                }
+                Some(Open::Object(items, key)) => {
+                    items.push(Value::vector(vec![Value::Str(key.clone()), value]));
+                    depth -= 1;
+                    match r.peek() {
+                        Some(b',') => {
+                            r.i += 1;
+                            r.skip_ws();
+                            let next = r.member_key(&mut depth)?;
+                            if let Some(Open::Object(_, key)) = open.last_mut() {
+                                *key = next;
+                            }
+                            continue 'value;
+                        }
+                        Some(b'}') => {
+                            r.i += 1;
+                            depth -= 1;
+                            let Some(Open::Object(items, _)) = open.pop() else {
+                                unreachable!("matched an object")
+                            };
+                            value = Value::vector(items);
+                        }
+                        _ => return invalid(r.i, "expected ',' or '}' in an object"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn json_decode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ctx.need(1)?;
+    let result = match ctx.peek(0) {
+        nil @ Value::Nil(_) => nil.clone(),
+        Value::Str(s) => {
+            let s = s.clone();
+            match decode(&s, ctx.profile()) {
+                Ok(v) => v,
+                Err(DecodeError::Invalid(..)) => Value::Nil(NilReason::InvalidEncoding),
+                Err(DecodeError::Limit(e)) => return Err(e.into()),
+            }
+        }
+        other => {
+            return Err(err::type_mismatch(format!(
+                "JSON-DECODE needs a String of JSON text, got {}",
+                describe(other)
+            ))
+            .into())
+        }
+    };
+    ctx.finish1(1, result)
+}
+
+/// The exact decimal of a rational whose reduced denominator is 2^a·5^b, with the
+/// fewest fraction digits; `None` for any other Number.
+fn decimal(n: &Number) -> Option<String> {
+    let r = n.as_rat()?;
+    if let Some(i) = r.to_int() {
+        return Some(i.to_string());
+    }
+    let d = r.denom();
+    let a = d.trailing_zeros();
+    let mut odd = d.div_exact(&Int::pow2(a));
+    let mut b: u64 = 0;
+    // Strip fives 27 at a time (5^27 < 2^63), then singly.
+    let five27 = Int::Small(5i64.pow(27));
+    let five = Int::Small(5);
+    for (step, k) in [(&five27, 27u64), (&five, 1u64)] {
+        loop {
+            let (q, rem) = odd.div_rem(step);
+            if !rem.is_zero() {
+                break;
+            }
+            odd = q;
+            b += k;
+        }
+    }
+    if !odd.is_one() {
+        return None;
+    }
+    let k = a.max(b);
+    let scaled = r.numer().abs().shl(k - a).mul(&five.pow(k - b));
+    let digits = scaled.to_string();
+    let k = k as usize;
+    let mut out = String::with_capacity(digits.len() + 3);
+    if r.signum() < 0 {
+        out.push('-');
+    }
+    if digits.len() <= k {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', k - digits.len()));
+        out.push_str(&digits);
+    } else {
+        let (int, frac) = digits.split_at(digits.len() - k);
+        out.push_str(int);
+        out.push('.');
+        out.push_str(frac);
+    }
+    Some(out)
+}
+
+/// Why a value did not encode.
+#[derive(Debug)]
+pub enum EncodeError {
+    /// A CodeBlock somewhere in the value (`typeMismatch`).
+    Block,
+    /// A Number with no exact JSON form (`NIL(invalidEncoding)`).
+    Inexact,
+}
+
+enum Task<'v> {
+    Value(&'v Value),
+    Text(&'static str),
+}
+
+/// The compact JSON text of `v`. Every CodeBlock is found before any number is
+/// judged, so a block anywhere decides over an inexact number anywhere.
+/// `poll` is called now and then so a host interrupt can stop a huge walk.
+pub fn encode(
+    v: &Value,
+    mut poll: impl FnMut() -> Result<(), Halt>,
+) -> Result<Result<String, EncodeError>, Halt> {
+    let mut work: Vec<&Value> = vec![v];
+    let mut seen: u32 = 0;
+    while let Some(x) = work.pop() {
+        seen = seen.wrapping_add(1);
+        if seen % 4096 == 0 {
+            poll()?;
+        }
+        match x {
+            Value::Block(_) => return Ok(Err(EncodeError::Block)),
+            Value::Vector(items) => work.extend(items.items().iter()),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    let mut tasks: Vec<Task<'_>> = vec![Task::Value(v)];
+    while let Some(t) = tasks.pop() {
+        seen = seen.wrapping_add(1);
+        if seen % 4096 == 0 {
+            poll()?;
+        }
+        match t {
+            Task::Text(s) => out.push_str(s),
+            Task::Value(x) => match x {
+                Value::Number(n) => match decimal(n) {
+                    Some(d) => out.push_str(&d),
+                    None => return Ok(Err(EncodeError::Inexact)),
+                },
+                Value::Bool(true) => out.push_str("true"),
+                Value::Bool(false) => out.push_str("false"),
+                Value::Str(s) => write_str(&mut out, s),
+                Value::Nil(_) => out.push_str("null"),
+                Value::Vector(items) => {
+                    out.push('[');
+                    tasks.push(Task::Text("]"));
+                    for (i, item) in items.items().iter().enumerate().rev() {
+                        tasks.push(Task::Value(item));
+                        if i > 0 {
+                            tasks.push(Task::Text(","));
+                        }
+                    }
+                }
+                Value::Block(_) => return Ok(Err(EncodeError::Block)),
+            },
+        }
+    }
+    Ok(Ok(out))
+}
+
+fn json_encode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ctx.need(1)?;
+    let v = ctx.peek(0).clone();
+    if v.is_nil() {
+        // A top-level NIL passes through with its reason.
+        return ctx.finish1(1, v);
+    }
+    let encoded = {
+        let meter = ctx.meter();
+        encode(&v, || meter.poll())?
+    };
+    let result = match encoded {
+        Ok(s) => Value::str(s),
+        Err(EncodeError::Inexact) => Value::Nil(NilReason::InvalidEncoding),
+        Err(EncodeError::Block) => {
+            return Err(err::type_mismatch(format!(
+                "JSON-ENCODE cannot encode code: {} holds a CodeBlock",
+                if matches!(v, Value::Block(_)) {
+                    "the operand".to_string()
+                } else {
+                    describe(&v)
+                }
+            ))
+            .into())
+        }
+    };
+    ctx.finish1(1, result)
+}
+
+/// `JSON-DECODE`
+pub const JSON_DECODE: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::CreatesNil,
+    projections: &[NilReason::InvalidEncoding, NilReason::Literal],
+    errors: &[ErrorCategory::TypeMismatch],
+    summary: "Parse a String holding one strict JSON text into exact Ajisai values (objects become Vectors of [ key value ] pairs).",
+    syntax: "s JSON-DECODE",
+    stack_effect: "( s -- x )",
+    examples: &[
+        ex("'{\"a\":1,\"b\":[true,null]}' JSON-DECODE", "[ [ 'a' 1/1 ] [ 'b' [ TRUE NIL ] ] ]"),
+        ex("'[1, 2.5, -3e-2]' JSON-DECODE", "[ 1/1 5/2 -3/100 ]"),
+        ex("'0.1' JSON-DECODE", "1/10"),
+        ex("'\"h\\u00e9\"' JSON-DECODE", "'hé'"),
+        ex("'{}' JSON-DECODE", "[ ]"),
+        ex("'null' JSON-DECODE", "NIL (nil:literal)"),
+        ex("'[1,]' JSON-DECODE", "NIL (nil:invalidEncoding)"),
+        ex("'01' JSON-DECODE", "NIL (nil:invalidEncoding)"),
+        ex("42 JSON-DECODE", "error:typeMismatch"),
+        ex(
+            "'[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]' JSON-DECODE",
+            "error:resourceLimitExceeded",
+        ),
+        ex(
+            "'[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]' JSON-DECODE LENGTH",
+            "1/1",
+        ),
+        ex("'1e-3' JSON-DECODE", "1/1000"),
+        ex("'-0' JSON-DECODE", "0/1"),
+        ex("' \t\n\r 7 \r\n' JSON-DECODE", "7/1"),
+        ex("'\"\\ud83d\\ude00\"' JSON-DECODE CHARS LENGTH", "1/1"),
+        ex("'\"\\ud83d\"' JSON-DECODE", "NIL (nil:invalidEncoding)"),
+        ex("'{\"k\":1,\"k\":2}' JSON-DECODE", "[ [ 'k' 1/1 ] [ 'k' 2/1 ] ]"),
+        ex("'' JSON-DECODE", "NIL (nil:invalidEncoding)"),
+        ex("'1 2' JSON-DECODE", "NIL (nil:invalidEncoding)"),
+        ex("'NaN' JSON-DECODE", "NIL (nil:invalidEncoding)"),
+        ex("'{\"a\":1,}' JSON-DECODE", "NIL (nil:invalidEncoding)"),
+        ex("'[1] // c' JSON-DECODE", "NIL (nil:invalidEncoding)"),
+        ex("'1e99999999' JSON-DECODE", "error:resourceLimitExceeded"),
+        ex("NIL JSON-DECODE", "NIL (nil:literal)"),
+        ex("1 0 / JSON-DECODE", "NIL (nil:divisionByZero)"),
+        ex("'[ 2 ]' KEEP JSON-DECODE", "'[ 2 ]' | [ 2/1 ]"),
+        ex("[ '1' ] JSON-DECODE", "error:typeMismatch"),
+        ex("JSON-DECODE", "error:stackUnderflow"),
+    ],
+    ..base("JSON-DECODE", Family::Text, 1, 1, json_decode)
+};
+
+/// `JSON-ENCODE`
+pub const JSON_ENCODE: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::CreatesNil,
+    projections: &[NilReason::InvalidEncoding],
+    errors: &[ErrorCategory::TypeMismatch],
+    summary:
+        "The compact JSON text of a value; Numbers only as exact decimals, nested NIL as null.",
+    syntax: "x JSON-ENCODE",
+    stack_effect: "( x -- s )",
+    examples: &[
+        ex("[ 1 1/2 -1/8 ] JSON-ENCODE", "'[1,0.5,-0.125]'"),
+        ex("[ 'a' TRUE [ ] ] JSON-ENCODE", "'[\"a\",true,[]]'"),
+        ex("[ 1 NIL ] JSON-ENCODE", "'[1,null]'"),
+        ex("1e3 JSON-ENCODE", "'1000'"),
+        ex("1/3 JSON-ENCODE", "NIL (nil:invalidEncoding)"),
+        ex("2 SQRT JSON-ENCODE", "NIL (nil:invalidEncoding)"),
+        ex("{ 1 } JSON-ENCODE", "error:typeMismatch"),
+        ex(
+            "'{\"a\":[1,2]}' JSON-DECODE JSON-ENCODE",
+            "'[[\"a\",[1,2]]]'",
+        ),
+        ex("[ 1/3 { 1 } ] JSON-ENCODE", "error:typeMismatch"),
+        ex("1 0 / JSON-ENCODE", "NIL (nil:divisionByZero)"),
+        ex("-3/250 JSON-ENCODE", "'-0.012'"),
+        ex("0 JSON-ENCODE", "'0'"),
+        ex("[ 'a/b\\' ] JSON-ENCODE", "'[\"a/b\\\\\"]'"),
+        ex("[ 'x' 9 ] JOIN JSON-ENCODE", "'\"x\\t\"'"),
+        ex("[ 1 ] KEEP JSON-ENCODE", "[ 1/1 ] | '[1]'"),
+        ex("JSON-ENCODE", "error:stackUnderflow"),
+    ],
+    ..base("JSON-ENCODE", Family::Text, 1, 1, json_encode)
+};
+
+inventory::submit! {
+    FamilyRegistration { module: "json", words: &[JSON_DECODE, JSON_ENCODE] }
+}

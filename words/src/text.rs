@@ -1,1 +1,341 @@
-//! STUB: family module `text` (see ARCHITECTURE.md); a helper implements it.
+//! Text (`text`): CHARS, JOIN, TRIM, TOKENIZE, NUM and STR (WORDS.md §6).
+//!
+//! Strings are sequences of Unicode scalar values, so every Word here works on
+//! `char`s, never bytes or grapheme clusters. NUM reads exactly the source numeric
+//! grammar and limits (one code path with the parser), and STR writes only texts
+//! that NUM reads back to the same value — which is why an algebraic Number has no
+//! text. The JSON Words of the same family live in [`crate::json`].
+
+use crate::support::{base, describe, string_operand, vector_operand};
+use ajisai_core::number::Number;
+use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
+use ajisai_core::parser::number_value;
+use ajisai_core::value::Value;
+use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
+use ajisai_core::{Ctx, Halt};
+
+fn chars(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let s = string_operand(
+        "CHARS",
+        "operand (a one-element Vector holding a String is not one)",
+        ctx.peek(0),
+    )?;
+    let out: Vec<Value> = s.chars().map(|c| Value::str(c.to_string())).collect();
+    ctx.finish1(1, Value::vector(out))
+}
+
+/// The character an integer element of JOIN denotes, or why it denotes none.
+fn code_point(n: &Number) -> Result<char, LangError> {
+    let c = n
+        .as_int()
+        .and_then(|i| i.to_u64())
+        .and_then(|u| u32::try_from(u).ok())
+        .and_then(char::from_u32);
+    c.ok_or_else(|| {
+        err::invalid_argument(format!(
+            "JOIN takes Numbers only as integer code points of Unicode scalar values (0–0x10FFFF, not 0xD800–0xDFFF), got {n}"
+        ))
+    })
+}
+
+fn join(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let v = vector_operand("JOIN", "of Strings and code points", ctx.peek(0))?;
+    // Domains first for every element, then values (§7.3: typeMismatch before invalidArgument).
+    if let Some((i, bad)) = v
+        .items()
+        .iter()
+        .enumerate()
+        .find(|(_, e)| !matches!(e, Value::Str(_) | Value::Number(_)))
+    {
+        return Err(err::type_mismatch(format!(
+            "JOIN joins Strings and integer code points, but element {i} is {}",
+            describe(bad)
+        ))
+        .into());
+    }
+    let mut out = String::new();
+    for e in v.items() {
+        match e {
+            Value::Str(s) => out.push_str(s),
+            Value::Number(n) => out.push(code_point(n)?),
+            _ => {}
+        }
+    }
+    ctx.finish1(1, Value::str(out))
+}
+
+fn trim(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let s = string_operand("TRIM", "operand", ctx.peek(0))?;
+    // `char::is_whitespace` is exactly the Unicode `White_Space` property.
+    let t = s.trim_matches(char::is_whitespace);
+    let result = if t.len() == s.len() {
+        ctx.peek(0).clone()
+    } else {
+        Value::str(t)
+    };
+    ctx.finish1(1, result)
+}
+
+fn tokenize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let s = string_operand("TOKENIZE", "to split (below the separator)", ctx.peek(1))?;
+    let sep = string_operand("TOKENIZE", "separator (on top)", ctx.peek(0))?;
+    if sep.is_empty() {
+        return Err(err::invalid_argument(
+            "TOKENIZE needs a non-empty separator; use CHARS to split into characters",
+        )
+        .into());
+    }
+    let pieces: Vec<Value> = s.split(sep).map(Value::str).collect();
+    ctx.finish1(2, Value::vector(pieces))
+}
+
+fn num(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ctx.need(1)?;
+    let result = match ctx.peek(0) {
+        Value::Number(n) => Value::Number(n.clone()),
+        Value::Str(s) => match number_value(s, ctx.profile())? {
+            Some(n) => Value::Number(n),
+            None => Value::Nil(NilReason::InvalidEncoding),
+        },
+        other => {
+            return Err(err::type_mismatch(format!(
+                "NUM parses a String (or returns a Number unchanged), got {}",
+                describe(other)
+            ))
+            .into())
+        }
+    };
+    ctx.finish1(1, result)
+}
+
+/// The exact text of a Number, or `None` for an algebraic one (no lexeme denotes it).
+fn number_text(n: &Number) -> Option<String> {
+    let r = n.as_rat()?;
+    Some(match r.to_int() {
+        Some(i) => i.to_string(),
+        None => r.to_string(),
+    })
+}
+
+/// The text of a non-Vector value (STR's table), `None` when it has none.
+fn leaf_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => number_text(n),
+        Value::Bool(true) => Some("TRUE".into()),
+        Value::Bool(false) => Some("FALSE".into()),
+        Value::Str(s) => Some(s.to_string()),
+        Value::Nil(_) => Some("NIL".into()),
+        Value::Block(_) => Some("<code>".into()),
+        Value::Vector(_) => None,
+    }
+}
+
+/// STR of a Vector: its leaves depth-first, joined by single spaces. Walked with an
+/// explicit stack (a Vector built at run time can nest millions deep).
+fn vector_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
+    let mut out = String::new();
+    let mut first = true;
+    let mut work: Vec<&Value> = vec![v];
+    let mut visited: u32 = 0;
+    while let Some(x) = work.pop() {
+        visited = visited.wrapping_add(1);
+        if visited % 4096 == 0 {
+            ctx.meter().poll()?;
+        }
+        match x {
+            Value::Vector(items) => work.extend(items.items().iter().rev()),
+            leaf => {
+                let Some(text) = leaf_text(leaf) else {
+                    return Ok(None);
+                };
+                if !first {
+                    out.push(' ');
+                }
+                first = false;
+                out.push_str(&text);
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+fn str_word(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    // A NIL operand was passed through by the machine (passthroughThenProject).
+    let v = ctx.peek(0).clone();
+    let text = match &v {
+        Value::Str(_) => return ctx.finish1(1, v),
+        Value::Vector(_) => vector_text(ctx, &v)?,
+        leaf => leaf_text(leaf),
+    };
+    let result = match text {
+        Some(t) => Value::str(t),
+        None => Value::Nil(NilReason::InvalidEncoding),
+    };
+    ctx.finish1(1, result)
+}
+
+/// `CHARS`
+pub const CHARS: WordSpec = WordSpec {
+    nil_policy: NilPolicy::RejectNil,
+    errors: &[ErrorCategory::TypeMismatch],
+    summary: "Split a String into a Vector of one-character Strings, one per Unicode scalar value.",
+    syntax: "s CHARS",
+    stack_effect: "( s -- v )",
+    examples: &[
+        ex("'hi' CHARS", "[ 'h' 'i' ]"),
+        ex("'' CHARS", "[ ]"),
+        ex("'héllo' CHARS", "[ 'h' 'é' 'l' 'l' 'o' ]"),
+        ex("'hello' CHARS REVERSE JOIN", "'olleh'"),
+        ex("5 CHARS", "error:typeMismatch"),
+        ex("'\\n' CHARS LENGTH", "2/1"),
+        ex("'👍🏽x' CHARS", "[ '👍' '🏽' 'x' ]"),
+        ex("[ 'a' ] CHARS", "error:typeMismatch"),
+        ex("NIL CHARS", "error:typeMismatch"),
+        ex("CHARS", "error:stackUnderflow"),
+        ex("'ab' KEEP CHARS", "'ab' | [ 'a' 'b' ]"),
+    ],
+    ..base("CHARS", Family::Text, 1, 1, chars)
+};
+
+/// `JOIN`
+pub const JOIN: WordSpec = WordSpec {
+    nil_policy: NilPolicy::RejectNil,
+    errors: &[ErrorCategory::TypeMismatch, ErrorCategory::InvalidArgument],
+    summary: "Concatenate a Vector of Strings and integer code points into one String.",
+    syntax: "v JOIN",
+    stack_effect: "( v -- s )",
+    examples: &[
+        ex("[ 'h' 'i' ] JOIN", "'hi'"),
+        ex("[ 'ab' 'cd' ] JOIN", "'abcd'"),
+        ex("[ 72 105 ] JOIN", "'Hi'"),
+        ex("[ ] JOIN", "''"),
+        ex("[ 'a' TRUE ] JOIN", "error:typeMismatch"),
+        ex("[ 'a' 1/2 ] JOIN", "error:invalidArgument"),
+        ex("[ 'AJIS' 65 73 ] JOIN", "'AJISAI'"),
+        ex("[ 'A' -3 ] JOIN", "error:invalidArgument"),
+        ex("[ 1114112 ] JOIN", "error:invalidArgument"),
+        ex("[ 1114111 ] JOIN CHARS LENGTH", "1/1"),
+        ex("[ 55296 ] JOIN", "error:invalidArgument"),
+        ex("2 SQRT 1 COLLECT JOIN", "error:invalidArgument"),
+        ex("[ 1/2 TRUE ] JOIN", "error:typeMismatch"),
+        ex("[ [ 'a' ] ] JOIN", "error:typeMismatch"),
+        ex("[ 'a' NIL ] JOIN", "error:typeMismatch"),
+        ex("[ 'A' 'B' 'C' ] ',' JOIN", "error:typeMismatch"),
+        ex("'abc' JOIN", "error:typeMismatch"),
+        ex("NIL JOIN", "error:typeMismatch"),
+        ex("[ 'a' 'b' ] KEEP JOIN", "[ 'a' 'b' ] | 'ab'"),
+    ],
+    ..base("JOIN", Family::Text, 1, 1, join)
+};
+
+/// `TRIM`
+pub const TRIM: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::RejectNil,
+    errors: &[ErrorCategory::TypeMismatch],
+    summary: "Remove leading and trailing Unicode whitespace from a String.",
+    syntax: "s TRIM",
+    stack_effect: "( s -- t )",
+    examples: &[
+        ex("'  hi  ' TRIM", "'hi'"),
+        ex("'\n hi\t\n' TRIM", "'hi'"),
+        ex("'' TRIM", "''"),
+        ex("5 TRIM", "error:typeMismatch"),
+        ex("' a b ' TRIM", "'a b'"),
+        ex("'\u{3000}x\u{a0}' TRIM", "'x'"),
+        ex("[ ' a ' ] TRIM", "error:typeMismatch"),
+        ex("' x ' KEEP TRIM", "' x ' | 'x'"),
+    ],
+    ..base("TRIM", Family::Text, 1, 1, trim)
+};
+
+/// `TOKENIZE`
+pub const TOKENIZE: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::RejectNil,
+    errors: &[ErrorCategory::TypeMismatch, ErrorCategory::InvalidArgument],
+    summary: "Split a String at every non-overlapping occurrence of a separator, left to right, keeping empty pieces.",
+    syntax: "s sep TOKENIZE",
+    stack_effect: "( s sep -- v )",
+    examples: &[
+        ex("'a,b,c' ',' TOKENIZE", "[ 'a' 'b' 'c' ]"),
+        ex("'a,,b' ',' TOKENIZE", "[ 'a' '' 'b' ]"),
+        ex("',a,' ',' TOKENIZE", "[ '' 'a' '' ]"),
+        ex("'a--b--c' '--' TOKENIZE", "[ 'a' 'b' 'c' ]"),
+        ex("'abc' '' TOKENIZE", "error:invalidArgument"),
+        ex("'' ',' TOKENIZE", "[ '' ]"),
+        ex("'aaa' 'aa' TOKENIZE", "[ '' 'a' ]"),
+        ex("'a' 5 TOKENIZE", "error:typeMismatch"),
+        ex("5 '' TOKENIZE", "error:typeMismatch"),
+        ex("'a,b' ',' KEEP TOKENIZE", "'a,b' | ',' | [ 'a' 'b' ]"),
+        ex("'a' NIL TOKENIZE", "error:typeMismatch"),
+        ex("',' TOKENIZE", "error:stackUnderflow"),
+    ],
+    ..base("TOKENIZE", Family::Text, 2, 1, tokenize)
+};
+
+/// `NUM`
+pub const NUM: WordSpec = WordSpec {
+    nil_policy: NilPolicy::CreatesNil,
+    projections: &[NilReason::InvalidEncoding],
+    errors: &[ErrorCategory::TypeMismatch],
+    summary: "Parse a String that is exactly one numeric literal into its exact Number; a Number is returned unchanged.",
+    syntax: "s NUM",
+    stack_effect: "( s -- x )",
+    examples: &[
+        ex("'42' NUM", "42/1"),
+        ex("'-1/2' NUM", "-1/2"),
+        ex("'1e3' NUM", "1000/1"),
+        ex("'4/6' NUM", "2/3"),
+        ex("' 42' NUM", "NIL (nil:invalidEncoding)"),
+        ex("'.5' NUM", "NIL (nil:invalidEncoding)"),
+        ex("42 NUM", "42/1"),
+        ex("TRUE NUM", "error:typeMismatch"),
+        ex("'1/0' NUM", "NIL (nil:invalidEncoding)"),
+        ex("'+7' NUM", "7/1"),
+        ex("'1.5e-3' NUM", "3/2000"),
+        ex("'１２' NUM", "NIL (nil:invalidEncoding)"),
+        ex("'' NUM", "NIL (nil:invalidEncoding)"),
+        ex("NIL NUM", "error:typeMismatch"),
+        ex("[ '42' ] NUM", "error:typeMismatch"),
+        ex("'42' KEEP NUM", "'42' | 42/1"),
+        ex("'1e1000000' NUM", "error:resourceLimitExceeded"),
+        ex("'x' NUM NIL-REASON", "NIL | 'invalidEncoding'"),
+        ex("NUM", "error:stackUnderflow"),
+    ],
+    ..base("NUM", Family::Text, 1, 1, num)
+};
+
+/// `STR`
+pub const STR: WordSpec = WordSpec {
+    nil_policy: NilPolicy::PassthroughThenProject,
+    projections: &[NilReason::InvalidEncoding],
+    summary: "The text of a value: exact Numbers as NUM reads them back, Vectors as their leaves joined by spaces.",
+    syntax: "x STR",
+    stack_effect: "( x -- s )",
+    examples: &[
+        ex("42 STR", "'42'"),
+        ex("0.5 STR", "'1/2'"),
+        ex("-1/2 STR", "'-1/2'"),
+        ex("TRUE STR", "'TRUE'"),
+        ex("[ [ 1 2 ] 'a b' TRUE NIL ] STR", "'1 2 a b TRUE NIL'"),
+        ex("{ 1 2 } STR", "'<code>'"),
+        ex("2 SQRT STR", "NIL (nil:invalidEncoding)"),
+        ex("4 SQRT STR", "'2'"),
+        ex("[ 1 NIL ] STR", "'1 NIL'"),
+        ex("42 KEEP STR", "42/1 | '42'"),
+        ex("[ 1 [ ] [ [ ] 2 ] ] STR", "'1 2'"),
+        ex("[ ] STR", "''"),
+        ex("1 2 SQRT 2 COLLECT STR", "NIL (nil:invalidEncoding)"),
+        ex("[ SQRT ] STR", "'SQRT'"),
+        ex("'x' STR", "'x'"),
+        ex("1 0 / STR", "NIL (nil:divisionByZero)"),
+        ex("-7 STR NUM", "-7/1"),
+        ex("STR", "error:stackUnderflow"),
+    ],
+    ..base("STR", Family::Text, 1, 1, str_word)
+};
+
+inventory::submit! {
+    FamilyRegistration { module: "text", words: &[CHARS, JOIN, TRIM, TOKENIZE, NUM, STR] }
+}
