@@ -17,27 +17,24 @@ pub struct Measure {
     pub terms: u64,
 }
 
-/// Measure a Number or Vector operand (iterative over the leaves).
+/// Measure a Number or Vector operand (a Vector's leaf statistics are cached).
 pub fn measure(v: &Value) -> Measure {
-    let mut m = Measure {
-        leaves: 0,
-        limbs: 1,
-        terms: 0,
-    };
-    let mut work: Vec<&Value> = vec![v];
-    while let Some(x) = work.pop() {
-        match x {
-            Value::Vector(items) => work.extend(items.items()),
-            Value::Number(n) => {
-                m.leaves += 1;
-                m.limbs = m.limbs.max(n.work_limbs());
-                m.terms = m.terms.max(n.work_terms());
+    match v {
+        Value::Vector(items) => {
+            let s = items.leaf_stats();
+            Measure {
+                leaves: s.leaves.max(1),
+                limbs: s.limbs.max(1),
+                terms: s.terms,
             }
-            _ => m.leaves += 1,
         }
+        Value::Number(n) => measure_number(n),
+        _ => Measure {
+            leaves: 1,
+            limbs: 1,
+            terms: 0,
+        },
     }
-    m.leaves = m.leaves.max(1);
-    m
 }
 
 /// Measure a single Number.

@@ -7,7 +7,7 @@ use crate::code::Block;
 use crate::number::Number;
 use crate::outcome::NilReason;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A value on the stack or inside a Vector.
 #[derive(Clone, Debug)]
@@ -26,14 +26,53 @@ pub enum Value {
     Block(Arc<Block>),
 }
 
+/// Leaf statistics of a Vector, cached once computed (Vectors are immutable while
+/// shared), so pricing a Vector that wraps a deep one does not walk it again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeafStats {
+    /// Non-Vector leaves at any depth (0 for a Vector of empty Vectors).
+    pub leaves: u64,
+    /// Largest limb count over Number leaves (0 when there is none).
+    pub limbs: u64,
+    /// Largest term count over algebraic Number leaves (0 when there is none).
+    pub terms: u64,
+}
+
+impl LeafStats {
+    /// Fold one more leaf value (not a Vector) into the statistics.
+    pub fn add_leaf(&mut self, v: &Value) {
+        self.leaves += 1;
+        if let Value::Number(n) = v {
+            self.limbs = self.limbs.max(n.work_limbs());
+            self.terms = self.terms.max(n.work_terms());
+        }
+    }
+
+    /// Fold the statistics of a nested Vector into these.
+    pub fn merge(&mut self, other: LeafStats) {
+        self.leaves = self.leaves.saturating_add(other.leaves);
+        self.limbs = self.limbs.max(other.limbs);
+        self.terms = self.terms.max(other.terms);
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct VectorData {
+    items: Vec<Value>,
+    stats: OnceLock<LeafStats>,
+}
+
 /// A shared, copy-on-write sequence of values.
 #[derive(Clone, Debug, Default)]
-pub struct Vector(Arc<Vec<Value>>);
+pub struct Vector(Arc<VectorData>);
 
 impl Vector {
     /// A Vector of `items`.
     pub fn new(items: Vec<Value>) -> Vector {
-        Vector(Arc::new(items))
+        Vector(Arc::new(VectorData {
+            items,
+            stats: OnceLock::new(),
+        }))
     }
 
     /// The empty Vector.
@@ -44,31 +83,71 @@ impl Vector {
     /// The elements.
     #[inline]
     pub fn items(&self) -> &[Value] {
-        &self.0
+        &self.0.items
     }
 
     /// Number of outermost elements.
     #[inline]
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.0.items.len()
     }
 
     /// Whether the Vector is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.items.is_empty()
     }
 
     /// Mutable access, copying the elements first when they are shared.
     pub fn make_mut(&mut self) -> &mut Vec<Value> {
-        Arc::make_mut(&mut self.0)
+        let data = Arc::make_mut(&mut self.0);
+        data.stats = OnceLock::new();
+        &mut data.items
     }
 
     /// The elements by value (without copying when not shared).
     pub fn into_vec(mut self) -> Vec<Value> {
         match Arc::get_mut(&mut self.0) {
-            Some(items) => std::mem::take(items),
-            None => self.0.as_ref().clone(),
+            Some(data) => std::mem::take(&mut data.items),
+            None => self.0.items.clone(),
+        }
+    }
+
+    /// Whether two Vectors share their storage (then they are equal).
+    #[inline]
+    pub fn ptr_eq(&self, other: &Vector) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The leaf statistics, computed (iteratively, caching every nested Vector on
+    /// the way) on first use.
+    pub fn leaf_stats(&self) -> LeafStats {
+        if let Some(s) = self.0.stats.get() {
+            return *s;
+        }
+        // Post-order walk: (vector, next child index, statistics so far).
+        let mut work: Vec<(&Vector, usize, LeafStats)> = vec![(self, 0, LeafStats::default())];
+        loop {
+            let (vector, next, acc) = work
+                .last_mut()
+                .expect("the walk ends when the root is done");
+            if let Some(child) = vector.items().get(*next) {
+                *next += 1;
+                match child {
+                    Value::Vector(inner) => match inner.0.stats.get() {
+                        Some(s) => acc.merge(*s),
+                        None => work.push((inner, 0, LeafStats::default())),
+                    },
+                    leaf => acc.add_leaf(leaf),
+                }
+                continue;
+            }
+            let (vector, _, stats) = work.pop().expect("non-empty");
+            let stats = *vector.0.stats.get_or_init(|| stats);
+            match work.last_mut() {
+                Some((_, _, parent)) => parent.merge(stats),
+                None => return stats,
+            }
         }
     }
 }
@@ -77,21 +156,22 @@ impl Vector {
 /// loop) must not overflow the native stack when it goes away.
 impl Drop for Vector {
     fn drop(&mut self) {
-        let Some(items) = Arc::get_mut(&mut self.0) else {
+        let Some(data) = Arc::get_mut(&mut self.0) else {
             return;
         };
-        if !items
+        if !data
+            .items
             .iter()
             .any(|v| matches!(v, Value::Vector(_) | Value::Block(_)))
         {
             return;
         }
-        let mut work = std::mem::take(items);
+        let mut work = std::mem::take(&mut data.items);
         while let Some(v) = work.pop() {
             match v {
                 Value::Vector(mut inner) => {
-                    if let Some(inner_items) = Arc::get_mut(&mut inner.0) {
-                        work.append(inner_items);
+                    if let Some(inner_data) = Arc::get_mut(&mut inner.0) {
+                        work.append(&mut inner_data.items);
                     }
                 }
                 Value::Block(b) => crate::code::drop_block(b),
@@ -241,15 +321,10 @@ impl Value {
 
     /// Number of non-Vector leaves at any depth.
     pub fn leaf_count(&self) -> u64 {
-        let mut count = 0;
-        let mut work: Vec<&Value> = vec![self];
-        while let Some(v) = work.pop() {
-            match v {
-                Value::Vector(items) => work.extend(items.items()),
-                _ => count += 1,
-            }
+        match self {
+            Value::Vector(items) => items.leaf_stats().leaves,
+            _ => 1,
         }
-        count
     }
 }
 
@@ -266,7 +341,7 @@ impl PartialEq for Value {
                 (Value::Nil(x), Value::Nil(y)) => x == y,
                 (Value::Block(x), Value::Block(y)) => Arc::ptr_eq(x, y) || x.same_tokens(y),
                 (Value::Vector(x), Value::Vector(y)) => {
-                    if Arc::ptr_eq(&x.0, &y.0) {
+                    if x.ptr_eq(y) {
                         true
                     } else if x.len() != y.len() {
                         false

@@ -84,10 +84,16 @@ fn keep_modifier() {
     ok("1 2 3 KEEP { + + } EXEC", "1/1 | 2/1 | 3/1 | 6/1");
     // A pending flag does not leak out of the block it was written in.
     ok("1 { KEEP } EXEC NEG", "-1/1");
-    // Nested KEEP calls restore what each consumed.
+    // The low-water mark is the lowest depth the call reached, nested KEEP calls
+    // included: W dips to depth 1 inside `KEEP ADD2`, so everything above depth 1
+    // that W leaves ([ 2 8 ]) lands on the restored [ 1 2 3 ].
     ok(
         "{ + } 'ADD2' DEF { KEEP ADD2 + } 'W' DEF 1 2 3 KEEP W",
-        "1/1 | 2/1 | 3/1 | 1/1 | 7/1",
+        "1/1 | 2/1 | 3/1 | 2/1 | 8/1",
+    );
+    ok(
+        "{ + } 'ADD2' DEF { KEEP ADD2 + } 'W' DEF 1 2 3 W",
+        "1/1 | 2/1 | 8/1",
     );
 }
 
@@ -177,20 +183,21 @@ fn step_counting() {
 
 #[test]
 fn execution_steps_boundary() {
-    // 1 step per ADD after the first literal: exactly the limit, then one more.
-    let under = format!("0{}", " 1 +".repeat(100_000));
-    let r = run(&under);
+    // RANGE, MAP and one NEG per element: exactly the limit, then one step more.
+    let r = run("0 99997 RANGE { NEG } MAP");
     assert!(r.error.is_none(), "{:?}", r.error);
     assert_eq!(r.usage.execution_steps, 100_000);
-    let over = format!("0{}", " 1 +".repeat(100_001));
-    let r = fails(&over, "resourceLimitExceeded");
+    let r = fails("0 99998 RANGE { NEG } MAP", "resourceLimitExceeded");
     let e = r.error.unwrap();
     assert_eq!(
         e.message,
         "executionSteps of 100001 exceeds the limit of 100000"
     );
-    assert_eq!(e.word.as_deref(), Some("ADD"));
+    assert_eq!(e.resource, Some("executionSteps"));
+    assert_eq!(e.word.as_deref(), Some("NEG"));
     assert_eq!(r.usage.execution_steps, 100_001);
+    // MAP put its operands back: the Vector and the block.
+    assert_eq!(r.stack.len(), 2);
 }
 
 #[test]

@@ -624,19 +624,23 @@ impl Machine {
         None
     }
 
-    /// Pop the top value, recording it when a call under KEEP consumes below its start.
+    /// Pop the top value, recording it for every active call under KEEP whose
+    /// low-water mark it goes below (§6.4: the lowest depth the call reached,
+    /// nested calls included). Marks are non-decreasing from outer to inner
+    /// records, so the records to update form a suffix of `keeps`.
     #[inline]
     fn pop(&mut self) -> Value {
         let v = self
             .stack
             .pop()
             .expect("callers check the stack depth first");
-        if let Some(rec) = self.keeps.last_mut() {
-            let len = self.stack.len();
-            if len < rec.watermark {
-                rec.saved.push(v.clone());
-                rec.watermark = len;
+        let len = self.stack.len();
+        for rec in self.keeps.iter_mut().rev() {
+            if len >= rec.watermark {
+                break;
             }
+            rec.saved.push(v.clone());
+            rec.watermark = len;
         }
         v
     }
