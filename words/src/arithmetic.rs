@@ -1,1 +1,751 @@
-//! STUB: family module `arithmetic` (see ARCHITECTURE.md); a helper implements it.
+//! Exact arithmetic (`exactArithmetic`): ADD, SUB, MUL, DIV, MOD, FLOOR, ROUND,
+//! QUANTIZE, ABS, NEG, MIN, MAX, SUM.
+//!
+//! Everything is exact (LANGUAGE.md §4.2): binary Words lift by broadcasting and
+//! unary Words by unary lifting (§8, see [`crate::lifting`]). Checks follow §7.3:
+//! domains, then shapes and argument values, then the `numericWork` charge of §9
+//! taken up front, then the computation, where every computed Number is held to
+//! `bigintBits` and `algebraicTerms` before anything is pushed. A refusal at any
+//! point leaves the operands where they were.
+
+use crate::lifting::{check_numeric, lift_unary, Broadcast, Ceilings, Leaves, Names, OPERANDS};
+use crate::support::{base, describe};
+use ajisai_core::limits::Meter;
+use ajisai_core::number::{Int, Number, Rat};
+use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
+use ajisai_core::price::{binary_charge, measure, measure_number, ArithOp};
+use ajisai_core::value::Value;
+use ajisai_core::word::{
+    ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec,
+};
+use ajisai_core::{Ctx, Halt};
+use std::cmp::Ordering;
+
+/// The five priced binary operations.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+impl Op {
+    fn priced(self) -> ArithOp {
+        match self {
+            Op::Add | Op::Sub => ArithOp::AddSub,
+            Op::Mul => ArithOp::Mul,
+            Op::Div | Op::Mod => ArithOp::DivMod,
+        }
+    }
+
+    /// One lane; `None` only for a zero divisor, which callers rule out first.
+    /// Products and quotients of irrationals poll `m` so a host can interrupt them.
+    fn apply(self, m: &mut Meter, x: &Number, y: &Number) -> Result<Option<Number>, Halt> {
+        Ok(match self {
+            Op::Add => Some(x.add(y)),
+            Op::Sub => Some(x.sub(y)),
+            Op::Mul => Some(x.try_mul(y, m)?),
+            Op::Div => x.try_div(y, m)?,
+            Op::Mod => euclid_mod(m, x, y)?,
+        })
+    }
+}
+
+/// |n|, with an irrational sign decided under polling.
+fn abs_polled(m: &mut Meter, n: &Number) -> Result<Number, Halt> {
+    Ok(if n.try_signum(m)? < 0 {
+        n.neg()
+    } else {
+        n.clone()
+    })
+}
+
+/// The nearest integer, halves away from zero: sign(x)·⌊|x| + 1/2⌋ (WORDS.md ROUND).
+fn round_polled(m: &mut Meter, n: &Number) -> Result<Int, Halt> {
+    let half = Number::Rat(Rat::new(Int::ONE, Int::from(2i64)));
+    let nearest = abs_polled(m, n)?.add(&half).try_floor(m)?;
+    Ok(if n.try_signum(m)? < 0 {
+        nearest.neg()
+    } else {
+        nearest
+    })
+}
+
+/// Euclidean remainder x − |y|·⌊x/|y|⌋ (0 ≤ r < |y|); `None` for y = 0.
+fn euclid_mod(m: &mut Meter, x: &Number, y: &Number) -> Result<Option<Number>, Halt> {
+    if y.is_zero() {
+        return Ok(None);
+    }
+    if let (Number::Rat(_), Number::Rat(_)) = (x, y) {
+        return Ok(Some(x.euclid_mod(y)));
+    }
+    let modulus = abs_polled(m, y)?;
+    let Some(quotient) = x.try_div(&modulus, m)? else {
+        return Ok(None);
+    };
+    let whole = Number::from(quotient.try_floor(m)?);
+    Ok(Some(x.sub(&modulus.try_mul(&whole, m)?)))
+}
+
+/// The common path of ADD, SUB, MUL, DIV and MOD.
+fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
+    let word = ctx.word_name();
+    let ops = ctx.operands(2)?;
+    let (a, b) = (ops[0].clone(), ops[1].clone());
+    let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
+    // A zero MOD divisor is an argument error (§7.3 step 4), so it precedes the charge.
+    if op == Op::Mod && plan.zero_divisor(ctx.meter())? {
+        return Err(zero_modulus(&b).into());
+    }
+    let charge = binary_charge(op.priced(), &measure(&a), &measure(&b), plan.lanes());
+    ctx.charge_numeric(charge)?;
+    // DIV projects: one zero divisor anywhere makes the whole result one NIL (§8).
+    if op == Op::Div && plan.zero_divisor(ctx.meter())? {
+        return ctx.finish1(2, Value::Nil(NilReason::DivisionByZero));
+    }
+    let ceilings = Ceilings::of(ctx.meter());
+    let result = plan.build(ctx.meter(), |m, x, y| match op.apply(m, x, y)? {
+        Some(n) => Ok(ceilings.admit(n)?),
+        None => Ok(Value::Nil(NilReason::DivisionByZero)),
+    })?;
+    ctx.finish1(2, result)
+}
+
+fn zero_modulus(divisor: &Value) -> LangError {
+    match divisor {
+        Value::Vector(_) => err::invalid_argument(
+            "MOD needs a non-zero divisor in every lane, but its right operand holds 0 where a divisor is used; \
+             remove the zero or test for it first",
+        ),
+        other => err::invalid_argument(format!("MOD needs a non-zero divisor, got {}", describe(other))),
+    }
+}
+
+fn add(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    arithmetic(ctx, Op::Add)
+}
+
+fn sub(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    arithmetic(ctx, Op::Sub)
+}
+
+fn mul(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    arithmetic(ctx, Op::Mul)
+}
+
+fn div(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    arithmetic(ctx, Op::Div)
+}
+
+fn modulo(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    arithmetic(ctx, Op::Mod)
+}
+
+/// A lane function of the unary Words; it may poll the meter.
+type UnaryLane = fn(&mut Meter, &Number) -> Result<Number, Halt>;
+
+/// The common path of the unpriced unary Words (FLOOR, ROUND, ABS, NEG).
+fn unary(ctx: &mut Ctx<'_>, f: UnaryLane) -> Result<Flow, Halt> {
+    let word = ctx.word_name();
+    ctx.need(1)?;
+    let x = ctx.peek(0).clone();
+    check_numeric(word, "its operand", &x)?;
+    let ceilings = Ceilings::of(ctx.meter());
+    let result = lift_unary(word, &x, ctx.meter(), |m, n| Ok(ceilings.admit(f(m, n)?)?))?;
+    ctx.finish1(1, result)
+}
+
+fn floor(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    unary(ctx, |m, n| Ok(Number::from(n.try_floor(m)?)))
+}
+
+fn round(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    unary(ctx, |m, n| Ok(Number::from(round_polled(m, n)?)))
+}
+
+fn abs(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    unary(ctx, abs_polled)
+}
+
+fn neg(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    unary(ctx, |_, n| Ok(n.neg()))
+}
+
+/// MIN and MAX: broadcast and select one operand per lane (the left one on a tie).
+fn select(ctx: &mut Ctx<'_>, take_right: Ordering) -> Result<Flow, Halt> {
+    let word = ctx.word_name();
+    let ops = ctx.operands(2)?;
+    let (a, b) = (ops[0].clone(), ops[1].clone());
+    let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
+    let result = plan.build(ctx.meter(), |m, x, y| {
+        let pick = if y.try_cmp_exact(x, m)? == take_right {
+            y
+        } else {
+            x
+        };
+        Ok(Value::Number(pick.clone()))
+    })?;
+    ctx.finish1(2, result)
+}
+
+fn min(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    select(ctx, Ordering::Less)
+}
+
+fn max(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    select(ctx, Ordering::Greater)
+}
+
+/// QUANTIZE's denominator: a Number, possibly wrapped in one-element Vectors; it is
+/// never lifted. Anything else is `typeMismatch`.
+fn quantize_denominator(d: &Value) -> Result<&Number, LangError> {
+    let mut cur = d;
+    loop {
+        match cur {
+            Value::Number(n) => return Ok(n),
+            Value::Vector(items) if items.len() == 1 => cur = &items.items()[0],
+            _ => {
+                return Err(err::type_mismatch(format!(
+                    "QUANTIZE needs a Number d (or a one-element Vector holding one); d is not lifted, got {}",
+                    describe(d)
+                )))
+            }
+        }
+    }
+}
+
+fn quantize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let ops = ctx.operands(2)?;
+    let (x, d) = (ops[0].clone(), ops[1].clone());
+    // WORDS.md fixes this order: d's domain, then d's value (a NIL without looking at
+    // x), then x.
+    let dn = quantize_denominator(&d)?.clone();
+    let dint = match dn.as_int() {
+        Some(i) if i.signum() > 0 => i.clone(),
+        _ => return ctx.finish1(2, Value::Nil(NilReason::DomainMiss)),
+    };
+    check_numeric("QUANTIZE", "its operand x", &x)?;
+    let md = measure_number(&dn);
+    let charge = Leaves::of(&x)
+        .filter_map(Value::as_number)
+        .map(|n| {
+            let mx = measure_number(n);
+            binary_charge(ArithOp::Mul, &mx, &md, 1)
+                .saturating_add(mx.limbs.saturating_mul(md.limbs))
+        })
+        .fold(0u64, u64::saturating_add);
+    ctx.charge_numeric(charge)?;
+    let ceilings = Ceilings::of(ctx.meter());
+    let result = lift_unary("QUANTIZE", &x, ctx.meter(), |m, n| {
+        let scaled = n.try_mul(&dn, m)?;
+        let q = Rat::new(round_polled(m, &scaled)?, dint.clone());
+        Ok(ceilings.admit(Number::Rat(q))?)
+    })?;
+    ctx.finish1(2, result)
+}
+
+fn sum(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ctx.need(1)?;
+    let v = ctx.peek(0).clone();
+    let Value::Vector(items) = &v else {
+        return Err(err::type_mismatch(format!(
+            "SUM needs a Vector (of Numbers or of Vectors of Numbers), got {}",
+            describe(&v)
+        ))
+        .into());
+    };
+    let ceilings = Ceilings::of(ctx.meter());
+    let mut total = Value::num(0);
+    for (i, item) in items.items().iter().enumerate() {
+        // ADD's passthrough: once the sum is NIL, later elements are not examined;
+        // a NIL element makes the sum that NIL. Neither charges anything.
+        if total.is_nil() {
+            break;
+        }
+        if item.is_nil() {
+            total = item.clone();
+            continue;
+        }
+        let element = format!("element {i} of its operand");
+        let names = Names {
+            left: "the running sum",
+            right: &element,
+        };
+        let plan = Broadcast::plan("SUM", names, &total, item)?;
+        let charge = binary_charge(
+            ArithOp::AddSub,
+            &measure(&total),
+            &measure(item),
+            plan.lanes(),
+        );
+        ctx.charge_numeric(charge)?;
+        let next = plan.build(ctx.meter(), |_, x, y| Ok(ceilings.admit(x.add(y))?))?;
+        total = next;
+    }
+    ctx.finish1(1, total)
+}
+
+const TYPE: &[ErrorCategory] = &[ErrorCategory::TypeMismatch];
+const TYPE_SHAPE: &[ErrorCategory] = &[ErrorCategory::TypeMismatch, ErrorCategory::ShapeMismatch];
+const MOD_ERRORS: &[ErrorCategory] = &[
+    ErrorCategory::TypeMismatch,
+    ErrorCategory::ShapeMismatch,
+    ErrorCategory::InvalidArgument,
+];
+
+/// `ADD` (`+`)
+pub const ADD: WordSpec = WordSpec {
+    aliases: &["+"],
+    errors: TYPE_SHAPE,
+    summary: "Exact sum a+b; lifts over Vectors of Numbers by broadcasting.",
+    syntax: "a b ADD",
+    stack_effect: "( a b -- a+b )",
+    examples: &[
+        ex("1 2 +", "3/1"),
+        ex("1/2 1/3 +", "5/6"),
+        ex("[ 1 2 3 ] [ 4 5 6 ] +", "[ 5/1 7/1 9/1 ]"),
+        ex("[ [ 1 2 ] [ 3 ] ] 10 +", "[ [ 11/1 12/1 ] [ 13/1 ] ]"),
+        ex("[ [ 1 2 ] [ 3 ] ] [ 1 2 ] +", "error:shapeMismatch"),
+        ex("'a' 1 +", "error:typeMismatch"),
+        ex("1 2 KEEP ADD", "1/1 | 2/1 | 3/1"),
+        // LANGUAGE.md §4.2, §7.2, §8, §10.1
+        ex("12 SQRT 3 SQRT +", "3/1*sqrt(3)"),
+        ex("2 SQRT 1 +", "1/1+sqrt(2)"),
+        ex("2 SQRT 3 SQRT +", "sqrt(2)+sqrt(3)"),
+        ex("NIL 1 +", "NIL (nil:literal)"),
+        ex("1 0 / NIL +", "NIL (nil:divisionByZero)"),
+        ex("NIL 1 0 / +", "NIL (nil:literal)"),
+        ex("[ 1 2 3 ] 10 +", "[ 11/1 12/1 13/1 ]"),
+        ex(
+            "[ [ 1 2 ] [ 3 4 ] ] [ 10 20 ] +",
+            "[ [ 11/1 22/1 ] [ 13/1 24/1 ] ]",
+        ),
+        ex(
+            "[ [ 1 2 ] [ 3 4 ] ] [ [ 10 ] [ 20 ] ] +",
+            "[ [ 11/1 12/1 ] [ 23/1 24/1 ] ]",
+        ),
+        ex("[ [ 1 2 ] [ 3 ] ] 1 +", "[ [ 2/1 3/1 ] [ 4/1 ] ]"),
+        ex("5 [ 1 [ 2 [ 3 ] ] ] +", "[ 6/1 [ 7/1 [ 8/1 ] ] ]"),
+        ex("[ [ 1 2 ] 3 ] [ 10 20 ] +", "error:shapeMismatch"),
+        ex("[ 1 2 ] [ 1 2 3 ] +", "error:shapeMismatch"),
+        ex("[ 1 'a' ] [ 1 2 3 ] +", "error:typeMismatch"),
+        ex("1 2 KEEP +", "1/1 | 2/1 | 3/1"),
+        ex("1 2 KEEP 3 +", "1/1 | 2/1 | 3/1 | 5/1"),
+        ex("[ ] 5 +", "[ ]"),
+        ex_prints(
+            "{ 9 PRINT 1 'a' + } 'W' DEF 5 W",
+            "error:typeMismatch",
+            &["9/1"],
+        ),
+        ex("[ 1 ] [ ] +", "[ ]"),
+        // own edge cases
+        ex(
+            "[ [ 1 2 3 ] ] [ [ 1 ] [ 2 ] ] +",
+            "[ [ 2/1 3/1 4/1 ] [ 3/1 4/1 5/1 ] ]",
+        ),
+        ex(
+            "[ [ 1 ] [ 2 ] ] [ 1 2 3 ] +",
+            "[ [ 2/1 3/1 4/1 ] [ 3/1 4/1 5/1 ] ]",
+        ),
+        ex("[ [ ] [ ] ] 1 +", "[ [ ] [ ] ]"),
+        ex("[ [ ] [ ] ] [ 7 ] +", "[ [ ] [ ] ]"),
+        ex("[ 1 NIL 3 ] [ NIL 2 NIL ] +", "[ NIL NIL NIL ]"),
+        ex("[ 1 NIL ] 1 +", "[ 2/1 NIL ]"),
+        ex("0.1 0.2 +", "3/10"),
+        ex(
+            "99999999999999999999999999999999999999999999999999 1 +",
+            "100000000000000000000000000000000000000000000000000/1",
+        ),
+        ex("9223372036854775807 1 +", "9223372036854775808/1"),
+        ex("1 TRUE +", "error:typeMismatch"),
+        ex("{ 1 } 1 +", "error:typeMismatch"),
+        ex("[ [ 1 'x' ] ] [ 1 2 3 ] +", "error:typeMismatch"),
+        ex("1 +", "error:stackUnderflow"),
+        ex("+", "error:stackUnderflow"),
+    ],
+    ..base("ADD", Family::ExactArithmetic, 2, 1, add)
+};
+
+/// `SUB` (`-`)
+pub const SUB: WordSpec = WordSpec {
+    aliases: &["-"],
+    tier: Tier::Standard,
+    errors: TYPE_SHAPE,
+    summary: "Exact difference a−b; lifts over Vectors of Numbers by broadcasting.",
+    syntax: "a b SUB",
+    stack_effect: "( a b -- a-b )",
+    examples: &[
+        ex("5 3 -", "2/1"),
+        ex("1/2 1/3 -", "1/6"),
+        ex("10 [ 1 2 3 ] -", "[ 9/1 8/1 7/1 ]"),
+        // LANGUAGE.md §4.2, §10.1
+        ex("2 SQRT 3 SQRT -", "sqrt(2)-sqrt(3)"),
+        ex("2 SQRT NEG 3 SQRT -", "-sqrt(2)-sqrt(3)"),
+        ex("2 SQRT 2 SQRT -", "0/1"),
+        // own edge cases
+        ex("3 5 -", "-2/1"),
+        ex("[ 1 2 ] [ [ 1 ] [ 2 ] ] -", "[ [ 0/1 1/1 ] [ -1/1 0/1 ] ]"),
+        ex("-9223372036854775808 1 -", "-9223372036854775809/1"),
+        ex("NIL 1 -", "NIL (nil:literal)"),
+        ex("'5' 3 -", "error:typeMismatch"),
+        ex("[ 1 2 ] [ 1 2 3 ] -", "error:shapeMismatch"),
+        ex("5 3 KEEP -", "5/1 | 3/1 | 2/1"),
+    ],
+    ..base("SUB", Family::ExactArithmetic, 2, 1, sub)
+};
+
+/// `MUL` (`*`)
+pub const MUL: WordSpec = WordSpec {
+    aliases: &["*"],
+    errors: TYPE_SHAPE,
+    summary: "Exact product a·b; lifts over Vectors of Numbers by broadcasting.",
+    syntax: "a b MUL",
+    stack_effect: "( a b -- a*b )",
+    examples: &[
+        ex("2 4 *", "8/1"),
+        ex("[ 1 2 3 ] [ 10 ] *", "[ 10/1 20/1 30/1 ]"),
+        ex("2 SQRT 3 SQRT *", "sqrt(6)"),
+        // LANGUAGE.md §4.2
+        ex("2 SQRT 2 SQRT *", "2/1"),
+        ex("2 SQRT 3 SQRT + 2 SQRT 3 SQRT - *", "-1/1"),
+        // own edge cases
+        ex("[ 5 ] [ 1 2 3 ] *", "[ 5/1 10/1 15/1 ]"),
+        ex(
+            "[ 1 2 ] [ [ 1 2 ] [ 3 4 ] [ 5 6 ] ] *",
+            "[ [ 1/1 4/1 ] [ 3/1 8/1 ] [ 5/1 12/1 ] ]",
+        ),
+        ex(
+            "123456789012345678901234567890 987654321098765432109876543210 *",
+            "121932631137021795226185032733622923332237463801111263526900/1",
+        ),
+        ex("-2/3 3/4 *", "-1/2"),
+        ex("0 2 SQRT *", "0/1"),
+        ex("[ 1 2 3 ] [ 1 2 ] *", "error:shapeMismatch"),
+        ex("TRUE 2 *", "error:typeMismatch"),
+        ex("2 NIL *", "NIL (nil:literal)"),
+    ],
+    ..base("MUL", Family::ExactArithmetic, 2, 1, mul)
+};
+
+/// `DIV` (`/`)
+pub const DIV: WordSpec = WordSpec {
+    aliases: &["/"],
+    nil_policy: NilPolicy::PassthroughThenProject,
+    projections: &[NilReason::DivisionByZero],
+    errors: TYPE_SHAPE,
+    summary:
+        "Exact quotient a/b; a zero divisor in any lane makes the whole result NIL(divisionByZero).",
+    syntax: "a b DIV",
+    stack_effect: "( a b -- a/b )",
+    examples: &[
+        ex("10 4 /", "5/2"),
+        ex("1 0 /", "NIL (nil:divisionByZero)"),
+        ex("[ 1 2 ] [ 1 0 ] /", "NIL (nil:divisionByZero)"),
+        ex("1 2 SQRT /", "1/2*sqrt(2)"),
+        ex("1 0 KEEP /", "1/1 | 0/1 | NIL (nil:divisionByZero)"),
+        // LANGUAGE.md §4.6, §6.3, §10.1
+        ex("1 0 / NIL-REASON", "NIL | 'divisionByZero'"),
+        ex("1 0 / ^ 99", "99/1"),
+        ex("5 SQRT 3 / NEG", "-1/3*sqrt(5)"),
+        // own edge cases
+        ex("[ 1 2 ] [ 0 1 ] /", "NIL (nil:divisionByZero)"),
+        ex("[ 2 4 ] 2 /", "[ 1/1 2/1 ]"),
+        ex("1 [ 2 4 ] /", "[ 1/2 1/4 ]"),
+        ex("[ NIL 4 ] [ 0 2 ] /", "[ NIL 2/1 ]"),
+        ex("[ ] 0 /", "[ ]"),
+        ex("1 2 3 0 /", "1/1 | 2/1 | NIL (nil:divisionByZero)"),
+        ex("0 5 /", "0/1"),
+        ex("-6 4 /", "-3/2"),
+        ex("1 3 SQRT /", "1/3*sqrt(3)"),
+        ex("NIL 0 /", "NIL (nil:literal)"),
+        ex("10 'x' /", "error:typeMismatch"),
+        ex("[ 1 'x' ] [ 0 1 2 ] /", "error:typeMismatch"),
+        ex("[ 1 2 ] [ 0 1 2 ] /", "error:shapeMismatch"),
+        ex("2 /", "error:stackUnderflow"),
+    ],
+    ..base("DIV", Family::ExactArithmetic, 2, 1, div)
+};
+
+/// `MOD` (`%`)
+pub const MOD: WordSpec = WordSpec {
+    aliases: &["%"],
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::PassthroughThenProject,
+    errors: MOD_ERRORS,
+    summary: "Euclidean remainder a − |b|·⌊a/|b|⌋, always 0 ≤ r < |b|; a zero divisor is invalidArgument.",
+    syntax: "a b MOD",
+    stack_effect: "( a b -- a mod b )",
+    examples: &[
+        ex("7 3 %", "1/1"),
+        ex("-7 3 %", "2/1"),
+        ex("7 -3 %", "1/1"),
+        ex("-7 -3 %", "2/1"),
+        ex("7/2 1 %", "1/2"),
+        ex("[ 7 8 9 ] 3 %", "[ 1/1 2/1 0/1 ]"),
+        ex("7 0 %", "error:invalidArgument"),
+        // LANGUAGE.md §4.2.4
+        ex("7 2 SQRT MOD", "7/1-4/1*sqrt(2)"),
+        // own edge cases
+        ex("7/2 1/3 %", "1/6"),
+        ex("[ 7 8 9 ] [ 2 3 4 ] %", "[ 1/1 2/1 1/1 ]"),
+        ex("[ 1 2 ] [ 0 1 ] %", "error:invalidArgument"),
+        ex("[ NIL 2 ] [ 1 0 ] %", "error:invalidArgument"),
+        ex("[ NIL 5 ] [ 0 3 ] %", "[ NIL 2/1 ]"),
+        ex("2 SQRT 1 % 2 SQRT 1 - =", "TRUE"),
+        ex("100000000000000000000000000000000000000000000000007 10 %", "7/1"),
+        ex("NIL 0 %", "NIL (nil:literal)"),
+        ex("'a' 0 %", "error:typeMismatch"),
+        ex("[ 1 2 3 ] [ 0 1 ] %", "error:shapeMismatch"),
+        ex("7 3 KEEP %", "7/1 | 3/1 | 1/1"),
+    ],
+    ..base("MOD", Family::ExactArithmetic, 2, 1, modulo)
+};
+
+/// `FLOOR`
+pub const FLOOR: WordSpec = WordSpec {
+    nil_policy: NilPolicy::PassthroughThenProject,
+    errors: TYPE,
+    summary: "The largest integer ≤ x, exact also for square roots; lifts over Vectors.",
+    syntax: "x FLOOR",
+    stack_effect: "( x -- floor(x) )",
+    examples: &[
+        ex("7/3 FLOOR", "2/1"),
+        ex("-7/3 FLOOR", "-3/1"),
+        ex("[ 7/3 [ -1/2 ] ] FLOOR", "[ 2/1 [ -1/1 ] ]"),
+        ex("2 SQRT NEG FLOOR", "-2/1"),
+        ex("'a' FLOOR", "error:typeMismatch"),
+        // own edge cases
+        ex("2 SQRT FLOOR", "1/1"),
+        ex("5 FLOOR", "5/1"),
+        ex("-3.2 FLOOR", "-4/1"),
+        ex("[ ] FLOOR", "[ ]"),
+        ex("[ 1/2 NIL ] FLOOR", "[ 0/1 NIL ]"),
+        ex("NIL FLOOR", "NIL (nil:literal)"),
+        ex(
+            "123456789012345678901234567890123456789012345678901/2 FLOOR",
+            "61728394506172839450617283945061728394506172839450/1",
+        ),
+        ex("[ 1 TRUE ] FLOOR", "error:typeMismatch"),
+        ex("7/3 KEEP FLOOR", "7/3 | 2/1"),
+        ex("FLOOR", "error:stackUnderflow"),
+    ],
+    ..base("FLOOR", Family::ExactArithmetic, 1, 1, floor)
+};
+
+/// `ROUND`
+pub const ROUND: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::PassthroughThenProject,
+    errors: TYPE,
+    summary: "The nearest integer, halves away from zero, exact also for square roots; lifts over Vectors.",
+    syntax: "x ROUND",
+    stack_effect: "( x -- round(x) )",
+    examples: &[
+        ex("5/2 ROUND", "3/1"),
+        ex("-5/2 ROUND", "-3/1"),
+        ex("7/3 ROUND", "2/1"),
+        ex("2 SQRT ROUND", "1/1"),
+        // own edge cases
+        ex("1/2 ROUND", "1/1"),
+        ex("-1/2 ROUND", "-1/1"),
+        ex("-7/3 ROUND", "-2/1"),
+        ex("3 SQRT ROUND", "2/1"),
+        ex("[ 7/2 [ -7/2 ] NIL ] ROUND", "[ 4/1 [ -4/1 ] NIL ]"),
+        ex("-9223372036854775808/3 ROUND", "-3074457345618258603/1"),
+        ex("TRUE ROUND", "error:typeMismatch"),
+        ex("5/2 KEEP ROUND", "5/2 | 3/1"),
+    ],
+    ..base("ROUND", Family::ExactArithmetic, 1, 1, round)
+};
+
+/// `QUANTIZE`
+pub const QUANTIZE: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::PassthroughThenProject,
+    projections: &[NilReason::DomainMiss],
+    errors: TYPE,
+    summary: "Round x to the nearest multiple of 1/d (halves away from zero); d must be a positive integer, else NIL(domainMiss).",
+    syntax: "x d QUANTIZE",
+    stack_effect: "( x d -- q )",
+    examples: &[
+        ex("[ 119/125 32/125 ] 10 QUANTIZE", "[ 1/1 3/10 ]"),
+        ex("5/100 10 QUANTIZE", "1/10"),
+        ex("-5/100 10 QUANTIZE", "-1/10"),
+        ex("2 SQRT 1000 QUANTIZE", "707/500"),
+        ex("1/3 0 QUANTIZE", "NIL (nil:domainMiss)"),
+        ex("1/3 [ 10 100 ] QUANTIZE", "error:typeMismatch"),
+        ex("'a' 0 QUANTIZE", "NIL (nil:domainMiss)"),
+        // own edge cases
+        ex("1/3 10 QUANTIZE", "3/10"),
+        ex("1/4 2 QUANTIZE", "1/2"),
+        ex("-1/4 2 QUANTIZE", "-1/2"),
+        ex("22/7 1 QUANTIZE", "3/1"),
+        ex("1/3 [ [ 10 ] ] QUANTIZE", "3/10"),
+        ex("[ 1/3 [ NIL 2/3 ] ] 3 QUANTIZE", "[ 1/3 [ NIL 2/3 ] ]"),
+        ex("7 -3 QUANTIZE", "NIL (nil:domainMiss)"),
+        ex("7 1/2 QUANTIZE", "NIL (nil:domainMiss)"),
+        ex("1/3 2 SQRT QUANTIZE", "NIL (nil:domainMiss)"),
+        ex("7 0 QUANTIZE NIL-REASON", "NIL | 'domainMiss'"),
+        ex("NIL 0 QUANTIZE", "NIL (nil:literal)"),
+        ex("1 NIL QUANTIZE", "NIL (nil:literal)"),
+        ex("'a' 10 QUANTIZE", "error:typeMismatch"),
+        ex("1 'a' QUANTIZE", "error:typeMismatch"),
+        ex("1 [ ] QUANTIZE", "error:typeMismatch"),
+        ex("1 [ 'a' ] QUANTIZE", "error:typeMismatch"),
+        ex("1/3 10 KEEP QUANTIZE", "1/3 | 10/1 | 3/10"),
+    ],
+    ..base("QUANTIZE", Family::ExactArithmetic, 2, 1, quantize)
+};
+
+/// `ABS`
+pub const ABS: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::PassthroughThenProject,
+    errors: TYPE,
+    summary: "The absolute value |x|, exact also for square roots; lifts over Vectors.",
+    syntax: "x ABS",
+    stack_effect: "( x -- |x| )",
+    examples: &[
+        ex("-2 ABS", "2/1"),
+        ex("[ -1 2 -3 ] ABS", "[ 1/1 2/1 3/1 ]"),
+        ex("2 SQRT NEG ABS", "sqrt(2)"),
+        ex("TRUE ABS", "error:typeMismatch"),
+        // own edge cases
+        ex("[ [ -1 ] [ 2 -3/4 ] ] ABS", "[ [ 1/1 ] [ 2/1 3/4 ] ]"),
+        ex("2 SQRT 3 - ABS", "3/1-sqrt(2)"),
+        ex("[ NIL -1 ] ABS", "[ NIL 1/1 ]"),
+        ex("NIL ABS", "NIL (nil:literal)"),
+        ex("'a' ABS", "error:typeMismatch"),
+        ex("-2 KEEP ABS", "-2/1 | 2/1"),
+    ],
+    ..base("ABS", Family::ExactArithmetic, 1, 1, abs)
+};
+
+/// `NEG`
+pub const NEG: WordSpec = WordSpec {
+    nil_policy: NilPolicy::PassthroughThenProject,
+    errors: TYPE,
+    summary: "The negation −x, exact also for square roots; lifts over Vectors.",
+    syntax: "x NEG",
+    stack_effect: "( x -- -x )",
+    examples: &[
+        ex("[ 1 -2 ] NEG", "[ -1/1 2/1 ]"),
+        ex("0 NEG", "0/1"),
+        // LANGUAGE.md §6.4, §8
+        ex("5 'X' BIND 3 KEEP X NEG", "3/1 | -5/1"),
+        ex("[ 1 NIL ] NEG", "[ -1/1 NIL ]"),
+        ex("[ 1 'a' ] NEG", "error:typeMismatch"),
+        // own edge cases
+        ex("[ ] NEG", "[ ]"),
+        ex(
+            "[ [ 1 ] [ ] [ 2 [ 3 ] ] ] NEG",
+            "[ [ -1/1 ] [ ] [ -2/1 [ -3/1 ] ] ]",
+        ),
+        ex("2 SQRT NEG", "-sqrt(2)"),
+        ex("-9223372036854775808 NEG", "9223372036854775808/1"),
+        ex("NIL NEG", "NIL (nil:literal)"),
+        ex("TRUE NEG", "error:typeMismatch"),
+        ex("{ 1 } NEG", "error:typeMismatch"),
+        ex("1 KEEP NEG", "1/1 | -1/1"),
+        ex("NEG", "error:stackUnderflow"),
+    ],
+    ..base("NEG", Family::ExactArithmetic, 1, 1, neg)
+};
+
+/// `MIN`
+pub const MIN: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::PassthroughThenProject,
+    errors: TYPE_SHAPE,
+    summary:
+        "The smaller of a and b by exact order (the left one on a tie); lifts by broadcasting.",
+    syntax: "a b MIN",
+    stack_effect: "( a b -- min )",
+    examples: &[
+        ex("1 2 MIN", "1/1"),
+        ex("[ 1 5 ] [ 3 2 ] MIN", "[ 1/1 2/1 ]"),
+        ex("[ 1 2 3 ] [ 2 ] MIN", "[ 1/1 2/1 2/1 ]"),
+        ex(
+            "[ [ 1 5 ] [ 7 2 ] ] [ 3 4 ] MIN",
+            "[ [ 1/1 4/1 ] [ 3/1 2/1 ] ]",
+        ),
+        ex("[ [ 1 2 ] [ 3 ] ] [ 0 5 ] MIN", "error:shapeMismatch"),
+        // LANGUAGE.md §4.2.4, §8
+        ex("2 SQRT 3/2 MIN", "sqrt(2)"),
+        ex(
+            "[ [ 1 2 ] [ 3 4 ] ] [ 0 5 ] MIN",
+            "[ [ 0/1 2/1 ] [ 0/1 4/1 ] ]",
+        ),
+        // own edge cases
+        ex("2 SQRT 3/2 MIN 2 SQRT =", "TRUE"),
+        ex("[ 4 1 3 ] [ 2 ] MIN", "[ 2/1 1/1 2/1 ]"),
+        ex("[ NIL 3 ] 2 MIN", "[ NIL 2/1 ]"),
+        ex("1 NIL MIN", "NIL (nil:literal)"),
+        ex("1 'a' MIN", "error:typeMismatch"),
+        ex("1 2 KEEP MIN", "1/1 | 2/1 | 1/1"),
+    ],
+    ..base("MIN", Family::ExactArithmetic, 2, 1, min)
+};
+
+/// `MAX`
+pub const MAX: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    nil_policy: NilPolicy::PassthroughThenProject,
+    errors: TYPE_SHAPE,
+    summary: "The larger of a and b by exact order (the left one on a tie); lifts by broadcasting.",
+    syntax: "a b MAX",
+    stack_effect: "( a b -- max )",
+    examples: &[
+        ex("[ -1 2 -3 ] 0 MAX", "[ 0/1 2/1 0/1 ]"),
+        ex("[ [ 1 2 ] [ 3 4 ] ] [ 0 5 ] MAX", "[ [ 1/1 5/1 ] [ 3/1 5/1 ] ]"),
+        ex("2 SQRT 3/2 MAX", "3/2"),
+        ex("[ 1 2 ] [ 1 2 3 ] MAX", "error:shapeMismatch"),
+        // own edge cases
+        ex("1/3 0.33 MAX", "1/3"),
+        ex("2 SQRT 7/5 MAX 2 SQRT =", "TRUE"),
+        ex("99999999999999999999999999999999999999999999999999 100000000000000000000000000000000000000000000000000 MAX", "100000000000000000000000000000000000000000000000000/1"),
+        ex("[ 1 [ 5 ] ] 3 MAX", "[ 3/1 [ 5/1 ] ]"),
+        ex("TRUE FALSE MAX", "error:typeMismatch"),
+        ex("3 2 KEEP MAX", "3/1 | 2/1 | 3/1"),
+    ],
+    ..base("MAX", Family::ExactArithmetic, 2, 1, max)
+};
+
+/// `SUM`
+pub const SUM: WordSpec = WordSpec {
+    tier: Tier::Standard,
+    errors: TYPE_SHAPE,
+    summary: "The left fold of ADD over a Vector's elements from 0: ((0 + v0) + v1) + …",
+    syntax: "v SUM",
+    stack_effect: "( v -- s )",
+    examples: &[
+        ex("[ 1 2 3 ] SUM", "6/1"),
+        ex("[ ] SUM", "0/1"),
+        ex("[ [ 1 2 ] [ 3 4 ] ] SUM", "[ 4/1 6/1 ]"),
+        ex("[ 1 NIL ] SUM", "NIL (nil:literal)"),
+        ex("5 SUM", "error:typeMismatch"),
+        // own edge cases (WORDS.md prose)
+        ex("[ 1 NIL 'a' ] SUM", "NIL (nil:literal)"),
+        ex("[ 'a' NIL ] SUM", "error:typeMismatch"),
+        ex("[ 1/2 1/3 1/6 ] SUM", "1/1"),
+        ex("[ [ 1 ] 2 ] SUM", "[ 3/1 ]"),
+        ex("[ 2 8 ] SQRT SUM", "3/1*sqrt(2)"),
+        ex("[ [ 1 2 ] [ 1 2 3 ] ] SUM", "error:shapeMismatch"),
+        ex("[ [ 1 NIL ] [ 2 3 ] ] SUM", "[ 3/1 NIL ]"),
+        ex("[ 1 [ 2 'x' ] ] SUM", "error:typeMismatch"),
+        ex("NIL SUM", "NIL (nil:literal)"),
+        ex("'abc' SUM", "error:typeMismatch"),
+        ex("[ 1 2 ] KEEP SUM", "[ 1/1 2/1 ] | 3/1"),
+        ex("SUM", "error:stackUnderflow"),
+    ],
+    ..base("SUM", Family::ExactArithmetic, 1, 1, sum)
+};
+
+inventory::submit! {
+    FamilyRegistration {
+        module: "arithmetic",
+        words: &[ADD, SUB, MUL, DIV, MOD, FLOOR, ROUND, QUANTIZE, ABS, NEG, MIN, MAX, SUM],
+    }
+}

@@ -1,1 +1,231 @@
-//! STUB: family module `comparison` (see ARCHITECTURE.md); a helper implements it.
+//! Comparison (`comparison`): EQ, NEQ, LT, LTE, GT, GTE.
+//!
+//! `EQ`/`NEQ` compare whole values of any domain with the value equality of
+//! LANGUAGE.md §4.8 and never lift. The ordering Words lift by broadcasting (§8)
+//! and decide each lane with exact order (§4.2.4): there is no undecided answer.
+//! A top-level NIL operand passes through (the machine's passthrough policy).
+
+use crate::lifting::{Broadcast, OPERANDS};
+use crate::support::base;
+use ajisai_core::outcome::ErrorCategory;
+use ajisai_core::value::Value;
+use ajisai_core::word::{ex, ex_prints, Family, FamilyRegistration, Flow, Tier, WordSpec};
+use ajisai_core::{Ctx, Halt};
+use std::cmp::Ordering;
+
+fn equality(ctx: &mut Ctx<'_>, want_equal: bool) -> Result<Flow, Halt> {
+    let ops = ctx.operands(2)?;
+    let same = ops[0] == ops[1];
+    ctx.finish1(2, Value::Bool(same == want_equal))
+}
+
+fn eq(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    equality(ctx, true)
+}
+
+fn neq(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    equality(ctx, false)
+}
+
+/// Broadcast `a b` and answer each lane with whether its order is one of `accept`.
+fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Halt> {
+    let word = ctx.word_name();
+    let ops = ctx.operands(2)?;
+    let (a, b) = (ops[0].clone(), ops[1].clone());
+    let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
+    let result = plan.build(ctx.meter(), |m, x, y| {
+        Ok(Value::Bool(accept(x.try_cmp_exact(y, m)?)))
+    })?;
+    ctx.finish1(2, result)
+}
+
+fn lt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ordering(ctx, |o| o == Ordering::Less)
+}
+
+fn lte(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ordering(ctx, |o| o != Ordering::Greater)
+}
+
+fn gt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ordering(ctx, |o| o == Ordering::Greater)
+}
+
+fn gte(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ordering(ctx, |o| o != Ordering::Less)
+}
+
+const ORDER_ERRORS: &[ErrorCategory] = &[ErrorCategory::TypeMismatch, ErrorCategory::ShapeMismatch];
+
+/// `EQ` (`=`)
+pub const EQ: WordSpec = WordSpec {
+    aliases: &["="],
+    summary: "TRUE when the two values are equal as wholes (any domains; Vectors element by element, never lifted).",
+    syntax: "a b EQ",
+    stack_effect: "( a b -- bool )",
+    examples: &[
+        ex("1 1 =", "TRUE"),
+        ex("0.5 1/2 =", "TRUE"),
+        ex("[ 1 2 ] [ 1 2 ] =", "TRUE"),
+        ex("TRUE 1 =", "FALSE"),
+        ex("8 SQRT 2 SQRT 2 SQRT + =", "TRUE"),
+        ex("1 NIL =", "NIL (nil:literal)"),
+        // LANGUAGE.md §4.1, §4.8
+        ex("[ 1 ] 1 =", "FALSE"),
+        ex("'a' [ 'a' ] =", "FALSE"),
+        ex("1 1/1 =", "TRUE"),
+        ex("[ 1 [ 2 ] ] [ 1 [ 2 ] ] =", "TRUE"),
+        ex("{ 1 } { 01 } =", "FALSE"),
+        ex("{ ^ 1 } { VENT 1 } =", "TRUE"),
+        ex("[ 1 NIL ] [ 1 NIL ] =", "TRUE"),
+        ex("NIL NIL =", "NIL (nil:literal)"),
+        // own edge cases
+        ex("[ 1 2 ] [ 1 2 3 ] =", "FALSE"),
+        ex("[ 1 2 ] 1 =", "FALSE"),
+        ex("1 0 / NIL =", "NIL (nil:divisionByZero)"),
+        ex("[ NIL ] [ NIL ] =", "TRUE"),
+        ex("[ 1 2 ] [ 1 TRUE ] =", "FALSE"),
+        ex("'a' 'a' =", "TRUE"),
+        ex("{ 1 } { 1 } =", "TRUE"),
+        ex("FALSE FALSE =", "TRUE"),
+        ex("1 2 KEEP =", "1/1 | 2/1 | FALSE"),
+        ex("1 =", "error:stackUnderflow"),
+    ],
+    ..base("EQ", Family::Comparison, 2, 1, eq)
+};
+
+/// `NEQ` (`!=`)
+pub const NEQ: WordSpec = WordSpec {
+    aliases: &["!="],
+    tier: Tier::Standard,
+    summary: "TRUE when the two values differ as wholes (the negation of EQ).",
+    syntax: "a b NEQ",
+    stack_effect: "( a b -- bool )",
+    examples: &[
+        ex("1 2 NEQ", "TRUE"),
+        ex("'a' 'b' !=", "TRUE"),
+        ex("[ 1 2 ] [ 1 3 ] NEQ", "TRUE"),
+        ex("FALSE FALSE !=", "FALSE"),
+        ex("1 NIL NEQ", "NIL (nil:literal)"),
+        ex("[ 1 2 ] [ 2 1 ] NEQ", "TRUE"),
+        ex("2 SQRT 3 SQRT + 5 SQRT !=", "TRUE"),
+        ex("1 1 KEEP !=", "1/1 | 1/1 | FALSE"),
+        ex("NEQ", "error:stackUnderflow"),
+    ],
+    ..base("NEQ", Family::Comparison, 2, 1, neq)
+};
+
+/// `LT` (`<`)
+pub const LT: WordSpec = WordSpec {
+    aliases: &["<"],
+    errors: ORDER_ERRORS,
+    summary: "TRUE when a < b, exactly; lifts over Vectors of Numbers by broadcasting.",
+    syntax: "a b LT",
+    stack_effect: "( a b -- a<b )",
+    examples: &[
+        ex("1 2 <", "TRUE"),
+        ex("2 SQRT 3/2 <", "TRUE"),
+        ex("[ 1 NIL 3 ] 2 <", "[ TRUE NIL FALSE ]"),
+        ex("[ 1 2 3 ] [ 2 ] <", "[ TRUE FALSE FALSE ]"),
+        ex("[ [ 1 2 ] [ 3 ] ] 2 <", "[ [ TRUE FALSE ] [ FALSE ] ]"),
+        ex("'a' 'b' <", "error:typeMismatch"),
+        ex("[ 1 2 ] [ 1 2 3 ] <", "error:shapeMismatch"),
+        ex("[ [ 1 2 ] [ 3 ] ] [ 1 2 ] <", "error:shapeMismatch"),
+        // LANGUAGE.md §4.2.4, §8, §10.1
+        ex("2 SQRT 3 SQRT <", "TRUE"),
+        ex(
+            "[ [ 5 2 ] [ 3 4 ] ] 4 <",
+            "[ [ FALSE TRUE ] [ TRUE FALSE ] ]",
+        ),
+        ex(
+            "[ [ 1 2 ] [ 3 4 ] ] [ [ 1 5 ] [ 3 4 ] ] <",
+            "[ [ FALSE TRUE ] [ FALSE FALSE ] ]",
+        ),
+        ex("[ 1 2 ] [ 3 1 ] <", "[ TRUE FALSE ]"),
+        ex("[ ] [ ] <", "[ ]"),
+        ex_prints("[ 1 2 ] [ 3 1 ] < PRINT", "(empty)", &["[ TRUE FALSE ]"]),
+        // own edge cases
+        ex("2 1 <", "FALSE"),
+        ex("1 1 <", "FALSE"),
+        ex("NIL 1 <", "NIL (nil:literal)"),
+        ex("[ NIL 1 ] [ 2 NIL ] <", "[ NIL NIL ]"),
+        ex("[ 1 2 ] NIL <", "NIL (nil:literal)"),
+        ex("TRUE 1 <", "error:typeMismatch"),
+        ex("[ 1 TRUE ] [ 1 2 3 ] <", "error:typeMismatch"),
+        ex("{ 1 } 1 <", "error:typeMismatch"),
+        ex(
+            "[ 1 2 ] [ [ 1 ] [ 2 ] ] <",
+            "[ [ FALSE FALSE ] [ TRUE FALSE ] ]",
+        ),
+        ex("-1/3 -0.333 <", "TRUE"),
+        ex("3 4 KEEP <", "3/1 | 4/1 | TRUE"),
+        ex("1 <", "error:stackUnderflow"),
+    ],
+    ..base("LT", Family::Comparison, 2, 1, lt)
+};
+
+/// `LTE` (`<=`)
+pub const LTE: WordSpec = WordSpec {
+    aliases: &["<="],
+    tier: Tier::Standard,
+    errors: ORDER_ERRORS,
+    summary: "TRUE when a ≤ b, exactly; lifts over Vectors of Numbers by broadcasting.",
+    syntax: "a b LTE",
+    stack_effect: "( a b -- a<=b )",
+    examples: &[
+        ex("1 1 <=", "TRUE"),
+        ex("[ 1 2 3 ] 2 <=", "[ TRUE TRUE FALSE ]"),
+        ex("2 1 <=", "FALSE"),
+        ex("[ 1 2 3 ] [ 3 3 3 ] <=", "[ TRUE TRUE TRUE ]"),
+        ex("2 SQRT 2 SQRT <=", "TRUE"),
+        ex("'a' 1 <=", "error:typeMismatch"),
+        ex("[ 1 2 ] [ 1 2 3 ] <=", "error:shapeMismatch"),
+    ],
+    ..base("LTE", Family::Comparison, 2, 1, lte)
+};
+
+/// `GT` (`>`)
+pub const GT: WordSpec = WordSpec {
+    aliases: &[">"],
+    errors: ORDER_ERRORS,
+    summary: "TRUE when a > b, exactly; lifts over Vectors of Numbers by broadcasting.",
+    syntax: "a b GT",
+    stack_effect: "( a b -- a>b )",
+    examples: &[
+        ex("[ 1 2 3 ] 2 >", "[ FALSE FALSE TRUE ]"),
+        ex("5 3 >", "TRUE"),
+        ex("2 SQRT 3 SQRT + 10 SQRT >", "FALSE"),
+        ex("2 SQRT 1.414 >", "TRUE"),
+        ex("3 3 >", "FALSE"),
+        ex("[ 1 NIL ] 0 >", "[ TRUE NIL ]"),
+        ex("'b' 'a' >", "error:typeMismatch"),
+        ex("[ [ 1 ] [ 2 3 ] ] [ 1 ] >", "error:shapeMismatch"),
+    ],
+    ..base("GT", Family::Comparison, 2, 1, gt)
+};
+
+/// `GTE` (`>=`)
+pub const GTE: WordSpec = WordSpec {
+    aliases: &[">="],
+    tier: Tier::Standard,
+    errors: ORDER_ERRORS,
+    summary: "TRUE when a ≥ b, exactly; lifts over Vectors of Numbers by broadcasting.",
+    syntax: "a b GTE",
+    stack_effect: "( a b -- a>=b )",
+    examples: &[
+        ex("1 [ 1 2 ] >=", "[ TRUE FALSE ]"),
+        ex(
+            "[ [ 1 2 ] [ 3 4 ] ] [ 2 3 ] >=",
+            "[ [ FALSE FALSE ] [ TRUE TRUE ] ]",
+        ),
+        ex("1000001 SQRT 1000 >=", "TRUE"),
+        ex("2 3 >=", "FALSE"),
+        ex("'b' 'a' >=", "error:typeMismatch"),
+        ex("[ 1 2 ] [ 1 2 3 ] >=", "error:shapeMismatch"),
+    ],
+    ..base("GTE", Family::Comparison, 2, 1, gte)
+};
+
+inventory::submit! {
+    FamilyRegistration { module: "comparison", words: &[EQ, NEQ, LT, LTE, GT, GTE] }
+}

@@ -1,1 +1,646 @@
-//! STUB: family module `lifting` (see ARCHITECTURE.md); a helper implements it.
+//! Element-wise lifting (LANGUAGE.md §8), shared by the comparison and arithmetic
+//! families.
+//!
+//! There are exactly two forms. **Unary lifting** maps every leaf of a Vector at any
+//! depth (ragged included) and keeps the structure. **Binary broadcasting** checks
+//! domains first (a Boolean, String or CodeBlock anywhere is `typeMismatch` before
+//! any shape is looked at), then combines a Number with every leaf of a Vector, or
+//! two rectangular Vectors whose shapes align at the innermost axis. In both forms a
+//! NIL lane passes through unchanged (the left-most NIL when both lanes are NIL).
+//!
+//! Values built at run time can nest millions deep, so every walk here keeps its own
+//! work stack instead of recursing on the native one.
+
+use crate::support::describe;
+use ajisai_core::limits::{exceeded, Limit, Meter};
+use ajisai_core::number::Number;
+use ajisai_core::outcome::{err, LangError};
+use ajisai_core::value::Value;
+use ajisai_core::Halt;
+
+/// How many lanes run between two interrupt polls: often enough for a host deadline
+/// to stop a huge broadcast promptly, rarely enough to cost nothing measurable.
+const POLL_EVERY: u32 = 1 << 14;
+
+/// Counts lanes and polls the host's interrupt flag every [`POLL_EVERY`] of them,
+/// so a long element-wise loop stays interruptible even when it charges nothing
+/// while it runs (comparisons, MIN/MAX, or work paid for up front).
+pub struct Ticker {
+    count: u32,
+}
+
+impl Ticker {
+    /// A fresh ticker.
+    pub fn new() -> Ticker {
+        Ticker { count: 0 }
+    }
+
+    /// Count one lane; poll `meter` when a batch is complete.
+    #[inline]
+    pub fn tick(&mut self, meter: &Meter) -> Result<(), Halt> {
+        self.count += 1;
+        if self.count >= POLL_EVERY {
+            self.count = 0;
+            meter.poll()?;
+        }
+        Ok(())
+    }
+}
+
+impl Default for Ticker {
+    fn default() -> Ticker {
+        Ticker::new()
+    }
+}
+
+/// The size ceilings every computed Number must respect before it is pushed
+/// (`bigintBits`, `algebraicTerms`; LANGUAGE.md §7.3 step 6), read once per Word.
+#[derive(Clone, Copy, Debug)]
+pub struct Ceilings {
+    /// `bigintBits`.
+    pub bits: u64,
+    /// `algebraicTerms`.
+    pub terms: u64,
+}
+
+impl Ceilings {
+    /// The ceilings of the profile `meter` runs under.
+    pub fn of(meter: &Meter) -> Ceilings {
+        Ceilings {
+            bits: meter.ceiling(Limit::BigintBits),
+            terms: meter.ceiling(Limit::AlgebraicTerms),
+        }
+    }
+
+    /// `n` as a value, or the refusal naming the limit it breaks.
+    pub fn admit(&self, n: Number) -> Result<Value, LangError> {
+        let width = n.width();
+        if width > self.bits {
+            return Err(exceeded(Limit::BigintBits, width, self.bits));
+        }
+        // Only an algebraic Number is measured in terms (§9); a rational has at most one.
+        if let Number::Alg(_) = n {
+            let terms = n.term_count();
+            if terms > self.terms {
+                return Err(exceeded(Limit::AlgebraicTerms, terms, self.terms));
+            }
+        }
+        Ok(Value::Number(n))
+    }
+}
+
+/// The leaves of a value (itself when it is not a Vector), left to right at any
+/// depth, without recursion.
+pub struct Leaves<'v> {
+    single: Option<&'v Value>,
+    stack: Vec<std::slice::Iter<'v, Value>>,
+}
+
+impl<'v> Leaves<'v> {
+    /// The leaves of `v`.
+    pub fn of(v: &'v Value) -> Leaves<'v> {
+        match v {
+            Value::Vector(items) => Leaves {
+                single: None,
+                stack: vec![items.items().iter()],
+            },
+            other => Leaves {
+                single: Some(other),
+                stack: Vec::new(),
+            },
+        }
+    }
+}
+
+impl<'v> Iterator for Leaves<'v> {
+    type Item = &'v Value;
+
+    fn next(&mut self) -> Option<&'v Value> {
+        if let Some(v) = self.single.take() {
+            return Some(v);
+        }
+        loop {
+            let top = self.stack.last_mut()?;
+            match top.next() {
+                Some(Value::Vector(items)) => self.stack.push(items.items().iter()),
+                Some(leaf) => return Some(leaf),
+                None => {
+                    self.stack.pop();
+                }
+            }
+        }
+    }
+}
+
+/// Rebuild `v` with every leaf replaced by `f(leaf)`, keeping the structure (ragged
+/// or not; an empty Vector stays empty). Iterative at any depth.
+pub fn map_leaves<E>(v: &Value, mut f: impl FnMut(&Value) -> Result<Value, E>) -> Result<Value, E> {
+    let Value::Vector(root) = v else { return f(v) };
+    let mut stack: Vec<(std::slice::Iter<'_, Value>, Vec<Value>)> =
+        vec![(root.items().iter(), Vec::with_capacity(root.len()))];
+    loop {
+        let Some((iter, _)) = stack.last_mut() else {
+            return Ok(Value::vector(Vec::new()));
+        };
+        match iter.next() {
+            Some(Value::Vector(items)) => {
+                stack.push((items.items().iter(), Vec::with_capacity(items.len())))
+            }
+            Some(leaf) => {
+                let mapped = f(leaf)?;
+                if let Some((_, out)) = stack.last_mut() {
+                    out.push(mapped);
+                }
+            }
+            None => {
+                let Some((_, out)) = stack.pop() else {
+                    return Ok(Value::vector(Vec::new()));
+                };
+                let done = Value::vector(out);
+                match stack.last_mut() {
+                    Some((_, parent)) => parent.push(done),
+                    None => return Ok(done),
+                }
+            }
+        }
+    }
+}
+
+/// `typeMismatch` unless every leaf of `v` is a Number or a NIL. `whose` names the
+/// operand in the message (`its operand`, `its left operand`, …).
+pub fn check_numeric(word: &str, whose: &str, v: &Value) -> Result<(), LangError> {
+    match Leaves::of(v).find(|leaf| !matches!(leaf, Value::Number(_) | Value::Nil(_))) {
+        None => Ok(()),
+        Some(bad) if std::ptr::eq(bad, v) => Err(err::type_mismatch(format!(
+            "{word} needs a Number or a Vector of Numbers as {whose}, got {}",
+            describe(bad)
+        ))),
+        Some(bad) => Err(err::type_mismatch(format!(
+            "{word} needs Numbers at every depth, but {whose} holds {}; only Numbers (and NIL) may stand there",
+            describe(bad)
+        ))),
+    }
+}
+
+/// Unary lifting: `f` applied to every Number lane of `v` (a Number, or a Vector of
+/// any depth, ragged included), NIL lanes passed through. The caller has checked
+/// the domains with [`check_numeric`] (and any Word-specific leaf rule) first, so
+/// that every `typeMismatch` comes before any work is charged; a leaf of another
+/// domain reaching `f` here is reported anyway rather than trusted. `f` gets the
+/// meter (to charge or poll); between lanes the interrupt flag is polled here.
+pub fn lift_unary(
+    word: &str,
+    v: &Value,
+    meter: &mut Meter,
+    mut f: impl FnMut(&mut Meter, &Number) -> Result<Value, Halt>,
+) -> Result<Value, Halt> {
+    let mut ticker = Ticker::new();
+    map_leaves(v, |leaf| match leaf {
+        Value::Number(n) => {
+            ticker.tick(meter)?;
+            f(meter, n)
+        }
+        Value::Nil(_) => Ok(leaf.clone()),
+        other => {
+            Err(err::type_mismatch(format!("{word} needs Numbers, got {}", describe(other))).into())
+        }
+    })
+}
+
+/// Shape of a value per §4.5: `Some([])` for a non-Vector, `Some([n, …])` for a
+/// rectangular Vector, `None` for a ragged one. Works level by level, so its cost
+/// is linear in the value's size and it never recurses.
+pub fn shape(v: &Value) -> Option<Vec<usize>> {
+    let mut dims = Vec::new();
+    let mut level: Vec<&Value> = vec![v];
+    loop {
+        let mut vectors = 0usize;
+        let mut len: Option<usize> = None;
+        for x in &level {
+            if let Value::Vector(items) = x {
+                vectors += 1;
+                match len {
+                    None => len = Some(items.len()),
+                    Some(l) if l != items.len() => return None,
+                    Some(_) => {}
+                }
+            }
+        }
+        if vectors == 0 {
+            return Some(dims);
+        }
+        if vectors != level.len() {
+            return None;
+        }
+        let n = len.unwrap_or(0);
+        dims.push(n);
+        let mut next = Vec::with_capacity(level.len().saturating_mul(n));
+        for x in &level {
+            if let Value::Vector(items) = x {
+                next.extend(items.items());
+            }
+        }
+        if next.is_empty() {
+            return Some(dims);
+        }
+        level = next;
+    }
+}
+
+/// `[2 3]`-style rendering of a shape for messages.
+fn show_shape(s: &[usize]) -> String {
+    let parts: Vec<String> = s.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", parts.join(" "))
+}
+
+/// Which operand of a binary Word, for messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Names<'n> {
+    /// How the left operand is named (`its left operand`).
+    pub left: &'n str,
+    /// How the right operand is named (`its right operand`).
+    pub right: &'n str,
+}
+
+/// The names of an ordinary binary Word's operands.
+pub const OPERANDS: Names<'static> = Names {
+    left: "its left operand",
+    right: "its right operand",
+};
+
+/// A checked broadcast of two operands (§8): domains and shapes have passed, and
+/// the lanes can be inspected ([`Broadcast::pairs`]) and built ([`Broadcast::build`]).
+pub struct Broadcast<'v> {
+    a: &'v Value,
+    b: &'v Value,
+    form: Form<'v>,
+}
+
+enum Form<'v> {
+    /// Neither operand is a Vector: one lane.
+    Scalars,
+    /// The left operand is a scalar combined with every leaf of the right one.
+    LeftScalar,
+    /// The right operand is a scalar combined with every leaf of the left one.
+    RightScalar,
+    /// Two rectangular Vectors broadcast over `shape`.
+    Grid(Grid<'v>),
+}
+
+struct Grid<'v> {
+    shape: Vec<usize>,
+    a_leaves: Vec<&'v Value>,
+    b_leaves: Vec<&'v Value>,
+    /// Per result axis: how far a step along it moves in each operand's leaves (0 where
+    /// that operand's length is 1 and its single lane is reused).
+    a_steps: Vec<usize>,
+    b_steps: Vec<usize>,
+    lanes: u64,
+}
+
+impl<'v> Broadcast<'v> {
+    /// Check `a` and `b` for broadcasting: domains first (every leaf a Number or a
+    /// NIL, else `typeMismatch`), then shapes (`shapeMismatch` for a ragged Vector
+    /// against a Vector, or lengths that are neither equal nor 1 on an axis).
+    pub fn plan(
+        word: &str,
+        names: Names<'_>,
+        a: &'v Value,
+        b: &'v Value,
+    ) -> Result<Broadcast<'v>, LangError> {
+        check_numeric(word, names.left, a)?;
+        check_numeric(word, names.right, b)?;
+        let form = match (a, b) {
+            (Value::Vector(_), Value::Vector(_)) => Form::Grid(Grid::new(word, names, a, b)?),
+            (Value::Vector(_), _) => Form::RightScalar,
+            (_, Value::Vector(_)) => Form::LeftScalar,
+            _ => Form::Scalars,
+        };
+        Ok(Broadcast { a, b, form })
+    }
+
+    /// The lane count of the result (0 for an empty result; pricing takes at least 1).
+    pub fn lanes(&self) -> u64 {
+        match &self.form {
+            Form::Scalars => 1,
+            Form::LeftScalar => Leaves::of(self.b).count() as u64,
+            Form::RightScalar => Leaves::of(self.a).count() as u64,
+            Form::Grid(g) => g.lanes,
+        }
+    }
+
+    /// Every lane's pair of leaves (left, right), in result order, NIL lanes included.
+    pub fn pairs(&self) -> Box<dyn Iterator<Item = (&'v Value, &'v Value)> + '_> {
+        let (a, b) = (self.a, self.b);
+        match &self.form {
+            Form::Scalars => Box::new(std::iter::once((a, b))),
+            Form::LeftScalar => Box::new(Leaves::of(b).map(move |y| (a, y))),
+            Form::RightScalar => Box::new(Leaves::of(a).map(move |x| (x, b))),
+            Form::Grid(g) => Box::new(g.pairs()),
+        }
+    }
+
+    /// The first lane of two Numbers satisfying `p`, in result order (NIL lanes are
+    /// not examined: they pass through unchanged). Polls `meter`, since a broadcast
+    /// can have far more lanes than its operands have leaves.
+    pub fn find_numbers(
+        &self,
+        meter: &Meter,
+        mut p: impl FnMut(&Number, &Number) -> bool,
+    ) -> Result<Option<(&'v Number, &'v Number)>, Halt> {
+        let mut ticker = Ticker::new();
+        for pair in self.pairs() {
+            ticker.tick(meter)?;
+            if let (Value::Number(x), Value::Number(y)) = pair {
+                if p(x, y) {
+                    return Ok(Some((x, y)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether some lane divides a Number by zero (§8: decides DIV's whole-result
+    /// NIL and MOD's `invalidArgument`). Without a zero leaf in the divisor there is
+    /// no such lane, which spares the lane walk in the common case.
+    pub fn zero_divisor(&self, meter: &Meter) -> Result<bool, Halt> {
+        let any_zero =
+            Leaves::of(self.b).any(|leaf| matches!(leaf, Value::Number(n) if n.is_zero()));
+        if !any_zero {
+            return Ok(false);
+        }
+        Ok(self.find_numbers(meter, |_, y| y.is_zero())?.is_some())
+    }
+
+    /// The result: `f` applied to every lane of two Numbers, a NIL lane passed through
+    /// (the left one when both are NIL), in the broadcast structure. `f` gets the
+    /// meter to charge running work or to poll inside long algebraic operations;
+    /// between lanes the host's interrupt flag is polled here.
+    pub fn build(
+        &self,
+        meter: &mut Meter,
+        mut f: impl FnMut(&mut Meter, &Number, &Number) -> Result<Value, Halt>,
+    ) -> Result<Value, Halt> {
+        let mut ticker = Ticker::new();
+        self.run_lanes(|x, y| {
+            ticker.tick(meter)?;
+            f(meter, x, y)
+        })
+    }
+
+    fn run_lanes(
+        &self,
+        mut f: impl FnMut(&Number, &Number) -> Result<Value, Halt>,
+    ) -> Result<Value, Halt> {
+        let mut lane = |x: &Value, y: &Value| -> Result<Value, Halt> {
+            match (x, y) {
+                (Value::Nil(_), _) => Ok(x.clone()),
+                (_, Value::Nil(_)) => Ok(y.clone()),
+                (Value::Number(p), Value::Number(q)) => f(p, q),
+                // `plan` checked the domains; this only guards against misuse.
+                (bad, Value::Number(_)) | (_, bad) => Err(err::type_mismatch(format!(
+                    "a lane holds {}, which is not a Number",
+                    describe(bad)
+                ))
+                .into()),
+            }
+        };
+        match &self.form {
+            Form::Scalars => lane(self.a, self.b),
+            Form::LeftScalar => map_leaves(self.b, |y| lane(self.a, y)),
+            Form::RightScalar => map_leaves(self.a, |x| lane(x, self.b)),
+            Form::Grid(g) => {
+                // Cap the up-front reservation: the lane count can be large, and the
+                // vector grows on demand anyway.
+                let mut flat =
+                    Vec::with_capacity(usize::try_from(g.lanes).unwrap_or(0).min(1 << 20));
+                for (x, y) in g.pairs() {
+                    flat.push(lane(x, y)?);
+                }
+                Ok(nest(flat, &g.shape))
+            }
+        }
+    }
+}
+
+impl<'v> Grid<'v> {
+    fn new(
+        word: &str,
+        names: Names<'_>,
+        a: &'v Value,
+        b: &'v Value,
+    ) -> Result<Grid<'v>, LangError> {
+        let ragged = |whose: &str| {
+            err::shape_mismatch(format!(
+                "{word} cannot broadcast a ragged Vector ({whose}) against a Vector: both must be rectangular \
+                 (a ragged Vector combines only with a single Number)"
+            ))
+        };
+        let sa = shape(a).ok_or_else(|| ragged(names.left))?;
+        let sb = shape(b).ok_or_else(|| ragged(names.right))?;
+        let rank = sa.len().max(sb.len());
+        // Align at the innermost axis: pad the shorter shape with 1s on the outer side.
+        let pad = |s: &[usize]| -> Vec<usize> {
+            let mut p = vec![1; rank - s.len()];
+            p.extend_from_slice(s);
+            p
+        };
+        let (pa, pb) = (pad(&sa), pad(&sb));
+        let mut out = Vec::with_capacity(rank);
+        for (i, (&x, &y)) in pa.iter().zip(&pb).enumerate() {
+            let d = if x == y || y == 1 {
+                x
+            } else if x == 1 {
+                y
+            } else {
+                return Err(err::shape_mismatch(format!(
+                    "{word} cannot broadcast shapes {} and {}: aligned at the innermost axis, axis {} has lengths \
+                     {x} and {y}, which are neither equal nor 1",
+                    show_shape(&sa),
+                    show_shape(&sb),
+                    i
+                )));
+            };
+            out.push(d);
+        }
+        let strides = |p: &[usize]| -> Vec<usize> {
+            let mut steps = vec![0; rank];
+            let mut acc = 1usize;
+            for i in (0..rank).rev() {
+                steps[i] = if p[i] == 1 { 0 } else { acc };
+                acc = acc.saturating_mul(p[i]);
+            }
+            steps
+        };
+        let lanes = out
+            .iter()
+            .fold(1u64, |acc, &d| acc.saturating_mul(d as u64));
+        Ok(Grid {
+            a_steps: strides(&pa),
+            b_steps: strides(&pb),
+            a_leaves: Leaves::of(a).collect(),
+            b_leaves: Leaves::of(b).collect(),
+            shape: out,
+            lanes,
+        })
+    }
+
+    fn pairs(&self) -> GridPairs<'_, 'v> {
+        GridPairs {
+            grid: self,
+            index: vec![0; self.shape.len()],
+            at_a: 0,
+            at_b: 0,
+            left: self.lanes,
+        }
+    }
+}
+
+/// Walks the result index space of a [`Grid`] like an odometer, keeping the flat
+/// positions in both operands' leaves up to date (amortized O(1) per lane).
+struct GridPairs<'g, 'v> {
+    grid: &'g Grid<'v>,
+    index: Vec<usize>,
+    at_a: usize,
+    at_b: usize,
+    left: u64,
+}
+
+impl<'v> Iterator for GridPairs<'_, 'v> {
+    type Item = (&'v Value, &'v Value);
+
+    fn next(&mut self) -> Option<(&'v Value, &'v Value)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let g = self.grid;
+        let pair = (*g.a_leaves.get(self.at_a)?, *g.b_leaves.get(self.at_b)?);
+        for axis in (0..g.shape.len()).rev() {
+            self.index[axis] += 1;
+            self.at_a += g.a_steps[axis];
+            self.at_b += g.b_steps[axis];
+            if self.index[axis] < g.shape[axis] {
+                break;
+            }
+            self.at_a -= g.a_steps[axis] * g.shape[axis];
+            self.at_b -= g.b_steps[axis] * g.shape[axis];
+            self.index[axis] = 0;
+        }
+        Some(pair)
+    }
+}
+
+/// Nest the row-major lanes `flat` into Vectors of `shape` (innermost axis first,
+/// without recursion; an axis of length 0 gives empty Vectors).
+fn nest(flat: Vec<Value>, shape: &[usize]) -> Value {
+    // outer[i] = how many Vectors axis i has (the product of the lengths outside it).
+    let mut outer = Vec::with_capacity(shape.len());
+    let mut acc = 1usize;
+    for &d in shape {
+        outer.push(acc);
+        acc = acc.saturating_mul(d);
+    }
+    let mut level = flat;
+    for axis in (0..shape.len()).rev() {
+        let groups = outer[axis];
+        let len = shape[axis];
+        let mut items = level.into_iter();
+        let mut next = Vec::with_capacity(groups.min(1 << 20));
+        for _ in 0..groups {
+            next.push(Value::vector(items.by_ref().take(len).collect()));
+        }
+        level = next;
+    }
+    level
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| Value::vector(Vec::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(items: Vec<Value>) -> Value {
+        Value::vector(items)
+    }
+
+    #[test]
+    fn shapes() {
+        assert_eq!(shape(&Value::num(1)), Some(vec![]));
+        assert_eq!(shape(&v(vec![])), Some(vec![0]));
+        assert_eq!(shape(&v(vec![v(vec![]), v(vec![])])), Some(vec![2, 0]));
+        assert_eq!(shape(&v(vec![v(vec![Value::num(1)]), Value::num(2)])), None);
+        assert_eq!(
+            shape(&v(vec![
+                v(vec![Value::num(1), Value::num(2)]),
+                v(vec![Value::num(3)])
+            ])),
+            None
+        );
+        assert_eq!(shape(&v(vec![v(vec![]), v(vec![Value::num(3)])])), None);
+    }
+
+    #[test]
+    fn nest_handles_zero_axes() {
+        assert_eq!(nest(vec![], &[2, 0]), v(vec![v(vec![]), v(vec![])]));
+        assert_eq!(nest(vec![], &[0, 3]), v(vec![]));
+        assert_eq!(
+            nest((1..=4).map(Value::num).collect(), &[2, 2]),
+            v(vec![
+                v(vec![Value::num(1), Value::num(2)]),
+                v(vec![Value::num(3), Value::num(4)])
+            ])
+        );
+    }
+
+    #[test]
+    fn deep_values_do_not_recurse() {
+        let mut deep = Value::num(1);
+        for _ in 0..200_000 {
+            deep = v(vec![deep]);
+        }
+        assert_eq!(Leaves::of(&deep).count(), 1);
+        assert_eq!(shape(&deep).map(|s| s.len()), Some(200_000));
+        let mapped = map_leaves(&deep, |x| Ok::<_, ()>(x.clone())).unwrap_or(Value::num(0));
+        assert_eq!(mapped.depth(), 200_000);
+    }
+
+    #[test]
+    fn deep_broadcasts_do_not_recurse() {
+        let mut deep = Value::num(1);
+        for _ in 0..100_000 {
+            deep = v(vec![deep]);
+        }
+        let mut meter = Meter::new(ajisai_core::Profile::MCP_LOCAL_STDIO);
+        let two = Value::num(2);
+        let add = |_: &mut Meter, x: &Number, y: &Number| Ok(Value::Number(x.add(y)));
+        let scalar = Broadcast::plan("ADD", OPERANDS, &deep, &two).map_err(|e| e.message);
+        let scalar = scalar.and_then(|p| p.build(&mut meter, add).map_err(|_| "build".to_string()));
+        assert_eq!(
+            scalar.map(|r| (r.depth(), Leaves::of(&r).next().cloned())),
+            Ok((100_000, Some(Value::num(3))))
+        );
+        let grid = Broadcast::plan("ADD", OPERANDS, &deep, &deep).map_err(|e| e.message);
+        let grid = grid.and_then(|p| p.build(&mut meter, add).map_err(|_| "build".to_string()));
+        assert_eq!(
+            grid.map(|r| (r.depth(), Leaves::of(&r).next().cloned())),
+            Ok((100_000, Some(Value::num(2))))
+        );
+    }
+
+    #[test]
+    fn grid_reuses_length_one_axes() {
+        let row = v(vec![Value::num(1), Value::num(2), Value::num(3)]);
+        let col = v(vec![v(vec![Value::num(10)]), v(vec![Value::num(20)])]);
+        let plan = Broadcast::plan("ADD", OPERANDS, &col, &row).map_err(|e| e.message);
+        let pairs: Result<Vec<(Value, Value)>, String> =
+            plan.map(|p| p.pairs().map(|(x, y)| (x.clone(), y.clone())).collect());
+        let want: Vec<(Value, Value)> = [(10, 1), (10, 2), (10, 3), (20, 1), (20, 2), (20, 3)]
+            .iter()
+            .map(|&(x, y)| (Value::num(x), Value::num(y)))
+            .collect();
+        assert_eq!(pairs, Ok(want));
+    }
+}

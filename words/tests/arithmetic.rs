@@ -1,0 +1,395 @@
+//! Arithmetic, math and comparison Words: what examples cannot express — exact
+//! work pricing (`resourceUsage`, LANGUAGE.md §9), limit refusals under injected
+//! profiles (message, resource, operands left in place), error messages and the
+//! check order of §7.3.
+
+use ajisai_core::display::display;
+use ajisai_core::engine::{compute, ComputeReport, Options};
+use ajisai_core::{Limit, Profile};
+
+fn run_with(profile: Profile, source: &str) -> ComputeReport {
+    ajisai_numerics_pure::link();
+    ajisai_words::link();
+    compute(source, &Options::new(profile))
+}
+
+fn run(source: &str) -> ComputeReport {
+    run_with(Profile::MCP_LOCAL_STDIO, source)
+}
+
+fn stack(r: &ComputeReport) -> String {
+    let slots: Vec<String> = r.stack.iter().map(display).collect();
+    if slots.is_empty() {
+        "(empty)".to_string()
+    } else {
+        slots.join(" | ")
+    }
+}
+
+/// `numericWork` of a successful run.
+fn numeric_work(source: &str) -> u64 {
+    let r = run(source);
+    assert!(r.error.is_none(), "`{source}` failed: {:?}", r.error);
+    r.usage.numeric_work
+}
+
+/// The error of a run that must fail: (category, message, resource, stack).
+fn failure(r: &ComputeReport) -> (String, String, Option<&'static str>, String) {
+    let e = r
+        .error
+        .as_ref()
+        .unwrap_or_else(|| panic!("expected an error, got stack {}", stack(r)));
+    (
+        e.category.id().to_string(),
+        e.message.clone(),
+        e.resource,
+        stack(r),
+    )
+}
+
+#[test]
+fn rational_arithmetic_costs_one_per_lane() {
+    assert_eq!(numeric_work("1 2 ADD"), 1);
+    assert_eq!(numeric_work("5 3 SUB"), 1);
+    assert_eq!(numeric_work("2 4 MUL"), 1);
+    assert_eq!(numeric_work("10 4 DIV"), 1);
+    assert_eq!(numeric_work("7 3 MOD"), 1);
+    assert_eq!(numeric_work("1 2 ADD 3 MUL"), 2);
+    assert_eq!(run("1 2 ADD").usage.execution_steps, 1);
+}
+
+#[test]
+fn broadcast_lanes_are_counted() {
+    assert_eq!(numeric_work("[ 1 2 3 ] [ 4 5 6 ] +"), 3);
+    assert_eq!(numeric_work("[ 1 2 3 ] 10 +"), 3);
+    assert_eq!(numeric_work("10 [ 1 [ 2 [ 3 ] ] ] -"), 3);
+    assert_eq!(numeric_work("[ [ 1 2 ] [ 3 4 ] ] [ 10 20 ] +"), 4);
+    assert_eq!(numeric_work("[ [ 1 ] [ 2 ] ] [ 1 2 3 ] +"), 6);
+    // NIL lanes count; an empty result still costs one lane.
+    assert_eq!(numeric_work("[ 1 NIL ] 1 +"), 2);
+    assert_eq!(numeric_work("[ ] 5 +"), 1);
+    assert_eq!(numeric_work("[ 1 ] [ ] +"), 1);
+}
+
+#[test]
+fn limbs_scale_the_charge() {
+    // 2^64 is 65 bits wide: two limbs on each side.
+    assert_eq!(
+        numeric_work("18446744073709551616 18446744073709551616 *"),
+        4
+    );
+    assert_eq!(numeric_work("18446744073709551616 1 +"), 2);
+    // The widest Number leaf of a Vector decides its limbs.
+    assert_eq!(numeric_work("[ 1 18446744073709551616 ] 1 +"), 4);
+    // 2^64 − 1 is exactly 64 bits: one limb.
+    assert_eq!(
+        numeric_work("18446744073709551615 18446744073709551615 *"),
+        1
+    );
+}
+
+#[test]
+fn division_by_zero_is_priced_and_projects() {
+    let r = run("[ 1 2 ] [ 1 0 ] /");
+    assert!(r.error.is_none());
+    assert_eq!(r.usage.numeric_work, 2);
+    assert_eq!(r.outcome_id(), "nil:divisionByZero");
+    assert_eq!(numeric_work("1 0 /"), 1);
+}
+
+#[test]
+fn nil_passthrough_and_errors_before_the_charge_cost_nothing() {
+    assert_eq!(numeric_work("NIL 1 +"), 0);
+    assert_eq!(numeric_work("1 NIL /"), 0);
+    for source in [
+        "7 0 %",
+        "[ 1 2 ] [ 0 1 ] %",
+        "'a' 1 +",
+        "[ 1 2 ] [ 1 2 3 ] *",
+    ] {
+        let r = run(source);
+        assert!(r.error.is_some(), "{source}");
+        assert_eq!(r.usage.numeric_work, 0, "{source}");
+    }
+}
+
+#[test]
+fn unpriced_words_charge_nothing() {
+    for source in [
+        "[ 1 2 3 ] 2 <",
+        "1 2 =",
+        "[ 1 5 ] [ 3 2 ] MIN",
+        "[ 1 5 ] 3 MAX",
+        "[ 7/3 -1/2 ] FLOOR",
+        "5/2 ROUND",
+        "-2 ABS",
+        "[ 1 2 ] NEG",
+    ] {
+        let r = run(source);
+        assert!(r.error.is_none(), "{source}");
+        assert_eq!(
+            (r.usage.numeric_work, r.usage.collection_work),
+            (0, 0),
+            "{source}"
+        );
+    }
+}
+
+#[test]
+fn sum_charges_each_addition() {
+    assert_eq!(numeric_work("[ 1 2 3 ] SUM"), 3);
+    assert_eq!(numeric_work("[ ] SUM"), 0);
+    // Each addition is priced on its own lanes: [1 2] + [3 4] after 0 + [1 2].
+    assert_eq!(numeric_work("[ [ 1 2 ] [ 3 4 ] ] SUM"), 4);
+    // Once the sum is NIL nothing is added (or charged) any more.
+    assert_eq!(numeric_work("[ 1 NIL 5 ] SUM"), 1);
+}
+
+#[test]
+fn quantize_charges_per_lane() {
+    // Per lane x: a MUL charge of x and d (1) plus limbs(x)·limbs(d) (1).
+    assert_eq!(numeric_work("1/3 10 QUANTIZE"), 2);
+    assert_eq!(numeric_work("[ 1/3 2/3 ] 10 QUANTIZE"), 4);
+    assert_eq!(numeric_work("[ 1/3 NIL ] 10 QUANTIZE"), 2);
+    // A denominator that is not a positive integer projects before any charge.
+    assert_eq!(numeric_work("1/3 0 QUANTIZE"), 0);
+}
+
+#[test]
+fn random_charges_collection_work_per_element() {
+    let r = run("7 3 RANDOM");
+    assert_eq!((r.usage.collection_work, r.usage.numeric_work), (51, 0));
+    assert_eq!(run("7 0 RANDOM").usage.collection_work, 0);
+    let boundary = run("7 100000 RANDOM");
+    assert!(boundary.error.is_none());
+    assert_eq!(boundary.usage.collection_work, 1_700_000);
+}
+
+#[test]
+fn algebraic_pricing() {
+    // terms(√2) = 1: P = 1,024·(1 + 1) for ADD, ·1 for MUL, ·(1 + 1) for DIV.
+    assert_eq!(numeric_work("2 SQRT 1 +"), 2048);
+    assert_eq!(numeric_work("2 SQRT 3 SQRT *"), 1024);
+    assert_eq!(numeric_work("1 2 SQRT /"), 2048);
+    // `2 SQRT` tries no divisor; a comparison is free.
+    assert_eq!(numeric_work("2 SQRT"), 0);
+    assert_eq!(numeric_work("2 SQRT 3/2 <"), 0);
+}
+
+#[test]
+fn bigint_bits_refusal_leaves_operands() {
+    let profile = Profile::MCP_LOCAL_STDIO.with(Limit::BigintBits, 64);
+    let r = run_with(profile.clone(), "9223372036854775807 9223372036854775807 *");
+    assert_eq!(
+        failure(&r),
+        (
+            "resourceLimitExceeded".into(),
+            "bigintBits of 126 exceeds the limit of 64".into(),
+            Some("bigintBits"),
+            "9223372036854775807/1 | 9223372036854775807/1".into()
+        )
+    );
+    // The charge was taken before the refused computation (§7.3 steps 5 and 6).
+    assert_eq!(r.usage.numeric_work, 1);
+    // One lane too wide refuses the whole Vector result.
+    let r = run_with(profile.clone(), "[ 1 9223372036854775807 ] 4 *");
+    assert_eq!(failure(&r).1, "bigintBits of 65 exceeds the limit of 64");
+    assert_eq!(failure(&r).3, "[ 1/1 9223372036854775807/1 ] | 4/1");
+    // Exactly at the limit is fine.
+    let r = run_with(profile.clone(), "9223372036854775807 9223372036854775807 +");
+    assert_eq!(stack(&r), "18446744073709551614/1");
+    // Under KEEP the operands stay once, with nothing pushed.
+    let r = run_with(profile, "9223372036854775807 4 KEEP *");
+    assert_eq!(failure(&r).3, "9223372036854775807/1 | 4/1");
+}
+
+/// SUM refuses a running sum that grows too wide, leaving its Vector.
+#[test]
+fn sum_bigint_refusal_keeps_the_vector() {
+    let profile = Profile::MCP_LOCAL_STDIO.with(Limit::BigintBits, 63);
+    let r = run_with(profile, "[ 9223372036854775807 9223372036854775807 ] SUM");
+    assert_eq!(
+        failure(&r),
+        (
+            "resourceLimitExceeded".into(),
+            "bigintBits of 64 exceeds the limit of 63".into(),
+            Some("bigintBits"),
+            "[ 9223372036854775807/1 9223372036854775807/1 ]".into()
+        )
+    );
+}
+
+#[test]
+fn numeric_work_refusal_stays_on_the_meter() {
+    let profile = Profile::MCP_LOCAL_STDIO.with(Limit::NumericWork, 2);
+    let r = run_with(profile.clone(), "[ 1 2 3 ] 1 +");
+    assert_eq!(
+        failure(&r),
+        (
+            "resourceLimitExceeded".into(),
+            "numericWork of 3 exceeds the limit of 2".into(),
+            Some("numericWork"),
+            "[ 1/1 2/1 3/1 ] | 1/1".into()
+        )
+    );
+    assert_eq!(r.usage.numeric_work, 3);
+    // SUM's running charge: the third addition is refused, nothing of the sum remains.
+    let r = run_with(profile.clone(), "[ 1 2 3 ] SUM");
+    assert_eq!(failure(&r).1, "numericWork of 3 exceeds the limit of 2");
+    assert_eq!(failure(&r).3, "[ 1/1 2/1 3/1 ]");
+    // A zero-divisor DIV still pays for its lanes.
+    let r = run_with(profile, "[ 1 2 3 ] [ 0 1 2 ] /");
+    assert_eq!(failure(&r).1, "numericWork of 3 exceeds the limit of 2");
+}
+
+#[test]
+fn random_limits() {
+    let r = run("7 100001 RANDOM");
+    assert_eq!(
+        failure(&r),
+        (
+            "resourceLimitExceeded".into(),
+            "materializedElements of 100001 exceeds the limit of 100000".into(),
+            Some("materializedElements"),
+            "7/1 | 100001/1".into()
+        )
+    );
+    assert_eq!(r.usage.collection_work, 0);
+    // Compared as an exact integer: a count beyond 64 bits is the same refusal.
+    let r = run("7 99999999999999999999999 RANDOM");
+    assert_eq!(
+        failure(&r).1,
+        "materializedElements of 99999999999999999999999 exceeds the limit of 100000"
+    );
+    let r = run_with(
+        Profile::MCP_LOCAL_STDIO.with(Limit::CollectionWork, 50),
+        "7 3 RANDOM",
+    );
+    assert_eq!(
+        failure(&r).1,
+        "collectionWork of 51 exceeds the limit of 50"
+    );
+    assert_eq!(failure(&r).3, "7/1 | 3/1");
+}
+
+#[test]
+fn random_is_splitmix64() {
+    // Element i is draw i + 1 of one state sequence, so longer counts extend shorter ones.
+    let long = run("42 5 RANDOM");
+    let short = run("42 3 RANDOM");
+    let (l, s) = (stack(&long), stack(&short));
+    assert!(
+        l.starts_with(s.trim_end_matches(" ]")),
+        "{l} does not extend {s}"
+    );
+    // Every draw lies in [0, 1).
+    let r = run("123 200 RANDOM [ 0 ] <");
+    assert!(!stack(&r).contains("TRUE"));
+    let r = run("123 200 RANDOM 1 <");
+    assert!(!stack(&r).contains("FALSE"));
+    // A negative seed is its two's complement pattern.
+    assert_eq!(
+        stack(&run("-1 1 RANDOM")),
+        "[ 223800962263393/281474976710656 ]"
+    );
+}
+
+#[test]
+fn algebraic_terms_refusal() {
+    let profile = Profile::MCP_LOCAL_STDIO.with(Limit::AlgebraicTerms, 2);
+    let r = run_with(profile, "2 SQRT 3 SQRT + 5 SQRT +");
+    let (category, message, resource, rest) = failure(&r);
+    assert_eq!(
+        (category.as_str(), resource),
+        ("resourceLimitExceeded", Some("algebraicTerms"))
+    );
+    assert_eq!(message, "algebraicTerms of 3 exceeds the limit of 2");
+    assert_eq!(rest, "sqrt(2)+sqrt(3) | sqrt(5)");
+}
+
+#[test]
+fn pow_bigint_refusal() {
+    let r = run("2 1000000 POW");
+    let (category, _, resource, rest) = failure(&r);
+    assert_eq!(
+        (category.as_str(), resource),
+        ("resourceLimitExceeded", Some("bigintBits"))
+    );
+    assert_eq!(rest, "2/1 | 1000000/1");
+}
+
+#[test]
+fn messages_name_the_offender() {
+    let (c, m, _, s) = failure(&run("'a' 1 +"));
+    assert_eq!((c.as_str(), s.as_str()), ("typeMismatch", "'a' | 1/1"));
+    assert!(
+        m.contains("ADD") && m.contains("the String 'a'") && m.contains("left operand"),
+        "{m}"
+    );
+    let (_, m, _, _) = failure(&run("[ 1 [ 2 TRUE ] ] 1 -"));
+    assert!(m.contains("SUB") && m.contains("the Boolean TRUE"), "{m}");
+    let (c, m, _, _) = failure(&run("[ 1 2 ] [ 1 2 3 ] +"));
+    assert_eq!(c, "shapeMismatch");
+    assert!(m.contains("[2]") && m.contains("[3]"), "{m}");
+    let (c, m, _, _) = failure(&run("[ [ 1 2 ] [ 3 ] ] [ 1 2 ] <"));
+    assert_eq!(c, "shapeMismatch");
+    assert!(m.contains("LT") && m.contains("ragged"), "{m}");
+    let (c, m, _, s) = failure(&run("7 0 %"));
+    assert_eq!((c.as_str(), s.as_str()), ("invalidArgument", "7/1 | 0/1"));
+    assert!(m.contains("non-zero divisor"), "{m}");
+    let (c, m, _, _) = failure(&run("7 1/2 RANDOM"));
+    assert_eq!(c, "invalidArgument");
+    assert!(m.contains("count"), "{m}");
+    let (c, m, _, _) = failure(&run("9223372036854775808 1 RANDOM"));
+    assert_eq!(c, "invalidArgument");
+    assert!(m.contains("64-bit"), "{m}");
+    let (c, m, _, _) = failure(&run("1 [ 2 3 ] QUANTIZE"));
+    assert_eq!(c, "typeMismatch");
+    assert!(m.contains("QUANTIZE") && m.contains("not lifted"), "{m}");
+    let (c, m, _, _) = failure(&run("[ 1 2 ] [ 'x' ] SUM"));
+    assert_eq!(c, "typeMismatch");
+    assert!(m.contains("SUM") && m.contains("Vector"), "{m}");
+    let (c, m, _, _) = failure(&run("[ 1 'x' ] SUM"));
+    assert_eq!(c, "typeMismatch");
+    assert!(m.contains("element 1"), "{m}");
+    let (c, _, _, s) = failure(&run("1 ADD"));
+    assert_eq!((c.as_str(), s.as_str()), ("stackUnderflow", "1/1"));
+}
+
+#[test]
+fn check_order() {
+    // Domains come before shapes (§8 step 1).
+    assert_eq!(failure(&run("[ 1 'a' ] [ 1 2 3 ] +")).0, "typeMismatch");
+    assert_eq!(
+        failure(&run("[ [ 1 2 ] [ 3 ] ] [ 1 TRUE ] MIN")).0,
+        "typeMismatch"
+    );
+    // Shapes before MOD's zero divisor.
+    assert_eq!(failure(&run("[ 1 2 ] [ 0 1 2 ] %")).0, "shapeMismatch");
+    // RANDOM: a typeMismatch of either operand outranks an invalidArgument of the other.
+    assert_eq!(failure(&run("1/2 'a' RANDOM")).0, "typeMismatch");
+    assert_eq!(failure(&run("'a' -1 RANDOM")).0, "typeMismatch");
+    // rejectNil comes before the underflow check.
+    assert_eq!(failure(&run("NIL RANDOM")).0, "typeMismatch");
+    // QUANTIZE: d is examined before x.
+    assert_eq!(stack(&run("'a' 0 QUANTIZE")), "NIL");
+    assert_eq!(failure(&run("'a' [ 1 2 ] QUANTIZE")).0, "typeMismatch");
+}
+
+#[test]
+fn whole_value_equality_never_lifts() {
+    assert_eq!(stack(&run("[ 1 2 ] [ 1 2 ] =")), "TRUE");
+    assert_eq!(stack(&run("[ 1 2 ] [ 1 3 ] =")), "FALSE");
+    assert_eq!(stack(&run("[ 1 2 ] 1 =")), "FALSE");
+    assert_eq!(stack(&run("[ 1 2 ] 1 !=")), "TRUE");
+    assert_eq!(run("1 NIL =").outcome_id(), "nil:literal");
+}
+
+#[test]
+fn deep_results_display() {
+    // A large broadcast works lane by lane and keeps its shape.
+    let r = run("[ [ 1 2 3 ] [ 4 5 6 ] ] [ [ 10 ] [ 20 ] ] *");
+    assert_eq!(stack(&r), "[ [ 10/1 20/1 30/1 ] [ 80/1 100/1 120/1 ] ]");
+    let r = run("[ [ [ 1 ] ] ] [ [ 1 2 ] ] +");
+    assert_eq!(stack(&r), "[ [ [ 2/1 3/1 ] ] ]");
+}
