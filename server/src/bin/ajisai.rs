@@ -1,1 +1,47 @@
-fn main() {}
+//! `ajisai`: the human CLI (MCP.md MCP-94). See `ajisai --help`.
+
+use ajisai_server::cli::{self, Exit, Io};
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+/// Native stack of the engine thread. The engine never recurses over program or value
+/// depth; this is defence in depth, not a requirement.
+const ENGINE_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let worker = std::thread::Builder::new()
+        .name("ajisai-engine".into())
+        .stack_size(ENGINE_STACK_BYTES)
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let interactive = stdin.is_terminal();
+            let mut stdin = stdin.lock();
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut stderr = std::io::stderr().lock();
+            let mut io = Io {
+                stdin: &mut stdin,
+                stdout: &mut stdout,
+                stderr: &mut stderr,
+                interactive,
+            };
+            let exit = cli::main(&args, &mut io);
+            if stdout.flush().is_err() && exit != Exit::Usage {
+                return Exit::Usage;
+            }
+            exit
+        });
+    let exit = match worker.map(|w| w.join()) {
+        Ok(Ok(exit)) => exit.code(),
+        Ok(Err(_)) => {
+            // The panic message has been printed by the panic hook already.
+            eprintln!("ajisai: internal error: the engine thread panicked (this is a bug; please report it)");
+            101
+        }
+        Err(e) => {
+            eprintln!("ajisai: cannot start the engine thread: {e}");
+            2
+        }
+    };
+    ExitCode::from(exit)
+}

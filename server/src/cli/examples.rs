@@ -1,0 +1,260 @@
+//! `ajisai test <FILE|DIR>`: run `#:example <source> => <display>` lines (MCP-94,
+//! syntax of MCP-76).
+//!
+//! Each file is first run once as a program (its directives are comments, so a
+//! phrasebook-shaped file just defines its Words); every example then runs as a fresh
+//! program that starts with the User Words the file defined, and its `stackDisplay`
+//! entries joined by single spaces must equal the expected text. An expectation of
+//! the form `error:<category>` expects that error instead (a display never starts
+//! with `error:`, so the two cannot be confused).
+
+use super::source::{read_file, ReadError};
+use super::{Exit, Io};
+use ajisai_core::display::display;
+use ajisai_core::envelope::one_line;
+use ajisai_core::lexer;
+use ajisai_core::machine::Dictionary;
+use ajisai_core::{Halt, Machine, Profile};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// One `#:example` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// 1-based line of the directive.
+    pub line: u32,
+    /// The program to run.
+    pub source: String,
+    /// The expected `stackDisplay` entries joined by single spaces (or `error:<category>`).
+    pub expect: String,
+}
+
+/// Split the text after `#:example` at its first `=>` that stands as a token.
+pub fn parse_example(rest: &str) -> Option<(String, String)> {
+    let mut search = 0;
+    while let Some(found) = rest[search..].find("=>") {
+        let at = search + found;
+        let before_ok = at == 0 || rest[..at].ends_with(char::is_whitespace);
+        let after = &rest[at + 2..];
+        let after_ok = after.is_empty() || after.starts_with(char::is_whitespace);
+        if before_ok && after_ok {
+            let source = rest[..at].trim();
+            if source.is_empty() {
+                return None;
+            }
+            return Some((source.to_string(), after.trim().to_string()));
+        }
+        search = at + 2;
+    }
+    None
+}
+
+/// The `#:example` lines of one file.
+#[derive(Debug, Default)]
+struct Found {
+    /// Well-formed examples.
+    examples: Vec<Example>,
+    /// Lines of malformed `#:example` directives.
+    malformed: Vec<u32>,
+}
+
+/// The `#:example` lines of a source; `Err` when the file does not even tokenize.
+fn collect(text: &str) -> Result<Found, String> {
+    let lexed =
+        lexer::lex(text, 0).map_err(|e| format!("does not tokenize: {}", one_line(&e.message)))?;
+    let mut found = Found::default();
+    for d in &lexed.directives {
+        let Some(rest) = d.text.strip_prefix("example") else {
+            continue;
+        };
+        if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
+            continue;
+        }
+        match parse_example(rest) {
+            Some((source, expect)) => found.examples.push(Example {
+                line: d.line,
+                source,
+                expect,
+            }),
+            None => found.malformed.push(d.line),
+        }
+    }
+    Ok(found)
+}
+
+/// The Words the file defines, by running it once as a program.
+fn definitions(text: &str, profile: &Profile) -> Result<Dictionary, String> {
+    let mut m = Machine::new(profile.clone());
+    match m.run_source(text) {
+        Ok(()) => Ok(m.dictionary().clone()),
+        Err(Halt::Error(e)) => {
+            let at = e
+                .pos
+                .map(|p| format!(" at line {}, column {}", p.line, p.column))
+                .unwrap_or_default();
+            Err(format!(
+                "the file itself fails{at}: {}: {}",
+                e.category.id(),
+                one_line(&e.message)
+            ))
+        }
+        Err(Halt::Interrupted(_)) => Err("the file itself was interrupted".to_string()),
+    }
+}
+
+/// Run one example; `None` when it holds, else what it produced.
+pub fn check_example(ex: &Example, dict: &Dictionary, profile: &Profile) -> Option<String> {
+    let mut m = Machine::new(profile.clone());
+    *m.dictionary_mut() = dict.clone();
+    let got = match m.run_source(&ex.source) {
+        Ok(()) => m.stack().iter().map(display).collect::<Vec<_>>().join(" "),
+        Err(Halt::Error(e)) => {
+            let id = e.outcome_id();
+            if ex.expect == id {
+                return None;
+            }
+            return Some(format!("{id} ({})", one_line(&e.message)));
+        }
+        Err(Halt::Interrupted(_)) => return Some("an interrupted run".to_string()),
+    };
+    if got == ex.expect {
+        None
+    } else {
+        Some(got)
+    }
+}
+
+/// Every `*.ajisai` file under `dir`, sorted by path.
+fn ajisai_files(dir: &Path) -> Result<Vec<PathBuf>, ReadError> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let entries = std::fs::read_dir(&d)
+            .map_err(|e| ReadError(format!("cannot read '{}': {e}", d.display())))?;
+        for entry in entries {
+            let entry =
+                entry.map_err(|e| ReadError(format!("cannot read '{}': {e}", d.display())))?;
+            let path = entry.path();
+            let kind = entry
+                .file_type()
+                .map_err(|e| ReadError(format!("cannot read '{}': {e}", path.display())))?;
+            if kind.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "ajisai") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// The files a `test` operand names, each with its text, all read before anything runs
+/// (an I/O error must leave stdout empty).
+fn read_all(target: &Path) -> Result<Vec<(PathBuf, String)>, ReadError> {
+    let files = if target.is_dir() {
+        ajisai_files(target)?
+    } else {
+        vec![target.to_path_buf()]
+    };
+    files
+        .into_iter()
+        .map(|f| read_file(&f).map(|t| (f, t)))
+        .collect()
+}
+
+/// `ajisai test <FILE|DIR>`: one line per failure on stdout, a summary on stderr.
+pub fn run(target: &Path, profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit> {
+    let files = match read_all(target) {
+        Ok(f) => f,
+        Err(e) => {
+            writeln!(io.stderr, "ajisai: {}", e.0)?;
+            return Ok(Exit::Usage);
+        }
+    };
+    let (mut total, mut failed) = (0usize, 0usize);
+    for (path, text) in &files {
+        let name = path.display();
+        let Found {
+            examples,
+            malformed,
+        } = match collect(text) {
+            Ok(found) => found,
+            Err(why) => {
+                writeln!(io.stdout, "{name}: {why}")?;
+                failed += 1;
+                total += 1;
+                continue;
+            }
+        };
+        for line in &malformed {
+            writeln!(io.stdout, "{name}:{line}: malformed #:example line (expected '#:example <source> => <display>')")?;
+        }
+        total += examples.len() + malformed.len();
+        failed += malformed.len();
+        if examples.is_empty() {
+            continue;
+        }
+        let dict = match definitions(text, profile) {
+            Ok(d) => d,
+            Err(why) => {
+                writeln!(
+                    io.stdout,
+                    "{name}: {why} ({} example(s) not run)",
+                    examples.len()
+                )?;
+                failed += examples.len();
+                continue;
+            }
+        };
+        for ex in &examples {
+            if let Some(got) = check_example(ex, &dict, profile) {
+                failed += 1;
+                writeln!(
+                    io.stdout,
+                    "{name}:{}: {} => expected {}, got {}",
+                    ex.line, ex.source, ex.expect, got
+                )?;
+            }
+        }
+    }
+    if total == 0 {
+        writeln!(
+            io.stderr,
+            "no #:example lines found in {}",
+            target.display()
+        )?;
+    } else {
+        writeln!(
+            io.stderr,
+            "{} passed, {failed} failed ({} file(s))",
+            total - failed,
+            files.len()
+        )?;
+    }
+    super::flush(io)?;
+    Ok(if failed == 0 { Exit::Ok } else { Exit::Failure })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn example_lines_split_at_the_arrow_token() {
+        assert_eq!(
+            parse_example(" 21 DOUBLE => 42/1"),
+            Some(("21 DOUBLE".into(), "42/1".into()))
+        );
+        assert_eq!(
+            parse_example(" 'a=>b' => 'a=>b'"),
+            Some(("'a=>b'".into(), "'a=>b'".into()))
+        );
+        assert_eq!(
+            parse_example(" NIL =>"),
+            Some(("NIL".into(), String::new()))
+        );
+        assert_eq!(parse_example(" => 1/1"), None);
+        assert_eq!(parse_example(" 1 2 ADD"), None);
+    }
+}

@@ -1,0 +1,199 @@
+//! The human CLI `ajisai` (MCP.md MCP-94, MCP-95) on the shared engine.
+//!
+//! [`main`] takes the arguments and the three standard streams as parameters so the
+//! whole CLI can be driven in-process; the binary only supplies the real streams and
+//! runs it on a thread with a large native stack.
+//!
+//! Exit codes: [`Exit::Ok`] (0) — `status: ok`, NIL results included, every `test`
+//! example passed; [`Exit::Failure`] (1) — a language error, a failing `check`, or a
+//! failed example; [`Exit::Usage`] (2) — a usage or I/O error, with nothing on stdout.
+
+pub mod args;
+pub mod examples;
+pub mod repl;
+pub mod report;
+pub mod source;
+
+use ajisai_core::numerics::{self, Selected};
+use ajisai_core::Profile;
+use args::{Command, SourceCommand, UsageError, USAGE};
+use std::ffi::OsString;
+use std::io::{self, BufRead, Write};
+
+/// The process exit status of a CLI invocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: the program ran (a NIL result included), the check passed, every example passed.
+    Ok,
+    /// 1: a language error, a failing check, or a failed example.
+    Failure,
+    /// 2: a usage error or an I/O error; nothing was written to stdout.
+    Usage,
+}
+
+impl Exit {
+    /// The numeric exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Failure => 1,
+            Exit::Usage => 2,
+        }
+    }
+}
+
+/// The standard streams of one invocation.
+pub struct Io<'a> {
+    /// Standard input (program text for `-`, lines for `repl`).
+    pub stdin: &'a mut dyn BufRead,
+    /// Standard output: reports, JSON envelopes, program output.
+    pub stdout: &'a mut dyn Write,
+    /// Standard error: diagnostics and usage.
+    pub stderr: &'a mut dyn Write,
+    /// Whether stdin is an interactive terminal (the REPL then shows a prompt).
+    pub interactive: bool,
+}
+
+/// The help text of `ajisai --help`.
+pub fn help_text() -> String {
+    format!(
+        "ajisai — run Ajisai programs (exact-arithmetic stack language)
+
+{USAGE}
+
+commands:
+  run <FILE|->       execute a program; prints its output lines, then the stack
+                     (bottom to top), then any error message with line and column
+  check <FILE|->     check form and names without executing anything
+  contract <FILE|->  infer the contracts of the User Words a source defines
+  test <FILE|DIR>    run every '#:example <source> => <display>' line of the file,
+                     or of every *.ajisai file under the directory
+  repl               evaluate stdin line by line as one continuing program
+
+options:
+  --json             print exactly one JSON envelope (MCP.md §4) on stdout, with
+                     \"limitProfile\" and \"backend\" as its last two fields
+  --profile cli|mcp  limits: cli = cli-local (default), mcp = mcp-local-stdio
+  -h, --help         print this help
+  -V, --version      print engine, specification, numerics and profile
+
+'-' reads the program from stdin. Sources are UTF-8.
+
+exit codes:
+  0  ok (a NIL result included); every example passed
+  1  language error; failing check; failed example
+  2  usage error or I/O error (nothing on stdout)
+
+environment:
+  AJISAI_NUMERICS=auto|gmp|pure   numeric backend (default auto)
+"
+    )
+}
+
+/// The lines of `ajisai --version`.
+pub fn version_text(backend: &Selected) -> String {
+    let p = backend.provenance();
+    format!(
+        "ajisai {}\nspecification: {}\nnumerics: {} ({}, {})\nprofile: {}\n",
+        ajisai_core::ENGINE_VERSION,
+        ajisai_core::SPECIFICATION_VERSION,
+        p.kind,
+        p.library,
+        p.origin,
+        Profile::CLI_LOCAL.name
+    )
+}
+
+/// Fix the process's numeric backend from `AJISAI_NUMERICS` (empty or unset = `auto`).
+pub fn select_backend(choice: Option<OsString>) -> Result<Selected, String> {
+    ajisai_words::link();
+    ajisai_numerics_pure::link();
+    let choice = match &choice {
+        None => String::new(),
+        Some(c) => match c.to_str() {
+            Some(s) => s.to_string(),
+            None => {
+                return Err(format!(
+                    "AJISAI_NUMERICS={} is not valid text",
+                    c.to_string_lossy()
+                ))
+            }
+        },
+    };
+    let selected = numerics::choose(&choice, None).map_err(|e| e.to_string())?;
+    Ok(numerics::install(selected))
+}
+
+fn usage_error(io: &mut Io<'_>, e: &UsageError) -> Exit {
+    // Nothing useful can be done when stderr itself fails.
+    let _ = writeln!(io.stderr, "ajisai: {e}\n{USAGE}");
+    Exit::Usage
+}
+
+/// Run the CLI with `args` (without the program name) over `io`.
+pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
+    let command = match args::parse(args) {
+        Ok(c) => c,
+        Err(e) => return usage_error(io, &e),
+    };
+    if command == Command::Help {
+        // Help needs no engine: it works even when the backend choice is broken.
+        return match io
+            .stdout
+            .write_all(help_text().as_bytes())
+            .and_then(|()| flush(io))
+        {
+            Ok(()) => Exit::Ok,
+            Err(_) => Exit::Usage,
+        };
+    }
+    let backend = match select_backend(std::env::var_os("AJISAI_NUMERICS")) {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "ajisai: {e}");
+            return Exit::Usage;
+        }
+    };
+    let result = match command {
+        Command::Help => Ok(Exit::Ok),
+        Command::Version => io
+            .stdout
+            .write_all(version_text(&backend).as_bytes())
+            .map(|()| Exit::Ok),
+        Command::Source {
+            command,
+            input,
+            json,
+            profile,
+        } => {
+            let text = match source::read(&input, io.stdin) {
+                Ok(t) => t,
+                Err(e) => {
+                    let _ = writeln!(io.stderr, "ajisai: {}", e.0);
+                    return Exit::Usage;
+                }
+            };
+            let rendered = match command {
+                SourceCommand::Run => report::run(&text, json, &profile, &backend),
+                SourceCommand::Check => report::check(&text, json, &profile, &backend),
+                SourceCommand::Contract => report::contract(&text, json, &profile, &backend),
+            };
+            rendered.write(io)
+        }
+        Command::Test { target, profile } => examples::run(&target, &profile, io),
+        Command::Repl { profile } => repl::run(&profile, io),
+    };
+    match result {
+        Ok(exit) => exit,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "ajisai: cannot write output: {e}");
+            Exit::Usage
+        }
+    }
+}
+
+/// Flush both output streams (buffered stdout must reach the pipe before the exit code).
+pub(crate) fn flush(io: &mut Io<'_>) -> io::Result<()> {
+    io.stdout.flush()?;
+    io.stderr.flush()
+}

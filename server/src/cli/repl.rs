@@ -1,0 +1,82 @@
+//! `ajisai repl`: each stdin line continues one program (MCP-94).
+//!
+//! Stack, dictionary and bindings persist between lines, and so do the meters: the
+//! session is one program under one profile. After an error the state is what
+//! LANGUAGE.md §7.4 leaves, and the session goes on. After each line the REPL prints
+//! the new output lines, any error, then the stack (`bottom | … | top`, `(empty)`).
+
+use super::report::{error_line, slot_line};
+use super::{Exit, Io};
+use ajisai_core::{Halt, Machine, Profile};
+use std::io;
+
+/// The stack as one line: slots bottom to top joined by ` | `, or `(empty)`.
+pub fn stack_line(m: &Machine) -> String {
+    if m.stack().is_empty() {
+        return "(empty)".to_string();
+    }
+    m.stack()
+        .iter()
+        .map(slot_line)
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// Read lines until end of input; exit 0 at its end, 2 when stdin cannot be read as UTF-8.
+pub fn run(profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit> {
+    let mut machine = Machine::new(profile.clone());
+    let mut shown_output = 0usize;
+    let mut buf = Vec::new();
+    let mut line_no = 0u64;
+    loop {
+        if io.interactive {
+            write!(io.stdout, "> ")?;
+            io.stdout.flush()?;
+        }
+        buf.clear();
+        let n = match io.stdin.read_until(b'\n', &mut buf) {
+            Ok(n) => n,
+            Err(e) => {
+                writeln!(io.stderr, "ajisai: cannot read <stdin>: {e}")?;
+                return Ok(Exit::Usage);
+            }
+        };
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        if buf.last() == Some(&b'\n') {
+            buf.pop();
+        }
+        let text = match std::str::from_utf8(&buf) {
+            Ok(t) => t,
+            Err(e) => {
+                writeln!(
+                    io.stderr,
+                    "ajisai: <stdin> line {line_no} is not valid UTF-8 (invalid byte at offset {})",
+                    e.valid_up_to()
+                )?;
+                return Ok(Exit::Usage);
+            }
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        let result = machine.run_source(text);
+        for line in &machine.output()[shown_output..] {
+            writeln!(io.stdout, "{line}")?;
+        }
+        shown_output = machine.output().len();
+        match result {
+            Ok(()) => {}
+            Err(Halt::Error(e)) => io.stdout.write_all(error_line(&e).as_bytes())?,
+            Err(Halt::Interrupted(_)) => writeln!(io.stdout, "interrupted")?,
+        }
+        writeln!(io.stdout, "{}", stack_line(&machine))?;
+    }
+    if io.interactive {
+        writeln!(io.stdout)?;
+    }
+    super::flush(io)?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,223 @@
+//! `run`, `check` and `contract`: the JSON envelope (MCP-95) or the report for people.
+//!
+//! The envelope is the engine's (`ajisai_core::envelope`); the CLI only appends its
+//! two host fields, `limitProfile` and `backend`, where the server puts `mcp`.
+
+use super::{Exit, Io};
+use ajisai_core::display::display;
+use ajisai_core::engine::{self, CheckReport, ComputeReport, InferReport, Options};
+use ajisai_core::envelope::{self, one_line};
+use ajisai_core::json::ObjectWriter;
+use ajisai_core::numerics::{BackendProvenance, Selected};
+use ajisai_core::value::Value;
+use ajisai_core::{LangError, Profile};
+use std::io;
+
+/// What one source command writes, and how it exits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// Text for stdout.
+    pub stdout: String,
+    /// Text for stderr.
+    pub stderr: String,
+    /// The exit status.
+    pub exit: Exit,
+}
+
+/// `run`: execute `text` under `profile` and render the result.
+pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
+    let report = engine::compute(text, &Options::new(profile.clone()));
+    let exit = exit_of(report.error.is_some());
+    if json {
+        Rendered::json(compute_json(&report, profile, &backend.provenance()), exit)
+    } else {
+        human_run(&report, exit)
+    }
+}
+
+/// `check`: check `text` without executing it and render the verdict.
+pub fn check(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
+    let report = engine::check(text, &Options::new(profile.clone()));
+    let exit = exit_of(report.error.is_some());
+    if json {
+        Rendered::json(check_json(&report, profile, &backend.provenance()), exit)
+    } else {
+        human_check(&report, exit)
+    }
+}
+
+/// `contract`: infer the contracts of the User Words `text` defines, executing nothing.
+pub fn contract(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
+    let report = engine::infer_contracts(text, &Options::new(profile.clone()));
+    let exit = exit_of(report.error.is_some());
+    if json {
+        Rendered::json(infer_json(&report, profile, &backend.provenance()), exit)
+    } else {
+        human_contract(&report, exit)
+    }
+}
+
+fn exit_of(failed: bool) -> Exit {
+    if failed {
+        Exit::Failure
+    } else {
+        Exit::Ok
+    }
+}
+
+impl Rendered {
+    /// A `--json` answer: the document on stdout, nothing on stderr.
+    pub fn json(document: String, exit: Exit) -> Rendered {
+        Rendered {
+            stdout: document,
+            stderr: String::new(),
+            exit,
+        }
+    }
+
+    /// Write both texts and return the exit status.
+    pub fn write(&self, io: &mut Io<'_>) -> io::Result<Exit> {
+        io.stdout.write_all(self.stdout.as_bytes())?;
+        io.stderr.write_all(self.stderr.as_bytes())?;
+        super::flush(io)?;
+        Ok(self.exit)
+    }
+}
+
+/// Append the CLI's host fields: `"limitProfile"`, then `"backend"` (`{kind, library, origin}`).
+pub fn write_host_fields(o: &mut ObjectWriter<'_>, profile: &Profile, backend: &BackendProvenance) {
+    o.str("limitProfile", profile.name);
+    o.with("backend", |out| {
+        let mut b = ObjectWriter::new(out);
+        b.str("kind", backend.kind)
+            .str("library", &backend.library)
+            .str("origin", backend.origin);
+        b.end();
+    });
+}
+
+/// The `run --json` document: the `compute` envelope with the CLI's host fields, one line.
+pub fn compute_json(
+    report: &ComputeReport,
+    profile: &Profile,
+    backend: &BackendProvenance,
+) -> String {
+    let mut s = envelope::compute_json(report, &|o: &mut ObjectWriter<'_>| {
+        write_host_fields(o, profile, backend)
+    });
+    s.push('\n');
+    s
+}
+
+/// The `check --json` document: the `check` envelope with the CLI's host fields, one line.
+pub fn check_json(report: &CheckReport, profile: &Profile, backend: &BackendProvenance) -> String {
+    let mut s = envelope::check_json(report, &|o: &mut ObjectWriter<'_>| {
+        write_host_fields(o, profile, backend)
+    });
+    s.push('\n');
+    s
+}
+
+/// The `contract --json` document: the `infer_contracts` envelope with the CLI's host fields.
+pub fn infer_json(report: &InferReport, profile: &Profile, backend: &BackendProvenance) -> String {
+    let mut s = envelope::infer_json(report, &|o: &mut ObjectWriter<'_>| {
+        write_host_fields(o, profile, backend)
+    });
+    s.push('\n');
+    s
+}
+
+/// One line describing a language error for people: category, position, message.
+pub fn error_line(e: &LangError) -> String {
+    let at = match e.pos {
+        Some(p) => format!(" at line {}, column {}", p.line, p.column),
+        None => String::new(),
+    };
+    format!("error{at}: {}: {}\n", e.category.id(), one_line(&e.message))
+}
+
+/// A stack slot for people: its display, and for a NIL its reason.
+pub fn slot_line(v: &Value) -> String {
+    match v {
+        Value::Nil(r) => format!("NIL (nil:{})", r.id()),
+        other => display(other),
+    }
+}
+
+fn human_run(report: &ComputeReport, exit: Exit) -> Rendered {
+    let mut stdout = String::new();
+    for line in &report.output {
+        stdout.push_str(line);
+        stdout.push('\n');
+    }
+    for v in &report.stack {
+        stdout.push_str(&slot_line(v));
+        stdout.push('\n');
+    }
+    let stderr = report.error.as_ref().map(error_line).unwrap_or_default();
+    Rendered {
+        stdout,
+        stderr,
+        exit,
+    }
+}
+
+fn human_check(report: &CheckReport, exit: Exit) -> Rendered {
+    match &report.error {
+        None => {
+            let mut stdout =
+                "ok: well-formed, every name resolves (nothing was executed)\n".to_string();
+            // Declarations inference could not decide are notes: they never fail a check.
+            for f in report.contract_decls.iter().flat_map(|d| &d.findings) {
+                stdout.push_str(&format!(
+                    "note at line {}: {}\n",
+                    f.line,
+                    one_line(&f.message)
+                ));
+            }
+            Rendered {
+                stdout,
+                stderr: String::new(),
+                exit,
+            }
+        }
+        Some(e) => Rendered {
+            stdout: String::new(),
+            stderr: error_line(e),
+            exit,
+        },
+    }
+}
+
+/// One line per User Word: its paste-ready `#:contract` line (or its name when nothing
+/// could be inferred), and the gap that stopped inference, if any.
+fn human_contract(report: &InferReport, exit: Exit) -> Rendered {
+    if let Some(e) = &report.error {
+        return Rendered {
+            stdout: String::new(),
+            stderr: error_line(e),
+            exit,
+        };
+    }
+    let mut stdout = String::new();
+    for c in &report.contracts {
+        match &c.suggested {
+            Some(line) => stdout.push_str(line),
+            None => stdout.push_str(&format!("# {}: no contract could be inferred", c.name)),
+        }
+        if let Some(gap) = c.gap {
+            stdout.push_str(&format!("  # {}", gap.id()));
+        }
+        stdout.push('\n');
+    }
+    let stderr = if report.contracts.is_empty() {
+        "no User Words are defined\n".to_string()
+    } else {
+        String::new()
+    };
+    Rendered {
+        stdout,
+        stderr,
+        exit,
+    }
+}

@@ -1,0 +1,632 @@
+//! The built `ajisai` binary over real stdin/stdout: every command, every exit code,
+//! the `--json` envelope's shape and key order, usage and I/O errors.
+
+use serde_json::Value as Json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn ajisai_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Outcome {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ajisai"));
+    cmd.args(args)
+        .env_remove("AJISAI_NUMERICS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("the ajisai binary starts");
+    {
+        let mut input = child.stdin.take().expect("stdin is piped");
+        // The CLI may exit before reading stdin (usage errors): a broken pipe is fine.
+        let _ = input.write_all(stdin);
+    }
+    let out = child
+        .wait_with_output()
+        .expect("the ajisai binary finishes");
+    Outcome {
+        code: out.status.code().expect("exited normally, not by a signal"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn ajisai(args: &[&str], stdin: &str) -> Outcome {
+    ajisai_env(args, stdin.as_bytes(), &[])
+}
+
+/// A fresh scratch directory under the target's test temp dir.
+fn scratch() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "cli-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &[u8]) -> String {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("parent dir");
+    }
+    std::fs::write(&path, text).expect("write file");
+    path.to_string_lossy().into_owned()
+}
+
+fn keys(doc: &Json) -> Vec<String> {
+    doc.as_object()
+        .expect("an object")
+        .keys()
+        .cloned()
+        .collect()
+}
+
+fn one_json(out: &Outcome) -> Json {
+    assert!(
+        out.stdout.ends_with('\n') && out.stdout.matches('\n').count() == 1,
+        "one line: {:?}",
+        out.stdout
+    );
+    serde_json::from_str(&out.stdout).expect("stdout is one JSON document")
+}
+
+// ---- run ----
+
+#[test]
+fn run_reads_stdin_and_prints_the_stack_bottom_to_top() {
+    let out = ajisai(&["run", "-"], "TRUE FALSE");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "TRUE\nFALSE\n", "")
+    );
+}
+
+#[test]
+fn run_reads_a_file_and_prints_output_lines_first() {
+    let dir = scratch();
+    let file = write(&dir, "hello.ajisai", b"# greet\n'hello' PRINT\nTRUE\n");
+    let out = ajisai(&["run", &file], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "hello\nTRUE\n", "")
+    );
+}
+
+#[test]
+fn a_nil_result_is_success_with_its_reason_shown() {
+    let out = ajisai(&["run", "-"], "NIL");
+    assert_eq!((out.code, out.stdout.as_str()), (0, "NIL (nil:literal)\n"));
+}
+
+#[test]
+fn a_language_error_exits_1_with_position_on_stderr() {
+    let out = ajisai(&["run", "-"], "TRUE\n1 NOT");
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "TRUE\n1/1\n", "the stack as the error left it");
+    assert!(
+        out.stderr
+            .starts_with("error at line 2, column 3: typeMismatch: "),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn run_json_is_one_envelope_with_host_fields_last() {
+    let out = ajisai(&["run", "-", "--json"], "'hi' PRINT TRUE NIL");
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    let doc = one_json(&out);
+    assert_eq!(
+        keys(&doc),
+        [
+            "schemaVersion",
+            "status",
+            "outcome",
+            "specificationVersion",
+            "stack",
+            "stackDisplay",
+            "output",
+            "resourceUsage",
+            "limitProfile",
+            "backend"
+        ]
+    );
+    assert_eq!(doc["schemaVersion"], 5);
+    assert_eq!(doc["status"], "ok");
+    assert_eq!(doc["outcome"], "nil:literal");
+    assert_eq!(
+        doc["specificationVersion"],
+        ajisai_core::SPECIFICATION_VERSION
+    );
+    assert_eq!(doc["stackDisplay"], serde_json::json!(["TRUE", "NIL"]));
+    assert_eq!(doc["output"], serde_json::json!(["hi"]));
+    assert_eq!(doc["stack"][1]["semantics"]["absence"]["reason"], "literal");
+    assert_eq!(doc["limitProfile"], "cli-local");
+    assert_eq!(keys(&doc["backend"]), ["kind", "library", "origin"]);
+    assert_eq!(doc["backend"]["kind"], "pure");
+    assert_eq!(doc["backend"]["origin"], "builtin");
+    assert!(
+        doc.get("mcp").is_none()
+            && doc.get("prelude").is_none()
+            && doc.get("stackElided").is_none()
+    );
+}
+
+#[test]
+fn run_json_error_carries_message_and_error_before_usage() {
+    let out = ajisai(&["run", "--json", "-"], "TRUE FOO");
+    assert_eq!((out.code, out.stderr.as_str()), (1, ""));
+    let doc = one_json(&out);
+    assert_eq!(
+        keys(&doc),
+        [
+            "schemaVersion",
+            "status",
+            "outcome",
+            "specificationVersion",
+            "stack",
+            "stackDisplay",
+            "output",
+            "message",
+            "error",
+            "resourceUsage",
+            "limitProfile",
+            "backend"
+        ]
+    );
+    assert_eq!(doc["status"], "error");
+    assert_eq!(doc["outcome"], "error:unknownWord");
+    assert_eq!(
+        doc["error"],
+        serde_json::json!({"category": "unknownWord", "word": "FOO", "line": 1, "column": 6})
+    );
+    assert_eq!(doc["stackDisplay"], serde_json::json!(["TRUE"]));
+}
+
+#[test]
+fn profile_mcp_applies_the_mcp_limits_and_is_published() {
+    let spaces = " ".repeat(65_537);
+    let mcp = ajisai(&["run", "-", "--json", "--profile", "mcp"], &spaces);
+    assert_eq!(mcp.code, 1);
+    let doc = one_json(&mcp);
+    assert_eq!(doc["limitProfile"], "mcp-local-stdio");
+    assert_eq!(doc["error"]["category"], "resourceLimitExceeded");
+    assert_eq!(doc["error"]["resource"], "sourceBytes");
+    assert_eq!(
+        doc["message"],
+        "sourceBytes of 65537 exceeds the limit of 65536"
+    );
+    let cli = ajisai(&["run", "-", "--json", "--profile=cli"], &spaces);
+    assert_eq!(cli.code, 0);
+    assert_eq!(one_json(&cli)["limitProfile"], "cli-local");
+}
+
+#[test]
+fn the_engine_runs_on_a_large_stack() {
+    // 256 nested vector literals (cli-local's nestingDepth) are built and displayed;
+    // 1,000 are refused by the limit's name, never by a crash.
+    let deep = format!("{}1{}", "[ ".repeat(256), " ]".repeat(256));
+    let ok = ajisai(&["run", "-"], &deep);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert!(
+        ok.stdout.trim_end() == deep.replace(" 1 ", " 1/1 "),
+        "256 nested vectors display back"
+    );
+    let over = format!("{}1{}", "[ ".repeat(1000), " ]".repeat(1000));
+    let refused = ajisai(&["run", "-"], &over);
+    assert_eq!(refused.code, 1);
+    assert!(
+        refused
+            .stderr
+            .contains("nestingDepth of 1000 exceeds the limit of 256"),
+        "{}",
+        refused.stderr
+    );
+}
+
+// ---- check ----
+
+#[test]
+fn check_is_stricter_than_run() {
+    let src = "{ FOO } 'BAR' DEF TRUE";
+    let run = ajisai(&["run", "-"], src);
+    assert_eq!((run.code, run.stdout.as_str()), (0, "TRUE\n"));
+    let check = ajisai(&["check", "-"], src);
+    assert_eq!((check.code, check.stdout.as_str()), (1, ""));
+    assert!(
+        check
+            .stderr
+            .starts_with("error at line 1, column 3: unknownWord: Unknown words: FOO"),
+        "{}",
+        check.stderr
+    );
+    let json = ajisai(&["check", "-", "--json"], src);
+    assert_eq!(json.code, 1);
+    let doc = one_json(&json);
+    assert_eq!(
+        keys(&doc),
+        [
+            "schemaVersion",
+            "status",
+            "specificationVersion",
+            "message",
+            "error",
+            "limitProfile",
+            "backend"
+        ]
+    );
+    assert_eq!(doc["error"]["word"], "FOO");
+}
+
+#[test]
+fn check_ok_executes_nothing() {
+    let out = ajisai(&["check", "-"], "'never' PRINT");
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.starts_with("ok"), "{}", out.stdout);
+    assert!(!out.stdout.contains("never"));
+    let doc = one_json(&ajisai(
+        &["check", "-", "--json", "--profile", "mcp"],
+        "TRUE",
+    ));
+    assert_eq!(
+        keys(&doc),
+        [
+            "schemaVersion",
+            "status",
+            "specificationVersion",
+            "limitProfile",
+            "backend"
+        ]
+    );
+    assert_eq!(doc["status"], "ok");
+    assert_eq!(doc["limitProfile"], "mcp-local-stdio");
+}
+
+#[test]
+fn check_verifies_contract_directives() {
+    let ok = ajisai(
+        &["check", "-"],
+        "#:contract FLIP inputs=1 outputs=1\n{ NOT } 'FLIP' DEF",
+    );
+    assert_eq!(
+        (ok.code, ok.stdout.lines().count()),
+        (0, 1),
+        "{}",
+        ok.stdout
+    );
+    let note = ajisai(&["check", "-"], "#:contract V inputs=1\n{ ^ 0 } 'V' DEF");
+    assert_eq!(note.code, 0);
+    assert!(
+        note.stdout.contains("note at line 1: #:contract"),
+        "{}",
+        note.stdout
+    );
+    let bad = ajisai(
+        &["check", "-"],
+        "#:contract FLIP inputs=2\n{ NOT } 'FLIP' DEF",
+    );
+    assert_eq!(bad.code, 1);
+    assert!(
+        bad.stderr.contains("contractViolation: contract violation: #:contract FLIP declares inputs=2, inferred inputs=1"),
+        "{}",
+        bad.stderr
+    );
+    let run = ajisai(
+        &["run", "-", "--json"],
+        "#:contract FLIP inputs=2\n'ran' PRINT { NOT } 'FLIP' DEF",
+    );
+    assert_eq!(run.code, 1);
+    let doc = one_json(&run);
+    assert_eq!(doc["outcome"], "error:contractViolation");
+    assert_eq!(
+        doc["output"],
+        serde_json::json!([]),
+        "nothing runs before a violated declaration"
+    );
+}
+
+#[test]
+fn check_reports_malformed_source() {
+    let out = ajisai(&["check", "-"], "[ 1 2");
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("malformedSource"), "{}", out.stderr);
+}
+
+// ---- contract ----
+
+#[test]
+fn contract_prints_paste_ready_directives_and_gaps() {
+    let out = ajisai(&["contract", "-"], "{ NOT } 'FLIP' DEF\n{ FOO } 'BAR' DEF");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "#:contract FLIP inputs=1 outputs=1 field=closed\n#:contract BAR field=closed  # gap.unresolvedWord\n"
+    );
+}
+
+#[test]
+fn contract_json_is_the_infer_contracts_envelope() {
+    let out = ajisai(
+        &["contract", "-", "--json", "--profile", "mcp"],
+        "{ NOT } 'FLIP' DEF",
+    );
+    assert_eq!(out.code, 0);
+    let doc = one_json(&out);
+    assert_eq!(
+        keys(&doc),
+        [
+            "schemaVersion",
+            "status",
+            "specificationVersion",
+            "contracts",
+            "limitProfile",
+            "backend"
+        ]
+    );
+    assert_eq!(
+        doc["contracts"][0]["suggested"],
+        "#:contract FLIP inputs=1 outputs=1 field=closed"
+    );
+    assert_eq!(doc["limitProfile"], "mcp-local-stdio");
+}
+
+#[test]
+fn contract_on_malformed_source_exits_1() {
+    let out = ajisai(&["contract", "-"], "{ NOT 'FLIP' DEF");
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert!(out.stderr.contains("malformedSource"), "{}", out.stderr);
+    let json = one_json(&ajisai(&["contract", "-", "--json"], "{ NOT 'FLIP' DEF"));
+    assert_eq!(json["error"]["category"], "malformedSource");
+}
+
+// ---- version, help ----
+
+#[test]
+fn version_names_engine_specification_numerics_and_profile() {
+    let out = ajisai(&["--version"], "");
+    assert_eq!(out.code, 0);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", out.stdout);
+    assert_eq!(lines[0], format!("ajisai {}", ajisai_core::ENGINE_VERSION));
+    assert_eq!(
+        lines[1],
+        format!("specification: {}", ajisai_core::SPECIFICATION_VERSION)
+    );
+    assert!(
+        lines[2].starts_with("numerics: pure (num-bigint ") && lines[2].ends_with(", builtin)"),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(lines[3], "profile: cli-local");
+}
+
+#[test]
+fn help_prints_usage_and_exits_0() {
+    for args in [&["--help"][..], &["-h"], &["run", "--help"]] {
+        let out = ajisai(args, "");
+        assert_eq!(out.code, 0);
+        assert!(out
+            .stdout
+            .contains("usage: ajisai run <FILE|-> [--json] [--profile cli|mcp]"));
+        assert!(out.stdout.contains("exit codes"));
+        assert_eq!(out.stderr, "");
+    }
+}
+
+// ---- usage and I/O errors ----
+
+#[test]
+fn usage_errors_exit_2_naming_the_argument_with_usage_and_empty_stdout() {
+    let cases: &[(&[&str], &str)] = &[
+        (&[], "missing command"),
+        (&["frobnicate"], "'frobnicate'"),
+        (&["--frobnicate"], "'--frobnicate'"),
+        (&["run"], "needs an operand"),
+        (&["run", "a.ajisai", "b.ajisai"], "'b.ajisai'"),
+        (&["run", "-", "--jsn"], "'--jsn'"),
+        (&["run", "-", "--profile"], "needs a value"),
+        (&["run", "-", "--profile", "turbo"], "'turbo'"),
+        (&["check"], "needs an operand"),
+        (&["test"], "needs an operand"),
+        (&["test", "x", "--json"], "'--json'"),
+        (&["repl", "extra"], "'extra'"),
+        (&["--version", "extra"], "'extra'"),
+        (&["contract"], "needs an operand"),
+        (&["test", "-"], "not stdin"),
+    ];
+    for (args, needle) in cases {
+        let out = ajisai(args, "TRUE");
+        assert_eq!(out.code, 2, "{args:?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert!(
+            out.stderr.starts_with("ajisai: "),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(out.stderr.contains(needle), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("usage: ajisai run"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn io_errors_exit_2_with_empty_stdout() {
+    let dir = scratch();
+    let bad = write(&dir, "bad.ajisai", b"1 \xff 2");
+    let missing = dir.join("missing.ajisai").to_string_lossy().into_owned();
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let cases: Vec<(Vec<&str>, &[u8], String)> = vec![
+        (
+            vec!["run", &missing],
+            b"",
+            format!("cannot read '{missing}'"),
+        ),
+        (
+            vec!["check", &missing, "--json"],
+            b"",
+            format!("cannot read '{missing}'"),
+        ),
+        (vec!["run", &dir_arg], b"", "is a directory".to_string()),
+        (
+            vec!["run", &bad, "--json"],
+            b"",
+            "not valid UTF-8 (invalid byte at offset 2)".to_string(),
+        ),
+        (
+            vec!["run", "-"],
+            b"TRUE \xc3",
+            "<stdin>: the source is not valid UTF-8".to_string(),
+        ),
+        (
+            vec!["test", &missing],
+            b"",
+            format!("cannot read '{missing}'"),
+        ),
+    ];
+    for (args, stdin, needle) in cases {
+        let out = ajisai_env(&args, stdin, &[]);
+        assert_eq!((out.code, out.stdout.as_str()), (2, ""), "{args:?}");
+        assert!(out.stderr.contains(&needle), "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn an_unknown_numeric_backend_is_refused() {
+    let out = ajisai_env(&["run", "-"], b"TRUE", &[("AJISAI_NUMERICS", "abacus")]);
+    assert_eq!((out.code, out.stdout.as_str()), (2, ""));
+    assert!(
+        out.stderr.contains("AJISAI_NUMERICS=\"abacus\""),
+        "{}",
+        out.stderr
+    );
+    let pure = ajisai_env(&["--version"], b"", &[("AJISAI_NUMERICS", "pure")]);
+    assert_eq!(pure.code, 0);
+    assert!(pure.stdout.contains("numerics: pure"));
+}
+
+// ---- test ----
+
+#[test]
+fn test_runs_examples_with_the_files_words() {
+    let dir = scratch();
+    let file = write(
+        &dir,
+        "words.ajisai",
+        b"# Negation twice\n#:example TRUE TWICE-NOT => TRUE\n#:example FALSE TWICE-NOT NIL => FALSE NIL\n\
+          #:example 1 TWICE-NOT => error:typeMismatch\n{ NOT NOT } 'TWICE-NOT' DEF\n",
+    );
+    let out = ajisai(&["test", &file], "");
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+    assert!(out.stderr.contains("3 passed, 0 failed"), "{}", out.stderr);
+}
+
+#[test]
+fn test_prints_one_line_per_failure_and_exits_1() {
+    let dir = scratch();
+    write(
+        &dir,
+        "a.ajisai",
+        b"#:example TRUE NOT => TRUE\n#:example TRUE => TRUE\n",
+    );
+    write(
+        &dir,
+        "sub/b.ajisai",
+        b"#:example FOO => TRUE\n#:example no arrow here\n",
+    );
+    write(&dir, "sub/ignored.txt", b"#:example TRUE => FALSE\n");
+    let out = ajisai(&["test", &dir.to_string_lossy()], "");
+    assert_eq!(out.code, 1);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", out.stdout);
+    assert!(
+        lines[0].ends_with("a.ajisai:1: TRUE NOT => expected TRUE, got FALSE"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].ends_with(
+        "b.ajisai:2: malformed #:example line (expected '#:example <source> => <display>')"
+    ));
+    assert!(
+        lines[2].contains("b.ajisai:1: FOO => expected TRUE, got error:unknownWord"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        out.stderr.contains("1 passed, 3 failed (2 file(s))"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn test_reports_a_file_that_fails_to_run() {
+    let dir = scratch();
+    let file = write(&dir, "broken.ajisai", b"#:example TRUE => TRUE\n1 NOT\n");
+    let out = ajisai(&["test", &file], "");
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout
+            .contains("the file itself fails at line 2, column 3: typeMismatch"),
+        "{}",
+        out.stdout
+    );
+}
+
+// ---- repl ----
+
+#[test]
+fn repl_continues_one_program_across_lines_and_errors() {
+    let out = ajisai(
+        &["repl"],
+        "TRUE\n'x' PRINT FALSE\n\n{ NOT } 'FLIP' DEF\nFLIP\n1 NOT\nNIL\n",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let expected = "TRUE\nx\nTRUE | FALSE\nTRUE | FALSE\nTRUE | TRUE\n\
+                    error at line 1, column 3: typeMismatch: ";
+    assert!(out.stdout.starts_with(expected), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .ends_with("TRUE | TRUE | 1/1\nTRUE | TRUE | 1/1 | NIL (nil:literal)\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn repl_stops_with_exit_2_on_a_line_that_is_not_utf8() {
+    let out = ajisai_env(&["repl"], b"TRUE\n\xff\nFALSE\n", &[]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stdout, "TRUE\n",
+        "lines before the bad one were answered"
+    );
+    assert!(
+        out.stderr.contains("<stdin> line 2 is not valid UTF-8"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn repl_on_empty_input_prints_nothing() {
+    let out = ajisai(&["repl", "--profile", "mcp"], "");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "", "")
+    );
+}
