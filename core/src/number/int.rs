@@ -316,6 +316,12 @@ impl Int {
         if self.is_zero() || other.is_zero() {
             return Int::ZERO;
         }
+        if other.is_one() {
+            return self.clone();
+        }
+        if self.is_one() {
+            return other.clone();
+        }
         self.big2(other, |x, y| backend().mul(x, y))
     }
 
@@ -584,11 +590,12 @@ impl Int {
         if trimmed.is_empty() {
             return Int::ZERO;
         }
-        if trimmed.len() <= 18 {
-            return Int::Small(
+        if trimmed.len() <= 19 {
+            // At most 19 digits fit u64 (10^19 − 1 < 2^64): no backend call.
+            return Int::from(
                 trimmed
-                    .parse::<i64>()
-                    .expect("at most 18 ASCII digits fit i64"),
+                    .parse::<u64>()
+                    .expect("at most 19 ASCII digits fit u64"),
             );
         }
         Int::from_buf(backend().parse_decimal(trimmed))

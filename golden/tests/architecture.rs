@@ -1,0 +1,83 @@
+//! The dependency direction of ARCHITECTURE.md, checked on the manifests:
+//! `core` knows no numeric library, rmcp or tokio; `words` knows no backend.
+
+use std::path::Path;
+
+/// The dependency names of one manifest's `[dependencies]` table (build-time
+/// dependencies only: dev-dependencies may link a backend for tests).
+fn dependencies(crate_dir: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(crate_dir)
+        .join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).expect("manifest is readable");
+    let mut in_deps = false;
+    let mut names = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+            continue;
+        }
+        if in_deps {
+            if let Some((name, _)) = line.split_once('=') {
+                let name = name.trim();
+                if !name.is_empty() && !name.starts_with('#') {
+                    names.push(name.split('.').next().unwrap_or(name).to_string());
+                }
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn core_depends_on_no_numeric_library_and_no_protocol_stack() {
+    let deps = dependencies("core");
+    for forbidden in [
+        "rug",
+        "gmp-mpfr-sys",
+        "num-bigint",
+        "num-rational",
+        "num-integer",
+        "num-traits",
+        "rmcp",
+        "tokio",
+    ] {
+        assert!(
+            !deps.iter().any(|d| d == forbidden),
+            "core depends on {forbidden}: {deps:?}"
+        );
+    }
+    assert!(
+        !deps.iter().any(|d| d.starts_with("ajisai-")),
+        "core depends on another workspace crate: {deps:?}"
+    );
+}
+
+#[test]
+fn words_depend_on_core_only_among_workspace_crates() {
+    let deps = dependencies("words");
+    let workspace: Vec<&String> = deps.iter().filter(|d| d.starts_with("ajisai-")).collect();
+    assert_eq!(
+        workspace,
+        vec!["ajisai-core"],
+        "words may depend on core only: {deps:?}"
+    );
+    for forbidden in ["rug", "num-bigint", "num-rational", "rmcp", "tokio"] {
+        assert!(
+            !deps.iter().any(|d| d == forbidden),
+            "words depends on {forbidden}"
+        );
+    }
+}
+
+#[test]
+fn backends_depend_on_core_not_on_words() {
+    let deps = dependencies("numerics-pure");
+    assert!(deps.iter().any(|d| d == "ajisai-core"));
+    assert!(
+        !deps.iter().any(|d| d == "ajisai-words"),
+        "a backend must not know the vocabulary"
+    );
+}
