@@ -1,28 +1,12 @@
 //! Collection and tensor Words: exact `collectionWork` figures (LANGUAGE.md §9),
 //! limit boundaries, refusal messages, and operands left in place on failure.
 
+mod common;
+
 use ajisai_core::display::display;
-use ajisai_core::engine::{compute, ComputeReport, Options};
+use ajisai_core::engine::ComputeReport;
 use ajisai_core::{Limit, Profile, Value};
-
-fn run_with(source: &str, profile: Profile) -> ComputeReport {
-    ajisai_numerics_pure::link();
-    ajisai_words::link();
-    compute(source, &Options::new(profile))
-}
-
-fn run(source: &str) -> ComputeReport {
-    run_with(source, Profile::MCP_LOCAL_STDIO)
-}
-
-fn stack(r: &ComputeReport) -> String {
-    let slots: Vec<String> = r.stack.iter().map(display).collect();
-    if slots.is_empty() {
-        "(empty)".to_string()
-    } else {
-        slots.join(" | ")
-    }
-}
+use common::*;
 
 /// The run succeeds with `expect` on the stack and costs exactly `work` collectionWork.
 #[track_caller]

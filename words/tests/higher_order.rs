@@ -2,50 +2,11 @@
 //! §5.3), the stack after an ERROR (§7.4), isolation and bindings (§6.1, §6.2),
 //! visiting order and short-circuiting, and long walks that must not recurse natively.
 
+mod common;
+
 use ajisai_core::display::display;
-use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::{Limit, Profile};
-
-fn run_with(source: &str, profile: Profile) -> ComputeReport {
-    ajisai_numerics_pure::link();
-    ajisai_words::link();
-    compute(source, &Options::new(profile))
-}
-
-fn run(source: &str) -> ComputeReport {
-    run_with(source, Profile::MCP_LOCAL_STDIO)
-}
-
-fn stack(r: &ComputeReport) -> String {
-    let s: Vec<String> = r.stack.iter().map(display).collect();
-    if s.is_empty() {
-        "(empty)".into()
-    } else {
-        s.join(" | ")
-    }
-}
-
-fn ok(source: &str, expect: &str) -> ComputeReport {
-    let r = run(source);
-    assert!(r.error.is_none(), "`{source}` failed: {:?}", r.error);
-    assert_eq!(stack(&r), expect, "`{source}`");
-    r
-}
-
-/// Run `source`, expect an ERROR of `category` and the stack `expect` it leaves.
-fn fails(source: &str, category: &str, expect: &str) -> ComputeReport {
-    let r = run(source);
-    let got = r.error.as_ref().map(|e| e.category.id());
-    assert_eq!(
-        got,
-        Some(category),
-        "`{source}` gave {:?} / {}",
-        r.error,
-        stack(&r)
-    );
-    assert_eq!(stack(&r), expect, "stack after the error of `{source}`");
-    r
-}
+use common::*;
 
 fn steps(source: &str) -> u64 {
     run(source).usage.execution_steps
@@ -77,72 +38,72 @@ fn step_counts() {
 #[test]
 fn operands_are_put_back_on_error() {
     // §7.4: the collection and the block are put back, whatever the block did.
-    let r = fails(
+    let r = fails_leaving(
         "[ 1 2 ] { PRINT } MAP",
         "blockViolation",
         "[ 1/1 2/1 ] | { PRINT }",
     );
     assert_eq!(r.output, ["1/1"]);
-    fails(
+    fails_leaving(
         "7 [ TRUE 5 ] { NOT } MAP",
         "typeMismatch",
         "7/1 | [ TRUE 5/1 ] | { NOT }",
     );
-    fails(
+    fails_leaving(
         "[ TRUE 5 ] 'NOT' MAP",
         "typeMismatch",
         "[ TRUE 5/1 ] | 'NOT'",
     );
-    fails("[ 1 2 ] { } FILTER", "blockViolation", "[ 1/1 2/1 ] | { }");
-    fails(
+    fails_leaving("[ 1 2 ] { } FILTER", "blockViolation", "[ 1/1 2/1 ] | { }");
+    fails_leaving(
         "[ FALSE 1 ] { 9 9 } ANY",
         "blockViolation",
         "[ FALSE 1/1 ] | { 9 9 }",
     );
-    fails(
+    fails_leaving(
         "[ TRUE NIL ] { } ALL",
         "blockViolation",
         "[ TRUE NIL ] | { }",
     );
     // Under KEEP the collection is there once.
-    fails(
+    fails_leaving(
         "[ 1 2 ] KEEP { PRINT } MAP",
         "blockViolation",
         "[ 1/1 2/1 ] | { PRINT }",
     );
-    fails(
+    fails_leaving(
         "[ TRUE 5 ] KEEP { NOT } FILTER",
         "typeMismatch",
         "[ TRUE 5/1 ] | { NOT }",
     );
     // FOLD puts back the initial accumulator, not the current one [ref-diff].
-    fails(
+    fails_leaving(
         "[ FALSE 5 ] TRUE { AND } FOLD",
         "typeMismatch",
         "[ FALSE 5/1 ] | TRUE | { AND }",
     );
-    fails(
+    fails_leaving(
         "[ FALSE 5 ] TRUE KEEP { AND } FOLD",
         "typeMismatch",
         "[ FALSE 5/1 ] | TRUE | { AND }",
     );
-    fails(
+    fails_leaving(
         "[ 1 ] 0 { PRINT PRINT } FOLD",
         "blockViolation",
         "[ 1/1 ] | 0/1 | { PRINT PRINT }",
     );
     // Nested walks: the inner failure unwinds through the outer Word too.
-    fails(
+    fails_leaving(
         "[ [ 1 ] ] { { PRINT } MAP } MAP",
         "blockViolation",
         "[ [ 1/1 ] ] | { { PRINT } MAP }",
     );
     // Checks before the walk leave everything in place (§5.4).
-    fails("[ 1 ] 5 MAP", "typeMismatch", "[ 1/1 ] | 5/1");
-    fails("[ 1 ] 'FOO' FILTER", "unknownWord", "[ 1/1 ] | 'FOO'");
-    fails("'ab' { } MAP", "typeMismatch", "'ab' | { }");
-    fails("'ab' 0 { } FOLD", "typeMismatch", "'ab' | 0/1 | { }");
-    fails(
+    fails_leaving("[ 1 ] 5 MAP", "typeMismatch", "[ 1/1 ] | 5/1");
+    fails_leaving("[ 1 ] 'FOO' FILTER", "unknownWord", "[ 1/1 ] | 'FOO'");
+    fails_leaving("'ab' { } MAP", "typeMismatch", "'ab' | { }");
+    fails_leaving("'ab' 0 { } FOLD", "typeMismatch", "'ab' | 0/1 | { }");
+    fails_leaving(
         "[ 1 ] { 1 | 2 } MAP",
         "malformedSource",
         "[ 1/1 ] | { 1 | 2 }",
@@ -151,14 +112,14 @@ fn operands_are_put_back_on_error() {
 
 #[test]
 fn code_operand_is_checked_before_the_collection() {
-    fails("5 'FOO' MAP", "unknownWord", "5/1 | 'FOO'");
-    fails("NIL 5 MAP", "typeMismatch", "NIL | 5/1");
-    fails("NIL NIL ANY", "typeMismatch", "NIL | NIL");
-    fails("5 0 NIL FOLD", "typeMismatch", "5/1 | 0/1 | NIL");
-    fails("[ ] 'KEEP' ALL", "unknownWord", "[ ] | 'KEEP'");
-    fails("[ ] '^' ALL", "unknownWord", "[ ] | '^'");
-    fails("[ ] 'IDLE' ALL", "unknownWord", "[ ] | 'IDLE'");
-    fails("1 'B' BIND [ ] 'B' ALL", "unknownWord", "[ ] | 'B'");
+    fails_leaving("5 'FOO' MAP", "unknownWord", "5/1 | 'FOO'");
+    fails_leaving("NIL 5 MAP", "typeMismatch", "NIL | 5/1");
+    fails_leaving("NIL NIL ANY", "typeMismatch", "NIL | NIL");
+    fails_leaving("5 0 NIL FOLD", "typeMismatch", "5/1 | 0/1 | NIL");
+    fails_leaving("[ ] 'KEEP' ALL", "unknownWord", "[ ] | 'KEEP'");
+    fails_leaving("[ ] '^' ALL", "unknownWord", "[ ] | '^'");
+    fails_leaving("[ ] 'IDLE' ALL", "unknownWord", "[ ] | 'IDLE'");
+    fails_leaving("1 'B' BIND [ ] 'B' ALL", "unknownWord", "[ ] | 'B'");
     // Aliases and case resolve like source names.
     ok("[ TRUE ] 'not' MAP", "[ FALSE ]");
     ok("[ ] 'nil?' MAP", "[ ]");
@@ -194,12 +155,12 @@ fn keep_keeps_only_the_collection() {
 #[test]
 fn frames_are_isolated_and_see_outer_bindings() {
     // The frame holds only the element (or accumulator then element).
-    fails(
+    fails_leaving(
         "9 [ 1 ] { NOT NOT } MAP",
         "typeMismatch",
         "9/1 | [ 1/1 ] | { NOT NOT }",
     );
-    fails(
+    fails_leaving(
         "9 [ TRUE ] { AND } MAP",
         "stackUnderflow",
         "9/1 | [ TRUE ] | { AND }",
@@ -216,7 +177,7 @@ fn frames_are_isolated_and_see_outer_bindings() {
     ok("5 'T' BIND [ TRUE FALSE ] { T } MAP", "[ 5/1 5/1 ]");
     ok("[ 1 2 ] { 'X' BIND X X } MAP", "[ 1/1 2/1 ]");
     // A binding made in an element's frame ends with it.
-    fails("[ 1 ] { 'X' BIND TRUE } MAP X", "unknownWord", "[ TRUE ]");
+    fails_leaving("[ 1 ] { 'X' BIND TRUE } MAP X", "unknownWord", "[ TRUE ]");
     // A block handed to a User Word sees that Word's bindings.
     ok("{ 3 'K' BIND MAP } 'W' DEF [ TRUE ] { K } W", "[ 3/1 ]");
     // Effects happen in visiting order.

@@ -2,51 +2,13 @@
 //! exact numbers and their limits, the nesting-depth boundary, a 1,000,000-deep input,
 //! the "first problem decides" rule, escaping, and round trips.
 
+mod common;
+
 use ajisai_core::display::display;
-use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::value::Value;
 use ajisai_core::{Limit, NilReason, Profile};
 use ajisai_words::json::{decode, encode, DecodeError};
-
-fn run_with(source: &str, profile: Profile) -> ComputeReport {
-    ajisai_numerics_pure::link();
-    ajisai_words::link();
-    compute(source, &Options::new(profile))
-}
-
-fn run(source: &str) -> ComputeReport {
-    run_with(source, Profile::MCP_LOCAL_STDIO)
-}
-
-fn stack(r: &ComputeReport) -> String {
-    let s: Vec<String> = r.stack.iter().map(display).collect();
-    if s.is_empty() {
-        "(empty)".into()
-    } else {
-        s.join(" | ")
-    }
-}
-
-fn ok(source: &str, expect: &str) -> ComputeReport {
-    let r = run(source);
-    assert!(r.error.is_none(), "`{source}` failed: {:?}", r.error);
-    assert_eq!(stack(&r), expect, "`{source}`");
-    r
-}
-
-fn fails(source: &str, category: &str, expect: &str) -> ComputeReport {
-    let r = run(source);
-    let got = r.error.as_ref().map(|e| e.category.id());
-    assert_eq!(
-        got,
-        Some(category),
-        "`{source}` gave {:?} / {}",
-        r.error,
-        stack(&r)
-    );
-    assert_eq!(stack(&r), expect, "stack after the error of `{source}`");
-    r
-}
+use common::*;
 
 fn mcp() -> Profile {
     Profile::MCP_LOCAL_STDIO
@@ -265,13 +227,13 @@ fn number_limits() {
     // The lower bound passes but the exact width (262,432 bits) does not.
     assert!(limit_of("1e-79000", &p).starts_with("bigintBits of 262"));
     // Through the Word: an ERROR naming the limit, operand left in place.
-    let r = fails(
+    let r = fails_leaving(
         "'[1e99999999]' JSON-DECODE",
         "resourceLimitExceeded",
         "'[1e99999999]'",
     );
     assert_eq!(r.error.unwrap().resource, Some("bigintBits"));
-    let r = fails(
+    let r = fails_leaving(
         "'[1e99999999]' KEEP JSON-DECODE",
         "resourceLimitExceeded",
         "'[1e99999999]'",
@@ -411,13 +373,13 @@ fn encode_forms() {
 #[test]
 fn encode_refusals() {
     // Any CodeBlock, anywhere, is typeMismatch and decides over an inexact number.
-    fails("{ } JSON-ENCODE", "typeMismatch", "{ }");
-    fails(
+    fails_leaving("{ } JSON-ENCODE", "typeMismatch", "{ }");
+    fails_leaving(
         "[ 1/3 [ [ { } ] ] ] JSON-ENCODE",
         "typeMismatch",
         "[ 1/3 [ [ { } ] ] ]",
     );
-    fails(
+    fails_leaving(
         "[ [ { } ] 1/3 ] KEEP JSON-ENCODE",
         "typeMismatch",
         "[ [ { } ] 1/3 ]",
@@ -429,7 +391,7 @@ fn encode_refusals() {
     );
     ok("1/6 JSON-ENCODE NIL-REASON", "NIL | 'invalidEncoding'");
     ok("[ 1/3 ] KEEP JSON-ENCODE", "[ 1/3 ] | NIL");
-    fails("JSON-ENCODE", "stackUnderflow", "(empty)");
+    fails_leaving("JSON-ENCODE", "stackUnderflow", "(empty)");
 }
 
 #[test]
@@ -469,11 +431,11 @@ fn round_trips() {
 
 #[test]
 fn decode_type_checks() {
-    fails("42 JSON-DECODE", "typeMismatch", "42/1");
-    fails("[ '1' ] JSON-DECODE", "typeMismatch", "[ '1' ]");
-    fails("{ } JSON-DECODE", "typeMismatch", "{ }");
+    fails_leaving("42 JSON-DECODE", "typeMismatch", "42/1");
+    fails_leaving("[ '1' ] JSON-DECODE", "typeMismatch", "[ '1' ]");
+    fails_leaving("{ } JSON-DECODE", "typeMismatch", "{ }");
     ok("NIL KEEP JSON-DECODE", "NIL | NIL");
-    fails("JSON-DECODE", "stackUnderflow", "(empty)");
+    fails_leaving("JSON-DECODE", "stackUnderflow", "(empty)");
 }
 
 #[test]

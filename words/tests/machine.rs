@@ -2,48 +2,13 @@
 //! frames and bindings, tail calls and deep recursion, step counting, error positions
 //! and attribution, and host interruption (LANGUAGE.md §3, §5, §6, §7).
 
+mod common;
+
 use ajisai_core::display::display;
-use ajisai_core::engine::{compute, ComputeReport, Options};
+use ajisai_core::engine::{compute, Options};
 use ajisai_core::limits::InterruptFlag;
 use ajisai_core::{Limit, Profile};
-
-fn run_with(source: &str, profile: Profile) -> ComputeReport {
-    ajisai_numerics_pure::link();
-    ajisai_words::link();
-    compute(source, &Options::new(profile))
-}
-
-fn run(source: &str) -> ComputeReport {
-    run_with(source, Profile::MCP_LOCAL_STDIO)
-}
-
-fn stack(r: &ComputeReport) -> String {
-    let s: Vec<String> = r.stack.iter().map(display).collect();
-    if s.is_empty() {
-        "(empty)".into()
-    } else {
-        s.join(" | ")
-    }
-}
-
-fn ok(source: &str, expect: &str) {
-    let r = run(source);
-    assert!(r.error.is_none(), "`{source}` failed: {:?}", r.error);
-    assert_eq!(stack(&r), expect, "`{source}`");
-}
-
-fn fails(source: &str, category: &str) -> ComputeReport {
-    let r = run(source);
-    let got = r.error.as_ref().map(|e| e.category.id());
-    assert_eq!(
-        got,
-        Some(category),
-        "`{source}` gave {:?} / {}",
-        r.error,
-        stack(&r)
-    );
-    r
-}
+use common::*;
 
 #[test]
 fn statements_bound_vent_units() {

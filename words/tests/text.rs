@@ -2,49 +2,11 @@
 //! (the source lexeme limits, operand left in place), NUM/STR round trips, scalar
 //! value boundaries of JOIN, KEEP, and deep Vectors for STR.
 
+mod common;
+
 use ajisai_core::display::display;
-use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::{Limit, Profile};
-
-fn run_with(source: &str, profile: Profile) -> ComputeReport {
-    ajisai_numerics_pure::link();
-    ajisai_words::link();
-    compute(source, &Options::new(profile))
-}
-
-fn run(source: &str) -> ComputeReport {
-    run_with(source, Profile::MCP_LOCAL_STDIO)
-}
-
-fn stack(r: &ComputeReport) -> String {
-    let s: Vec<String> = r.stack.iter().map(display).collect();
-    if s.is_empty() {
-        "(empty)".into()
-    } else {
-        s.join(" | ")
-    }
-}
-
-fn ok(source: &str, expect: &str) -> ComputeReport {
-    let r = run(source);
-    assert!(r.error.is_none(), "`{source}` failed: {:?}", r.error);
-    assert_eq!(stack(&r), expect, "`{source}`");
-    r
-}
-
-fn fails(source: &str, category: &str, expect: &str) -> ComputeReport {
-    let r = run(source);
-    let got = r.error.as_ref().map(|e| e.category.id());
-    assert_eq!(
-        got,
-        Some(category),
-        "`{source}` gave {:?} / {}",
-        r.error,
-        stack(&r)
-    );
-    assert_eq!(stack(&r), expect, "stack after the error of `{source}`");
-    r
-}
+use common::*;
 
 #[test]
 fn num_reads_exactly_the_source_grammar() {
@@ -83,7 +45,7 @@ fn num_limits_leave_the_operand() {
     let r = ok(&format!("'{digits}' NUM STR"), &format!("'{digits}'"));
     assert_eq!(r.stack[0].as_str(), Some(digits.as_str()));
     let over = "9".repeat(4097);
-    let r = fails(
+    let r = fails_leaving(
         &format!("'{over}' NUM"),
         "resourceLimitExceeded",
         &format!("'{over}'"),
@@ -96,12 +58,12 @@ fn num_limits_leave_the_operand() {
     );
     // The digit count decides before the value is looked at (a zero denominator included).
     let zeros = format!("1/{}", "0".repeat(4096));
-    fails(
+    fails_leaving(
         &format!("'{zeros}' NUM"),
         "resourceLimitExceeded",
         &format!("'{zeros}'"),
     );
-    let r = fails(
+    let r = fails_leaving(
         "'1e1000000' KEEP NUM",
         "resourceLimitExceeded",
         "'1e1000000'",
@@ -180,16 +142,16 @@ fn join_code_points() {
         "1/2",
         "-1/2",
     ] {
-        fails(
+        fails_leaving(
             &format!("[ 'a' {bad} ] JOIN"),
             "invalidArgument",
             &format!("[ 'a' {} ]", display_number(bad)),
         );
     }
     // Every element's domain is checked before any value (typeMismatch before invalidArgument).
-    fails("[ -1 TRUE ] JOIN", "typeMismatch", "[ -1/1 TRUE ]");
-    fails("[ [ 65 ] ] JOIN", "typeMismatch", "[ [ 65/1 ] ]");
-    fails("[ 'a' { } ] JOIN", "typeMismatch", "[ 'a' { } ]");
+    fails_leaving("[ -1 TRUE ] JOIN", "typeMismatch", "[ -1/1 TRUE ]");
+    fails_leaving("[ [ 65 ] ] JOIN", "typeMismatch", "[ [ 65/1 ] ]");
+    fails_leaving("[ 'a' { } ] JOIN", "typeMismatch", "[ 'a' { } ]");
     ok("[ 'a' 'b' ] KEEP JOIN", "[ 'a' 'b' ] | 'ab'");
 }
 
@@ -208,15 +170,15 @@ fn chars_trim_tokenize() {
     ok("[ 8203 'x' ] JOIN TRIM CHARS", "[ '\u{200b}' 'x' ]");
     ok("'  ' TRIM", "''");
     ok("' a ' KEEP TRIM", "' a ' | 'a'");
-    fails("NIL TRIM", "typeMismatch", "NIL");
+    fails_leaving("NIL TRIM", "typeMismatch", "NIL");
     ok("'aaaa' 'aa' TOKENIZE", "[ '' '' '' ]");
     ok("'a→b→' '→' TOKENIZE", "[ 'a' 'b' '' ]");
     ok("'abc' 'abc' TOKENIZE", "[ '' '' ]");
     ok("'abc' 'abcd' TOKENIZE", "[ 'abc' ]");
-    fails("'a' 5 TOKENIZE", "typeMismatch", "'a' | 5/1");
-    fails("5 '' TOKENIZE", "typeMismatch", "5/1 | ''");
-    fails("'a' '' TOKENIZE", "invalidArgument", "'a' | ''");
-    fails("NIL TOKENIZE", "typeMismatch", "NIL");
-    fails("'a' TOKENIZE", "stackUnderflow", "'a'");
+    fails_leaving("'a' 5 TOKENIZE", "typeMismatch", "'a' | 5/1");
+    fails_leaving("5 '' TOKENIZE", "typeMismatch", "5/1 | ''");
+    fails_leaving("'a' '' TOKENIZE", "invalidArgument", "'a' | ''");
+    fails_leaving("NIL TOKENIZE", "typeMismatch", "NIL");
+    fails_leaving("'a' TOKENIZE", "stackUnderflow", "'a'");
     ok("'a b' ' ' KEEP TOKENIZE", "'a b' | ' ' | [ 'a' 'b' ]");
 }
