@@ -9,7 +9,7 @@ use crate::number::Number;
 use crate::outcome::Pos;
 use crate::value::Value;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A name token: its spelling as written and its normalized form (§2.5).
 #[derive(Clone, Debug)]
@@ -157,6 +157,8 @@ pub struct Block {
     bars: usize,
     /// Whether every literal value is built (false for blocks made by `REFLECT`).
     prepared: bool,
+    /// The (guard, body) halves around the single top-level `|`, built once.
+    halves: OnceLock<Option<(Arc<Block>, Arc<Block>)>>,
 }
 
 impl Block {
@@ -172,6 +174,7 @@ impl Block {
             last_significant,
             bars,
             prepared,
+            halves: OnceLock::new(),
         }
     }
 
@@ -207,6 +210,21 @@ impl Block {
     /// Token equality of §4.8: lexemes compared exactly, every VENT equal to every other.
     pub fn same_tokens(&self, other: &Block) -> bool {
         items_equal(&self.items, &other.items)
+    }
+
+    /// The guard and body blocks around the first top-level `|` (cached: a COND in
+    /// a loop splits the same clause block on every call).
+    pub fn halves(&self) -> Option<(Arc<Block>, Arc<Block>)> {
+        self.halves
+            .get_or_init(|| {
+                self.split_bar().map(|(g, b)| {
+                    (
+                        Arc::new(Block::new(g.to_vec(), self.prepared)),
+                        Arc::new(Block::new(b.to_vec(), self.prepared)),
+                    )
+                })
+            })
+            .clone()
     }
 
     /// Split at the single top-level `|` into (guard, body) item runs.
@@ -395,12 +413,7 @@ impl Drop for Block {
             return;
         }
         let items = std::mem::take(&mut self.items);
-        drop_block(Arc::new(Block {
-            items,
-            last_significant: None,
-            bars: 0,
-            prepared: false,
-        }));
+        drop_block(Arc::new(Block::new(items, false)));
     }
 }
 

@@ -33,10 +33,6 @@ fn is_idle(items: &[Item]) -> bool {
     matches!((it.next(), it.next()), (Some(Item::Name { name, .. }), None) if &*name.normalized == "IDLE")
 }
 
-fn part(items: &[Item], prepared: bool) -> Arc<Block> {
-    Arc::new(Block::new(items.to_vec(), prepared))
-}
-
 /// Read the clause blocks (bottom to top) into clauses, per §3.5.
 fn clauses(blocks: &[Arc<Block>]) -> Result<Vec<Clause>, LangError> {
     let with_bar = blocks.iter().filter(|b| b.bar_count() > 0).count();
@@ -50,14 +46,11 @@ fn clauses(blocks: &[Arc<Block>]) -> Result<Vec<Clause>, LangError> {
                     i + 1
                 )));
             }
-            let guard = if is_idle(g) {
-                None
-            } else {
-                Some(part(g, b.is_prepared()))
-            };
+            let (guard_block, body_block) = b.halves().expect("counted a bar");
+            let guard = if is_idle(g) { None } else { Some(guard_block) };
             out.push(Clause {
                 guard,
-                body: part(body, b.is_prepared()),
+                body: body_block,
             });
         }
         return Ok(out);

@@ -105,6 +105,12 @@ impl Rat {
 
     /// n/d reduced from 128-bit parts; d ≠ 0.
     fn from_i128(n: i128, d: i128) -> Rat {
+        if d == 1 {
+            return Rat {
+                num: Int::from(n),
+                den: Int::ONE,
+            };
+        }
         let negative = (n < 0) != (d < 0);
         let (nm, dm) = (n.unsigned_abs(), d.unsigned_abs());
         let g = gcd_u128(nm, dm);
