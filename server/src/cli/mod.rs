@@ -14,7 +14,7 @@ pub mod repl;
 pub mod report;
 pub mod source;
 
-use ajisai_core::numerics::{self, Selected};
+use ajisai_core::numerics::Selected;
 use ajisai_core::Profile;
 use args::{Command, SourceCommand, UsageError, USAGE};
 use std::ffi::OsString;
@@ -106,22 +106,7 @@ pub fn version_text(backend: &Selected) -> String {
 
 /// Fix the process's numeric backend from `AJISAI_NUMERICS` (empty or unset = `auto`).
 pub fn select_backend(choice: Option<OsString>) -> Result<Selected, String> {
-    ajisai_words::link();
-    ajisai_numerics_pure::link();
-    let choice = match &choice {
-        None => String::new(),
-        Some(c) => match c.to_str() {
-            Some(s) => s.to_string(),
-            None => {
-                return Err(format!(
-                    "AJISAI_NUMERICS={} is not valid text",
-                    c.to_string_lossy()
-                ))
-            }
-        },
-    };
-    let selected = numerics::choose(&choice, None).map_err(|e| e.to_string())?;
-    Ok(numerics::install(selected))
+    crate::backend::select(choice)
 }
 
 fn usage_error(io: &mut Io<'_>, e: &UsageError) -> Exit {
