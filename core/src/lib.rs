@@ -25,6 +25,7 @@ pub mod numerics;
 pub mod outcome;
 pub mod parser;
 pub mod price;
+pub mod render;
 pub mod suggest;
 pub mod value;
 pub mod word;
