@@ -9,7 +9,7 @@ use crate::display::display;
 use crate::engine::{CheckReport, ComputeReport, InferReport, Usage};
 use crate::json::{write_str, ObjectWriter};
 use crate::number::Number;
-use crate::outcome::LangError;
+use crate::outcome::{LangError, MESSAGE_MAX_CHARS};
 use crate::render::{plan, Elision, Fit};
 use crate::value::Value;
 use crate::SPECIFICATION_VERSION;
@@ -44,6 +44,19 @@ pub fn write_error(out: &mut String, e: &LangError) {
 /// One line: CR and LF become spaces (a message is always a single line).
 pub fn one_line(s: &str) -> String {
     s.replace(['\r', '\n'], " ")
+}
+
+/// A result's `message` (MCP-33): one line of at most [`MESSAGE_MAX_CHARS`] characters.
+/// Lists are already cut where they are built; what can still run long is text echoed
+/// from the source (a 5,000-character unknown name), which is cut with `…`.
+pub fn message_line(s: &str) -> String {
+    let line = one_line(s);
+    if line.chars().count() <= MESSAGE_MAX_CHARS {
+        return line;
+    }
+    let mut cut: String = line.chars().take(MESSAGE_MAX_CHARS - 1).collect();
+    cut.push('…');
+    cut
 }
 
 fn write_usage(out: &mut String, u: &Usage) {
@@ -260,7 +273,7 @@ pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: HostFields<'
     }
     o.strs("output", &report.output);
     if let Some(e) = &report.error {
-        o.str("message", &one_line(&e.message));
+        o.str("message", &message_line(&e.message));
         o.with("error", |out| write_error(out, e));
     }
     if let Some(d) = &report.contract_decls {
@@ -316,7 +329,7 @@ pub fn check_json(report: &CheckReport, host: HostFields<'_>) -> String {
     );
     o.str("specificationVersion", SPECIFICATION_VERSION);
     if let Some(e) = &report.error {
-        o.str("message", &one_line(&e.message));
+        o.str("message", &message_line(&e.message));
         o.with("error", |out| write_error(out, e));
     }
     if let Some(d) = &report.contract_decls {
@@ -378,7 +391,7 @@ pub fn infer_json(report: &InferReport, host: HostFields<'_>) -> String {
     o.str("specificationVersion", SPECIFICATION_VERSION);
     match &report.error {
         Some(e) => {
-            o.str("message", &one_line(&e.message));
+            o.str("message", &message_line(&e.message));
             o.with("error", |out| write_error(out, e));
         }
         None => {
