@@ -24,6 +24,7 @@ pub mod number;
 pub mod numerics;
 pub mod outcome;
 pub mod parser;
+pub mod phrasebook;
 pub mod price;
 pub mod render;
 pub mod suggest;
