@@ -1,5 +1,6 @@
 //! Embedded assets (MCP-82/83): the canonical Word registry, the vocabulary manifest,
-//! the outcome ids, the quickstart and the result schema, with their recorded digests.
+//! the outcome ids, the quickstart, the result schema and the phrasebook, with their
+//! recorded digests.
 //!
 //! Everything the server serves or checks is compiled into the binary, so an installed
 //! server needs no files beside it. `assets/assets.sha256` records each asset's SHA-256
@@ -27,11 +28,16 @@ pub struct Asset {
 const RECORD: &str = include_str!("../assets/assets.sha256");
 
 /// (name, MIME type, bytes), sorted by name.
-const EMBEDDED: [(&str, &str, &str); 5] = [
+const EMBEDDED: [(&str, &str, &str); 6] = [
     (
         "outcomes.json",
         "application/json",
         include_str!("../assets/outcomes.json"),
+    ),
+    (
+        "phrasebook.ajisai",
+        "text/plain",
+        include_str!("../assets/phrasebook.ajisai"),
     ),
     (
         "quickstart.md",
@@ -112,6 +118,11 @@ pub fn quickstart_md() -> &'static str {
 /// The result schema (`ajisai://schema/result`, every tool's `outputSchema`).
 pub fn result_schema_json() -> &'static str {
     text("result.schema.json")
+}
+
+/// The embedded phrasebook (`ajisai://phrasebook` unless `AJISAI_PHRASEBOOK` overrides it).
+pub fn phrasebook_ajisai() -> &'static str {
+    text("phrasebook.ajisai")
 }
 
 /// SHA-256 of `bytes`, 64 lowercase hex digits.

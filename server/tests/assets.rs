@@ -7,6 +7,7 @@
 //!
 //! - `server/assets/words.json` — the canonical registry (= `spec/words.json`);
 //! - `server/assets/outcomes.json` — the outcome ids (= `spec/outcomes.json`);
+//! - `server/assets/phrasebook.ajisai` — a copy of `docs/phrasebook/phrasebook.ajisai`;
 //! - `server/assets/vocabulary.json` and `spec/vocabulary.json` — MCP-59;
 //! - `server/assets/result.schema.json` (compact) and `spec/result.schema.json`
 //!   (indented for reading) — MCP-39;
@@ -638,6 +639,10 @@ fn generated_files() -> Vec<(String, String)> {
     let vocabulary = vocabulary_document();
     let embedded: Vec<(&str, String)> = vec![
         ("outcomes.json", ajisai_core::outcome::outcomes_document()),
+        (
+            "phrasebook.ajisai",
+            read("docs/phrasebook/phrasebook.ajisai"),
+        ),
         ("quickstart.md", quickstart()),
         ("result.schema.json", schema_compact),
         ("vocabulary.json", vocabulary.clone()),
@@ -696,6 +701,10 @@ fn generated_assets_are_current() {
 #[test]
 fn the_registry_assets_equal_the_committed_spec_documents() {
     assert_eq!(assets::words_json(), read("spec/words.json"));
+    assert_eq!(
+        assets::phrasebook_ajisai(),
+        read("docs/phrasebook/phrasebook.ajisai")
+    );
     assert_eq!(assets::outcomes_json(), read("spec/outcomes.json"));
     assert_eq!(assets::vocabulary_json(), read("spec/vocabulary.json"));
     let pretty: Json = serde_json::from_str(&read("spec/result.schema.json")).unwrap();
@@ -711,6 +720,7 @@ fn embedded_assets_verify_and_the_digests_follow_mcp_83() {
         names,
         [
             "outcomes.json",
+            "phrasebook.ajisai",
             "quickstart.md",
             "result.schema.json",
             "vocabulary.json",
@@ -722,13 +732,15 @@ fn embedded_assets_verify_and_the_digests_follow_mcp_83() {
         assert_eq!(a.recorded_sha256.len(), 64);
         let expected_mime = if a.name.ends_with(".md") {
             "text/markdown"
+        } else if a.name.ends_with(".ajisai") {
+            "text/plain"
         } else {
             "application/json"
         };
         assert_eq!(a.mime, expected_mime);
         assert_eq!(assets::get(a.name), Some(a));
     }
-    assert!(assets::get("phrasebook.ajisai").is_none());
+    assert!(assets::get("phrasebook.md").is_none());
     // assetDigest is the SHA-256 of the sorted `<name> <hex>` lines: the record itself.
     let lines: String = {
         let mut l: Vec<String> = assets::all()
@@ -748,14 +760,25 @@ fn embedded_assets_verify_and_the_digests_follow_mcp_83() {
         assets::registry_digest(),
         assets::sha256_hex(assets::vocabulary_json().as_bytes())
     );
-    // An override joins the set (or replaces its namesake) and changes the digest.
+    // An override replaces its namesake (the AJISAI_PHRASEBOOK file, MCP-80) ...
     let with = assets::asset_digest_with(&[("phrasebook.ajisai", b"# empty\n")]);
-    let mut l2 = format!("phrasebook.ajisai {}\n", assets::sha256_hex(b"# empty\n"));
-    l2.push_str(&lines);
-    let mut sorted: Vec<&str> = l2.lines().collect();
-    sorted.sort();
-    let joined: String = sorted.iter().map(|l| format!("{l}\n")).collect();
-    assert_eq!(with, assets::sha256_hex(joined.as_bytes()));
+    let replaced: String = lines
+        .lines()
+        .map(|l| match l.split_once(' ') {
+            Some(("phrasebook.ajisai", _)) => {
+                format!("phrasebook.ajisai {}\n", assets::sha256_hex(b"# empty\n"))
+            }
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    assert_eq!(with, assets::sha256_hex(replaced.as_bytes()));
+    assert_ne!(with, assets::asset_digest());
+    // ... and any other name joins the set.
+    let joined = assets::asset_digest_with(&[("extra.txt", b"x")]);
+    let mut l2: Vec<String> = lines.lines().map(|l| format!("{l}\n")).collect();
+    l2.push(format!("extra.txt {}\n", assets::sha256_hex(b"x")));
+    l2.sort();
+    assert_eq!(joined, assets::sha256_hex(l2.concat().as_bytes()));
     assert_eq!(
         assets::asset_digest_with(&[("words.json", assets::words_json().as_bytes())]),
         assets::asset_digest()
@@ -1112,4 +1135,12 @@ fn example_lines_read_back() {
             "{line}"
         );
     }
+}
+
+#[test]
+fn the_embedded_phrasebook_loads() {
+    link();
+    let book = ajisai_core::phrasebook::Phrasebook::load(assets::phrasebook_ajisai())
+        .unwrap_or_else(|e| panic!("the embedded phrasebook loads: {e}"));
+    assert!(!book.entries().is_empty());
 }
