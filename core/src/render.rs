@@ -135,7 +135,8 @@ impl Sizer {
         if let Some((_, s)) = self.vectors.get(&key(root)) {
             return *s;
         }
-        // (vector, next child, node bytes of the children so far, display bytes so far, deepest child)
+        // (vector, next child, sizes of the children so far: node and display bytes
+        // summed, depth the deepest)
         let mut work: Vec<(&Vector, usize, Size)> = vec![(root, 0, Size::default())];
         loop {
             let Some((vector, next, acc)) = work.last_mut() else {
@@ -156,7 +157,9 @@ impl Sizer {
                 absorb(acc, child_size);
                 continue;
             }
-            let (vector, _, acc) = work.pop().unwrap_or((root, 0, Size::default()));
+            let Some((vector, _, acc)) = work.pop() else {
+                return Size::default();
+            };
             let n = vector.len() as u64;
             let size = Size {
                 node: piece::VECTOR
