@@ -151,7 +151,7 @@ async fn a_full_gate_answers_capacity_exhausted_after_the_wait() {
             "message": "All 2 execution slots stayed busy for 100 ms; retry shortly.",
             "retryable": true,
             "limit": "concurrentExecutions",
-            "retryAfterMs": 100
+            "retryAfterMs": 1000
         })
     );
     assert_eq!(next(&mut seen).await, Seen::Queued("23".into()));
@@ -306,6 +306,27 @@ async fn results_that_cannot_fit_answer_response_too_large() {
             "{tool}"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_are_fitted_by_halving_the_stack_budget() {
+    let limit = 20_000u64;
+    let client =
+        in_process(ServerOptions::production().with_limit(Limit::ResponseBytes, limit)).await;
+    let r = call_raw(
+        &client,
+        "compute",
+        json!({ "source": "0 2000 RANGE 1 2 ADD" }),
+    )
+    .await;
+    let v = envelope(&r);
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["stackDisplay"][1], "3/1");
+    // 450,560 and 225,280 keep the ~143 kB vector; 112,640 is the first budget that
+    // elides it, and then the whole result fits.
+    assert_eq!(v["stackElided"]["budgetBytes"], 112_640);
+    assert_eq!(v["stackElided"]["slots"][0]["index"], 0);
+    assert!(sizes(&r).0 as u64 <= limit);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

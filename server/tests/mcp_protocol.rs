@@ -567,6 +567,43 @@ async fn large_stacks_arrive_whole_up_to_the_budget() {
     assert_eq!(v["stack"][0]["value"].as_array().map(Vec::len), Some(5000));
     let (bytes, _) = sizes(&r);
     assert!(bytes <= 1_048_576, "{bytes}");
+
+    // Too large for the value-stack budget: the vector is elided, the answer arrives.
+    let r = call_raw(
+        &client,
+        "compute",
+        json!({ "source": "0 7000 RANGE 1 2 ADD" }),
+    )
+    .await;
+    let v = envelope(&r);
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["outcome"], "value");
+    assert_eq!(
+        v["stack"][0],
+        json!({"type":"vector","value":null,"elided":{"reason":"valueStackBudget","elements":7001,"approxBytes":501884}})
+    );
+    assert_eq!(
+        v["stackDisplay"],
+        json!(["<elided vector of 7001 elements, ~501884 bytes>", "3/1"])
+    );
+    assert_eq!(
+        v["stackElided"],
+        json!({"reason":"valueStackBudget","budgetBytes":450560,"slots":[{"index":0,"elements":7001,"approxBytes":501884}]})
+    );
+    assert_eq!(
+        v["stack"][1]["value"],
+        json!({"numerator":"3","denominator":"1"})
+    );
+    assert!(sizes(&r).0 <= 1_048_576);
+
+    // An error keeps only what fits the error-stack budget.
+    let v = compute(&client, "0 4999 RANGE 'x' 1 ADD").await;
+    assert_eq!(v["status"], "error");
+    assert_eq!(v["error"]["category"], "typeMismatch");
+    assert_eq!(v["stackElided"]["reason"], "errorStackBudget");
+    assert_eq!(v["stackElided"]["budgetBytes"], 65536);
+    assert_eq!(v["stack"][0]["elided"]["reason"], "errorStackBudget");
+    assert_eq!(v["stackDisplay"][1], "'x'");
     client.cancel().await.expect("closes");
 }
 

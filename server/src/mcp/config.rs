@@ -13,11 +13,14 @@ use std::time::Duration;
 /// How long a caller waits in the gate's queue for a slot (`capacityWaitMs`, MCP-50).
 pub const CAPACITY_WAIT_MS: u64 = 1_000;
 
+/// The `retryAfterMs` of `capacityExhausted` (MCP-42): a fixed hint, whatever the wait.
+pub const RETRY_AFTER_MS: u64 = 1_000;
+
 /// The stack budget of `ok` results (`valueStackBudget`, MCP-53): 440 KiB.
-pub const VALUE_STACK_BYTES: u64 = 450_560;
+pub const VALUE_STACK_BYTES: u64 = ajisai_core::render::VALUE_STACK_BUDGET;
 
 /// The stack budget of `error` results (`errorStackBudget`, MCP-53).
-pub const ERROR_STACK_BYTES: u64 = 65_536;
+pub const ERROR_STACK_BYTES: u64 = ajisai_core::render::ERROR_STACK_BUDGET;
 
 /// Observation points for tests; the production server has none.
 ///

@@ -15,7 +15,7 @@ use super::provenance::Provenance;
 use super::result::{self, Undeliverable};
 use super::validate::ToolKind;
 use ajisai_core::engine::{self, ComputeReport, Options};
-use ajisai_core::envelope;
+use ajisai_core::envelope::{self, Rendered};
 use ajisai_core::json::ObjectWriter;
 use ajisai_core::limits::InterruptFlag;
 use rmcp::model::CallToolResult;
@@ -36,29 +36,13 @@ pub struct Executor {
     poisoned: AtomicBool,
 }
 
-/// One rendering of the compute envelope under a stack budget.
-#[derive(Clone, Debug)]
-pub struct Rendered {
-    /// The envelope, compact JSON.
-    pub json: String,
-    /// Slots that arrived whole.
-    pub kept_slots: usize,
-    /// Slots that were elided.
-    pub elided_slots: usize,
-}
-
-/// Render the compute envelope with the stack selected under `budget` bytes (MCP-53).
-///
-/// This is the one place that calls the engine's renderer, so the budget-aware
-/// renderer plugs in here; the plain renderer keeps every slot whole.
+/// Render the compute envelope with the stack selected under `budget` bytes (MCP-53):
+/// the engine keeps each slot from the top down whose cost fits what is left and
+/// elides the others (MCP-36).
 pub fn render_compute(report: &ComputeReport, budget: u64, provenance: &Provenance) -> Rendered {
-    let _ = budget;
-    let json = envelope::compute_json(report, &|o: &mut ObjectWriter<'_>| provenance.write(o));
-    Rendered {
-        json,
-        kept_slots: report.stack.len(),
-        elided_slots: 0,
-    }
+    envelope::compute_json_within(report, budget, &|o: &mut ObjectWriter<'_>| {
+        provenance.write(o)
+    })
 }
 
 impl Executor {

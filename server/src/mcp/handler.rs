@@ -57,7 +57,7 @@ impl AjisaiServer {
         );
         let phrasebook = Phrasebook::effective();
         let output_schema: Arc<JsonObject> =
-            Arc::new(match serde_json::from_str::<Value>(&content.schema.text) {
+            Arc::new(match serde_json::from_str::<Value>(content.schema.text) {
                 Ok(Value::Object(m)) => m,
                 _ => JsonObject::new(),
             });
@@ -160,10 +160,10 @@ impl AjisaiServer {
     pub fn read(&self, uri: &str) -> Result<(&'static str, String), ErrorData> {
         let c = self.inner.content;
         let text = match uri {
-            resources::QUICKSTART => c.quickstart.text.clone(),
-            resources::VOCABULARY => c.vocabulary.text.clone(),
-            resources::CONTRACTS => c.registry.text.clone(),
-            resources::SCHEMA => c.schema.text.clone(),
+            resources::QUICKSTART => c.quickstart.text.to_string(),
+            resources::VOCABULARY => c.vocabulary.text.to_string(),
+            resources::CONTRACTS => c.registry.text.to_string(),
+            resources::SCHEMA => c.schema.text.to_string(),
             resources::LIMITS => self.inner.limits.clone(),
             _ => {
                 if let Some(encoded) = uri.strip_prefix(resources::WORDS_PREFIX) {

@@ -135,7 +135,7 @@ impl HostError {
             HostErrorCode::CapacityExhausted,
             format!("All {slots} execution slots stayed busy for {wait_ms} ms; retry shortly."),
         );
-        e.retry_after_ms = Some(wait_ms);
+        e.retry_after_ms = Some(super::config::RETRY_AFTER_MS);
         e
     }
 

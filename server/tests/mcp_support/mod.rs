@@ -13,6 +13,38 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
 use serde_json::Value;
 use std::process::Stdio;
+use std::sync::OnceLock;
+
+/// The result schema, compiled once.
+struct Validator {
+    schemas: boon::Schemas,
+    index: boon::SchemaIndex,
+}
+
+fn validator() -> &'static Validator {
+    static V: OnceLock<Validator> = OnceLock::new();
+    V.get_or_init(|| {
+        let schema: Value = serde_json::from_str(ajisai_server::assets::result_schema_json())
+            .expect("the schema asset is JSON");
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        compiler
+            .add_resource("ajisai://schema/result", schema)
+            .expect("the schema is accepted");
+        let index = compiler
+            .compile("ajisai://schema/result", &mut schemas)
+            .expect("the result schema compiles");
+        Validator { schemas, index }
+    })
+}
+
+/// Every observed result validates against the result schema (MCP-39).
+pub fn assert_schema_valid(envelope: &Value) {
+    let v = validator();
+    if let Err(e) = v.schemas.validate(envelope, v.index) {
+        panic!("the envelope does not validate: {e:#}\n{envelope}");
+    }
+}
 
 /// A connected client.
 pub type Client = RunningService<RoleClient, ()>;
@@ -128,6 +160,7 @@ pub fn check_form(result: &CallToolResult) {
         "isError iff hostError: {text}"
     );
     assert_no_stray_nulls(&env, "");
+    assert_schema_valid(&env);
     // The provenance block comes last.
     let keys: Vec<&String> = env.as_object().expect("object").keys().collect();
     assert_eq!(keys.last().map(|k| k.as_str()), Some("mcp"), "{text}");
