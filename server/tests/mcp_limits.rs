@@ -108,7 +108,13 @@ fn options(slots: u64, wait_ms: u64) -> ServerOptions {
     o
 }
 
+/// The gate (golden/limits.json `concurrentExecutions`): capacity, FIFO hand-off, expiry.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn capacity_fifo_handoff_and_expiry() {
+    released_slots_pass_to_the_longest_waiting_caller().await;
+    a_full_gate_answers_capacity_exhausted_after_the_wait().await;
+}
+
 async fn released_slots_pass_to_the_longest_waiting_caller() {
     let (probe, mut seen) = Probe::new(None);
     let client = Arc::new(in_process(options(1, 60_000).with_hooks(probe.clone())).await);
@@ -128,7 +134,6 @@ async fn released_slots_pass_to_the_longest_waiting_caller() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_gate_answers_capacity_exhausted_after_the_wait() {
     let (probe, mut seen) = Probe::new(None);
     let client = Arc::new(in_process(options(2, 100).with_hooks(probe.clone())).await);
@@ -172,8 +177,9 @@ async fn a_full_gate_answers_capacity_exhausted_after_the_wait() {
 /// A program that never ends by itself: only the interrupt flag stops it.
 const FOREVER: &str = "{ F } 'F' DEF F";
 
+/// The deadline (golden/limits.json `wallTimeMs`): a test-only server with a 1 ms deadline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_one_millisecond_deadline_answers_timeout() {
+async fn wall_time_deadline_answers_timeout() {
     let o = ServerOptions::production()
         .with_limit(Limit::WallTimeMs, 1)
         .with_limit(Limit::ExecutionSteps, u64::MAX / 2);
@@ -280,7 +286,14 @@ async fn a_slot_is_held_until_the_engine_stops_after_a_timeout() {
     assert_eq!(order, ["41", "43"]);
 }
 
+/// Delivery (golden/limits.json `responseBytes`): a fitted result and `responseTooLarge`
+/// on test-only servers with small limits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn response_budget_fits_or_answers_response_too_large() {
+    results_are_fitted_by_halving_the_stack_budget().await;
+    results_that_cannot_fit_answer_response_too_large().await;
+}
+
 async fn results_that_cannot_fit_answer_response_too_large() {
     let client =
         in_process(ServerOptions::production().with_limit(Limit::ResponseBytes, 300)).await;
@@ -308,7 +321,6 @@ async fn results_that_cannot_fit_answer_response_too_large() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn results_are_fitted_by_halving_the_stack_budget() {
     let limit = 20_000u64;
     let client =

@@ -652,3 +652,26 @@ async fn response_sizes_stay_within_the_budget() {
     println!("median of the seven: {} bytes", response_sizes[3]);
     client.cancel().await.expect("closes");
 }
+
+/// A client that renders only text can tell the four kinds of answer apart (MCP-87).
+#[tokio::test]
+async fn the_text_alone_tells_the_outcomes_apart() {
+    let client = spawn().await;
+    let cases = [
+        ("1 2 ADD", "\"status\":\"ok\",\"outcome\":\"value\""),
+        (
+            "1 0 DIV",
+            "\"status\":\"ok\",\"outcome\":\"nil:divisionByZero\"",
+        ),
+        (
+            "1 'a' ADD",
+            "\"status\":\"error\",\"outcome\":\"error:typeMismatch\"",
+        ),
+        ("", "\"status\":\"hostError\""),
+    ];
+    for (source, marker) in cases {
+        let t = text(&call_raw(&client, "compute", json!({ "source": source })).await);
+        assert!(t.contains(marker), "{source:?}: {t}");
+    }
+    client.cancel().await.expect("closes");
+}

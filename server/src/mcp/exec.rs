@@ -125,7 +125,7 @@ impl Executor {
             }
             () = ct.cancelled() => {
                 flag.raise();
-                tracing::info!("{name} cancelled by the client; the engine was told to stop");
+                tracing::debug!("{name} cancelled by the client; the engine was told to stop");
                 return None;
             }
         };

@@ -188,7 +188,10 @@ impl HostError {
         o.with("error", |out| {
             let mut e = ObjectWriter::new(out);
             e.str("code", self.code.id())
-                .str("message", &ajisai_core::envelope::one_line(&self.message))
+                .str(
+                    "message",
+                    &ajisai_core::envelope::message_line(&self.message),
+                )
                 .bool("retryable", self.code.retryable());
             if let Some(limit) = self.code.limit() {
                 e.str("limit", limit);

@@ -6,7 +6,7 @@ use super::content::Content;
 use super::hosterror::{HostError, HostErrorCode};
 use super::provenance::Provenance;
 use ajisai_core::code::normalize;
-use ajisai_core::envelope::{one_line, SCHEMA_VERSION};
+use ajisai_core::envelope::{message_line, SCHEMA_VERSION};
 use ajisai_core::json::ObjectWriter;
 use ajisai_core::suggest::closest;
 use ajisai_core::word::registry;
@@ -66,7 +66,7 @@ pub fn word_contract(
             }
             o.str("status", "error")
                 .str("specificationVersion", SPECIFICATION_VERSION)
-                .str("message", &one_line(&message));
+                .str("message", &message_line(&message));
             o.with("error", |out| {
                 let mut e = ObjectWriter::new(out);
                 e.str("category", "unknownWord").str("word", name);

@@ -144,7 +144,7 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .enable_all()
         .thread_name("ajisai-mcp")
         .thread_stack_size(ENGINE_STACK_BYTES)
-        .max_blocking_threads(64)
+        .max_blocking_threads(16)
         .build()
 }
 
