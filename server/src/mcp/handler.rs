@@ -105,16 +105,10 @@ impl AjisaiServer {
         };
         match call {
             Call::Word { name } => Some(self.word_contract(&name)),
-            Call::Source {
-                tool,
-                source,
-                words,
-            } => {
-                // The effective phrasebook is empty, so validation lets only an empty
-                // `words` through and there is no prelude to define.
-                debug_assert!(words.is_empty());
-                exec.run(tool, source, ct).await
-            }
+            // The effective phrasebook is empty, so validation lets only an empty
+            // `words` through and there is no prelude to define. With a phrasebook, the
+            // resolved Words become the engine's prelude here (`engine::compute_in`).
+            Call::Source { tool, source, .. } => exec.run(tool, source, ct).await,
         }
     }
 

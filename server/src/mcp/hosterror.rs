@@ -255,6 +255,36 @@ mod tests {
     }
 
     #[test]
+    fn messages_carry_no_host_detail() {
+        let all = [
+            HostError::invalid("Unknown argument `x` for compute; accepted: source, words."),
+            HostError::source_too_large(65_536),
+            HostError::capacity_exhausted(4, 1000),
+            HostError::timeout(5000),
+            HostError::response_too_large(1_048_576),
+            HostError::backend_failure("panic: at /root/x.rs:3 in libfoo.so"),
+            HostError::backend_unavailable(),
+            HostError::malformed(
+                "The engine produced a result that is not a valid envelope.",
+                "AJISAI_X /tmp/a.dll",
+            ),
+        ];
+        let mut codes: Vec<HostErrorCode> = all.iter().map(|e| e.code).collect();
+        codes.push(HostErrorCode::UnknownTool);
+        codes.push(HostErrorCode::RegistryUnavailable);
+        codes.sort_by_key(|c| c.id());
+        codes.dedup();
+        assert_eq!(codes.len(), HostErrorCode::ALL.len());
+        for e in &all {
+            for bad in [
+                "AJISAI_", "panicked", ".rs:", ".so", ".dylib", ".dll", "/root", "/tmp",
+            ] {
+                assert!(!e.message.contains(bad), "{bad} in {}", e.message);
+            }
+        }
+    }
+
+    #[test]
     fn envelope_shapes() {
         let e = HostError::capacity_exhausted(4, 1000).envelope(&prov());
         let expected = format!(
