@@ -253,18 +253,21 @@ impl Phrasebook {
 
     /// The `invalidRequest` for a `words` entry that names no phrasebook Word.
     fn unknown_entry(&self, tool: &str, i: usize, written: &str) -> HostError {
-        let mut message = format!(
-            "Entry `words[{i}]` of {tool} names `{}`, which is not a phrasebook Word",
-            echo(written)
-        );
-        if super::lookup::canonical(written).is_some() {
-            message.push_str(" but a Core Word, which needs no `words` entry");
+        let shown = echo(written);
+        let mut message = if super::lookup::canonical(written).is_some() {
+            format!(
+                "Entry `words[{i}]` of {tool} names `{shown}`, a Core Word: Core Words need no `words` entry, only phrasebook Words do"
+            )
         } else {
+            let mut m = format!(
+                "Entry `words[{i}]` of {tool} names `{shown}`, which is not a phrasebook Word"
+            );
             let near = closest(written, self.names());
             if !near.is_empty() {
-                message.push_str(&format!("; closest: {}", near.join(", ")));
+                m.push_str(&format!("; closest: {}", near.join(", ")));
             }
-        }
+            m
+        };
         if self.entries().is_empty() {
             message.push_str(&format!("; this server's phrasebook ({URI}) has no Words."));
         } else {
