@@ -296,7 +296,7 @@ fn phrasebook_examples(server: &AjisaiServer, p: &Phrasebook) -> Result<String, 
             p.summary(),
             programs.len()
         )),
-        [first, rest @ ..] if rest.is_empty() => Err(first.clone()),
+        [only] => Err(only.clone()),
         [first, rest @ ..] => Err(format!("{first} (and {} more)", rest.len())),
     }
 }
