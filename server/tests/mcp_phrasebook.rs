@@ -638,3 +638,25 @@ fn the_doctor_runs_the_phrasebook_examples() {
         assert!(d7.ends_with("only pure available"), "{d7}");
     }
 }
+
+#[test]
+fn the_guide_lists_every_phrasebook_word_with_its_contract() {
+    ajisai_server::backend::link();
+    let guide = read_repo("docs/phrasebook.md");
+    let book = Phrasebook::embedded().expect("loads");
+    for e in book.entries() {
+        let contract = e
+            .contract
+            .as_deref()
+            .and_then(|c| c.split_once(' '))
+            .and_then(|(_, rest)| rest.split_once(' '))
+            .map(|(_, keys)| keys)
+            .expect("every embedded Word has a contract");
+        assert!(
+            guide.contains(&format!("| `{}` |", e.name))
+                && guide.contains(&format!("`{contract}`")),
+            "docs/phrasebook.md lists {} with `{contract}`",
+            e.name
+        );
+    }
+}
