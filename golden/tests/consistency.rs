@@ -817,3 +817,33 @@ fn contract_lines_are_found_and_stripped_as_directives() {
         "\n\n#:contracts C\n1"
     );
 }
+
+/// `eval/performance.json` (MCP-91) measures corpus cases: when it lists their arguments
+/// too, they must be the corpus's.
+#[test]
+fn the_performance_cases_are_the_corpus_cases() {
+    if !root().join("eval/performance.json").exists() {
+        return;
+    }
+    let perf = json("eval/performance.json");
+    let corpus = json("eval/cases.json");
+    let ids: Vec<&str> = perf["caseIds"]
+        .as_array()
+        .expect("caseIds")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(ids, PERFORMANCE_IDS.map(|(id, _)| id));
+    for id in ids {
+        let case = corpus["cases"]
+            .as_array()
+            .expect("cases")
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("{id} is not in eval/cases.json"));
+        if let Some(measured) = perf.get("cases").and_then(|c| c.get(id)) {
+            assert_eq!(measured["tool"], case["expectedTool"], "{id}");
+            assert_eq!(measured["arguments"], case["arguments"], "{id}");
+        }
+    }
+}
