@@ -510,7 +510,10 @@ fn a_bad_override_is_refused_at_startup_and_fails_the_doctor() {
         let (code, stdout, _) = run_bin(&["--doctor"], &[("AJISAI_PHRASEBOOK", path)]);
         assert_eq!(code, 1, "{file}: {stdout}");
         assert!(
-            stdout.contains(&format!("FAIL  phrasebook — {problem}")),
+            stdout.contains(&format!(
+                "FAIL  phrasebook — {}",
+                problem.trim_start_matches("phrasebook: ")
+            )),
             "{file}: {stdout}"
         );
         let (code, stdout, _) = run_bin(&["--version"], &[("AJISAI_PHRASEBOOK", path)]);

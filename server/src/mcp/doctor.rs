@@ -113,7 +113,7 @@ pub fn checks(
     out.push(Check {
         label: "phrasebook",
         result: match (phrasebook, selected) {
-            (Err(f), _) => Err(f.diagnostic()),
+            (Err(f), _) => Err(f.problem()),
             (Ok(p), Err(_)) => Err(format!(
                 "{}; examples skipped: numeric backend",
                 p.summary()

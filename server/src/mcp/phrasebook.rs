@@ -65,13 +65,11 @@ pub enum Fault {
 }
 
 impl Fault {
-    /// The operator-facing diagnostic without the log prefix:
-    /// `phrasebook: line <n>: <problem>` (MCP-78), naming the override file when there is one.
-    pub fn diagnostic(&self) -> String {
+    /// What is wrong, in one line: `line <n>: <problem>`, naming the override file when
+    /// there is one (the detail of `--doctor`'s phrasebook check).
+    pub fn problem(&self) -> String {
         let text = match self {
-            Fault::Unreadable { path, reason } => {
-                format!("phrasebook: cannot read {ENV}={path}: {reason}")
-            }
+            Fault::Unreadable { path, reason } => format!("cannot read {ENV}={path}: {reason}"),
             Fault::Invalid { origin, error } => {
                 let at = if error.line == 0 {
                     String::new()
@@ -82,10 +80,16 @@ impl Fault {
                     Origin::Embedded => " (the embedded phrasebook)".to_string(),
                     Origin::Override(path) => format!(" ({ENV}={path})"),
                 };
-                format!("phrasebook: {at}{}{whose}", error.problem)
+                format!("{at}{}{whose}", error.problem)
             }
         };
         text.replace(['\r', '\n'], " ")
+    }
+
+    /// The operator-facing startup diagnostic without the log prefix:
+    /// `phrasebook: line <n>: <problem>` (MCP-78).
+    pub fn diagnostic(&self) -> String {
+        format!("phrasebook: {}", self.problem())
     }
 }
 
