@@ -497,19 +497,16 @@ pub struct Backend {
 /// also crosses the FFI boundary's marshalling.
 pub fn backends() -> Vec<Backend> {
     link();
-    let mut all: Vec<Backend> = numerics::registered()
-        .iter()
-        .map(|r| Backend {
-            label: r.kind.id(),
-            numerics: (r.get)(),
-        })
-        .collect();
+    let builtin = numerics::registered().into_iter().map(|r| Backend {
+        label: r.kind.id(),
+        numerics: (r.get)(),
+    });
     #[cfg(feature = "gmp")]
-    all.push(Backend {
+    let builtin = builtin.chain(std::iter::once(Backend {
         label: "gmp-plugin",
         numerics: plugin_interface(),
-    });
-    all
+    }));
+    builtin.collect()
 }
 
 /// The GMP backend behind the plugin interface, without loading a file.
