@@ -62,7 +62,13 @@ fn is_idle_guard(items: &[Item]) -> bool {
 
 /// Resolve every name of the program; `unknownWord` listing the unresolved ones.
 pub fn resolve_names(program: &Program) -> Result<(), LangError> {
-    let (defined, bound) = defined_and_bound(&program.block);
+    resolve_names_with(program, &[])
+}
+
+/// [`resolve_names`] where `known` (normalized) names — prelude Words — also resolve.
+pub fn resolve_names_with(program: &Program, known: &[&str]) -> Result<(), LangError> {
+    let (mut defined, bound) = defined_and_bound(&program.block);
+    defined.extend(known.iter().map(|k| k.to_string()));
     let mut unresolved: Vec<(String, Option<crate::outcome::Pos>)> = Vec::new();
     // (items, inside a vector literal directly, is a block's item run)
     let mut work: Vec<(&[Item], bool, bool)> = vec![(program.block.items(), false, false)];

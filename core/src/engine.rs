@@ -3,11 +3,13 @@
 //! Hosts (the CLI, the MCP server) call these and render the reports with
 //! [`crate::envelope`]; they never reinterpret language results.
 
+use crate::code::Block;
 use crate::contract::{self, ContractDecls, WordContract};
 use crate::limits::{Halt, InterruptFlag, Profile};
 use crate::machine::Machine;
 use crate::outcome::LangError;
 use crate::parser;
+use crate::phrasebook::Entry;
 use crate::value::Value;
 
 /// How to run a source.
@@ -73,6 +75,12 @@ impl ComputeReport {
 /// first (MCP-69): a malformed or violated one stops the run before anything
 /// executes, with an empty stack and output and zero usage.
 pub fn compute(source: &str, options: &Options) -> ComputeReport {
+    compute_in(source, &[], options)
+}
+
+/// Run `source` after defining the `prelude` phrasebook Words (in order; their
+/// definitions are not charged and print nothing, MCP-79).
+pub fn compute_in(source: &str, prelude: &[&Entry], options: &Options) -> ComputeReport {
     let mut machine = Machine::new(options.profile.clone());
     if let Some(flag) = &options.interrupt {
         machine.meter_mut().set_interrupt(flag.clone());
@@ -81,16 +89,31 @@ pub fn compute(source: &str, options: &Options) -> ComputeReport {
         Ok(program) => program,
         Err(e) => return report(machine, Err(Halt::Error(e))),
     };
-    let decls = contract::check_declarations(&program, &[]);
+    let blocks = prelude_blocks(prelude);
+    let decls = contract::check_declarations(&program, &blocks);
     if let Some(e) = decls.as_ref().and_then(ContractDecls::error) {
         let mut r = report(Machine::new(options.profile.clone()), Err(Halt::Error(e)));
         r.contract_decls = decls;
         return r;
     }
+    for entry in prelude {
+        if let Err(e) = machine
+            .dictionary_mut()
+            .define(entry.name.clone(), entry.body.clone())
+        {
+            // A verified phrasebook always defines; report rather than panic if not.
+            return report(machine, Err(Halt::Error(e)));
+        }
+    }
     let result = machine.run_program(&program);
     let mut r = report(machine, result);
     r.contract_decls = decls;
     r
+}
+
+/// The DEF-line programs of prelude entries, for the static tools.
+fn prelude_blocks<'a>(prelude: &[&'a Entry]) -> Vec<&'a Block> {
+    prelude.iter().map(|e| &*e.program).collect()
 }
 
 /// Build the report of a machine after a run.
@@ -131,6 +154,11 @@ pub struct CheckReport {
 /// every name, (3) verify the `#:contract` declarations; the first failing phase
 /// decides the error.
 pub fn check(source: &str, options: &Options) -> CheckReport {
+    check_in(source, &[], options)
+}
+
+/// [`check`] with `prelude` phrasebook Words defined before the source.
+pub fn check_in(source: &str, prelude: &[&Entry], options: &Options) -> CheckReport {
     let program = match parser::parse(source, &options.profile, 0) {
         Ok(p) => p,
         Err(e) => {
@@ -140,8 +168,10 @@ pub fn check(source: &str, options: &Options) -> CheckReport {
             }
         }
     };
-    let decls = contract::check_declarations(&program, &[]);
-    let error = crate::check::resolve_names(&program)
+    let blocks = prelude_blocks(prelude);
+    let decls = contract::check_declarations(&program, &blocks);
+    let known: Vec<&str> = prelude.iter().map(|e| &*e.name).collect();
+    let error = crate::check::resolve_names_with(&program, &known)
         .err()
         .or_else(|| decls.as_ref().and_then(ContractDecls::error));
     CheckReport {
@@ -163,10 +193,15 @@ pub struct InferReport {
 /// Infer the contracts of the User Words `source` defines, executing nothing.
 /// Unresolved names are gaps, not errors; `#:contract` lines are ignored.
 pub fn infer_contracts(source: &str, options: &Options) -> InferReport {
+    infer_contracts_in(source, &[], options)
+}
+
+/// [`infer_contracts`] with `prelude` phrasebook Words defined before the source.
+pub fn infer_contracts_in(source: &str, prelude: &[&Entry], options: &Options) -> InferReport {
     match parser::parse(source, &options.profile, 0) {
         Ok(program) => InferReport {
             error: None,
-            contracts: contract::infer_program(&program, &[]),
+            contracts: contract::infer_program(&program, &prelude_blocks(prelude)),
         },
         Err(e) => InferReport {
             error: Some(e),

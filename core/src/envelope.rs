@@ -9,7 +9,8 @@ use crate::display::display;
 use crate::engine::{CheckReport, ComputeReport, InferReport, Usage};
 use crate::json::{write_str, ObjectWriter};
 use crate::number::Number;
-use crate::outcome::LangError;
+use crate::outcome::{LangError, MESSAGE_MAX_CHARS};
+use crate::render::{plan, Elision, Fit};
 use crate::value::Value;
 use crate::SPECIFICATION_VERSION;
 use std::fmt::Write;
@@ -43,6 +44,19 @@ pub fn write_error(out: &mut String, e: &LangError) {
 /// One line: CR and LF become spaces (a message is always a single line).
 pub fn one_line(s: &str) -> String {
     s.replace(['\r', '\n'], " ")
+}
+
+/// A result's `message` (MCP-33): one line of at most [`MESSAGE_MAX_CHARS`] characters.
+/// Lists are already cut where they are built; what can still run long is text echoed
+/// from the source (a 5,000-character unknown name), which is cut with `…`.
+pub fn message_line(s: &str) -> String {
+    let line = one_line(s);
+    if line.chars().count() <= MESSAGE_MAX_CHARS {
+        return line;
+    }
+    let mut cut: String = line.chars().take(MESSAGE_MAX_CHARS - 1).collect();
+    cut.push('…');
+    cut
 }
 
 fn write_usage(out: &mut String, u: &Usage) {
@@ -156,8 +170,50 @@ pub fn write_node(out: &mut String, v: &Value) {
     }
 }
 
+/// A rendered `compute` envelope and how its stack was fitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// The compact envelope JSON, host fields included.
+    pub json: String,
+    /// Slots that arrived whole.
+    pub kept_slots: usize,
+    /// Slots replaced by an elision record (MCP-36).
+    pub elided_slots: usize,
+}
+
 /// The envelope of a `compute` run (the CLI's `run --json`), with host fields last.
+/// Nothing is elided.
 pub fn compute_json(report: &ComputeReport, host: HostFields<'_>) -> String {
+    compute_json_fitted(report, &Fit::UNLIMITED, host).json
+}
+
+/// The server's `compute` envelope with the value stack fitted into `stack_budget`
+/// bytes (MCP-52/53): from the top of the stack down, a slot whose cost fits what is
+/// left of the budget arrives whole, any other slot is elided (MCP-36). A slot whose
+/// value is nested deeper than the `mcp-local-stdio` profile's `nestingDepth` is
+/// elided as if it did not fit, since clients cannot parse JSON that deep (MCP-47).
+/// When nothing is elided the JSON equals [`compute_json`]'s.
+pub fn compute_json_within(
+    report: &ComputeReport,
+    stack_budget: u64,
+    host: HostFields<'_>,
+) -> Rendered {
+    compute_json_fitted(report, &Fit::mcp(stack_budget), host)
+}
+
+/// The `compute` envelope fitted as `fit` says (see [`compute_json_within`]).
+pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: HostFields<'_>) -> Rendered {
+    let elided = plan(&report.stack, fit);
+    let reason = if report.error.is_some() {
+        "errorStackBudget"
+    } else {
+        "valueStackBudget"
+    };
+    // The elision of each slot, if any (`elided` is in stack order).
+    let mut slots: Vec<Option<&Elision>> = vec![None; report.stack.len()];
+    for e in &elided {
+        slots[e.index] = Some(e);
+    }
     let mut out = String::new();
     let mut o = ObjectWriter::new(&mut out);
     o.int("schemaVersion", SCHEMA_VERSION);
@@ -173,19 +229,51 @@ pub fn compute_json(report: &ComputeReport, host: HostFields<'_>) -> String {
     o.str("specificationVersion", SPECIFICATION_VERSION);
     o.with("stack", |out| {
         out.push('[');
-        for (i, v) in report.stack.iter().enumerate() {
+        for (i, (v, e)) in report.stack.iter().zip(&slots).enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            write_node(out, v);
+            match e {
+                Some(e) => write_elided_node(out, e, reason),
+                None => write_node(out, v),
+            }
         }
         out.push(']');
     });
-    let displays: Vec<String> = report.stack.iter().map(display).collect();
+    let displays: Vec<String> = report
+        .stack
+        .iter()
+        .zip(&slots)
+        .map(|(v, e)| match e {
+            Some(e) => e.display(),
+            None => display(v),
+        })
+        .collect();
     o.strs("stackDisplay", &displays);
+    if !elided.is_empty() {
+        o.with("stackElided", |out| {
+            let mut se = ObjectWriter::new(out);
+            se.str("reason", reason);
+            se.int("budgetBytes", fit.stack_budget);
+            se.with("slots", |out| {
+                out.push('[');
+                for (i, e) in elided.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    let mut so = ObjectWriter::new(out);
+                    so.int("index", e.index as u64);
+                    write_elision_sizes(&mut so, e);
+                    so.end();
+                }
+                out.push(']');
+            });
+            se.end();
+        });
+    }
     o.strs("output", &report.output);
     if let Some(e) = &report.error {
-        o.str("message", &one_line(&e.message));
+        o.str("message", &message_line(&e.message));
         o.with("error", |out| write_error(out, e));
     }
     if let Some(d) = &report.contract_decls {
@@ -194,7 +282,36 @@ pub fn compute_json(report: &ComputeReport, host: HostFields<'_>) -> String {
     o.with("resourceUsage", |out| write_usage(out, &report.usage));
     host(&mut o);
     o.end();
-    out
+    Rendered {
+        json: out,
+        kept_slots: report.stack.len() - elided.len(),
+        elided_slots: elided.len(),
+    }
+}
+
+/// `elements`?, `approxBytes`, `algebraicTerms`? of an elision record.
+fn write_elision_sizes(o: &mut ObjectWriter<'_>, e: &Elision) {
+    if let Some(n) = e.elements {
+        o.int("elements", n);
+    }
+    o.int("approxBytes", e.approx_bytes);
+    if let Some(t) = e.algebraic_terms {
+        o.int("algebraicTerms", t);
+    }
+}
+
+/// The node of an elided slot: its real type, `value: null` and the `elided` record.
+fn write_elided_node(out: &mut String, e: &Elision, reason: &str) {
+    let mut o = ObjectWriter::new(out);
+    o.str("type", e.kind);
+    o.raw("value", "null");
+    o.with("elided", |out| {
+        let mut r = ObjectWriter::new(out);
+        r.str("reason", reason);
+        write_elision_sizes(&mut r, e);
+        r.end();
+    });
+    o.end();
 }
 
 /// The envelope of a `check` (the CLI's `check --json`), with host fields last.
@@ -212,7 +329,7 @@ pub fn check_json(report: &CheckReport, host: HostFields<'_>) -> String {
     );
     o.str("specificationVersion", SPECIFICATION_VERSION);
     if let Some(e) = &report.error {
-        o.str("message", &one_line(&e.message));
+        o.str("message", &message_line(&e.message));
         o.with("error", |out| write_error(out, e));
     }
     if let Some(d) = &report.contract_decls {
@@ -274,7 +391,7 @@ pub fn infer_json(report: &InferReport, host: HostFields<'_>) -> String {
     o.str("specificationVersion", SPECIFICATION_VERSION);
     match &report.error {
         Some(e) => {
-            o.str("message", &one_line(&e.message));
+            o.str("message", &message_line(&e.message));
             o.with("error", |out| write_error(out, e));
         }
         None => {

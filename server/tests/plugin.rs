@@ -323,3 +323,54 @@ fn without_a_plugin_gmp_is_available_only_when_built_in() {
         );
     }
 }
+
+fn doctor(plugin: &Path) -> Outcome {
+    let out = Command::new(env!("CARGO_BIN_EXE_ajisai-mcp-server"))
+        .arg("--doctor")
+        .env_remove("AJISAI_NUMERICS")
+        .env_remove("AJISAI_PHRASEBOOK")
+        .env("AJISAI_NUMERICS_PLUGIN", plugin)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the MCP server runs");
+    Outcome {
+        code: out.status.code().expect("exited normally, not by a signal"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+#[test]
+fn the_mcp_servers_doctor_checks_the_plugin() {
+    let good = plugin(Variant::Good);
+    let out = doctor(&good);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains(&format!("— auto: plugin loaded from {}", good.display())),
+        "{}",
+        out.stdout
+    );
+    // D7 compares the plugin with every built-in backend.
+    let parity = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("ok    backend parity — "))
+        .expect("the parity check passed");
+    assert!(
+        parity.contains("gmp (plugin)") && parity.contains("pure (builtin)"),
+        "{parity}"
+    );
+
+    let other = plugin(Variant::OtherInterface);
+    let out = doctor(&other);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains(&format!(
+            "FAIL  numeric backend — AJISAI_NUMERICS_PLUGIN: numeric plugin {}: expected interface version 1.x with x >= 0 (compatible with 1.0.0), found interface version 2.0.0",
+            other.display()
+        )),
+        "{}",
+        out.stdout
+    );
+}

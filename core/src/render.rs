@@ -1,0 +1,508 @@
+//! Pricing and fitting the value stack into a response (MCP-36, MCP-52, MCP-53).
+//!
+//! A slot costs the UTF-8 bytes of its compact node JSON plus the UTF-8 bytes of its
+//! JSON-encoded `stackDisplay` string. The cost is computed from the value's sizes,
+//! never by serializing it: Vectors share sub-Vectors behind `Arc`s, so a few `MAP`
+//! steps can build a value with 10^18 leaves whose rendering would never finish,
+//! while its distinct structure is tiny. [`Sizer`] walks each distinct Vector,
+//! String, CodeBlock, algebraic Number and wide integer once (memoized by address),
+//! iteratively, and saturates instead of overflowing.
+//!
+//! [`plan`] then chooses which slots arrive whole: walking from the top of the stack
+//! down, a slot is kept when its cost fits what is left of the budget and its depth
+//! is within the client-parsable bound, and elided otherwise, so one huge slot does
+//! not cost the small slots below it.
+
+use crate::code::{write_block, Block};
+use crate::envelope::APPROXIMATION_BOUND;
+use crate::number::{Alg, Int, Number};
+use crate::value::{Value, Vector};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The value-stack budget on `ok` results (MCP-53): 440 KiB.
+pub const VALUE_STACK_BUDGET: u64 = 450_560;
+
+/// The value-stack budget on `error` results (MCP-53).
+pub const ERROR_STACK_BUDGET: u64 = 65_536;
+
+/// Fixed pieces of the node JSON (MCP-29), as the envelope writes them.
+mod piece {
+    /// `{"type":"number","value":{"numerator":"` … `","denominator":"` … `"}}`.
+    pub const RATIONAL: u64 =
+        r#"{"type":"number","value":{"numerator":"","denominator":""}}"#.len() as u64;
+    /// An algebraic node around its approximation and its terms array.
+    pub const ALGEBRAIC: u64 = r#"{"type":"number","value":{"numerator":"","denominator":""},"semantics":{"approximate":true,"exactTerms":[]}}"#.len() as u64;
+    /// One exact term around its three digit strings.
+    pub const TERM: u64 = r#"{"numerator":"","denominator":"","radicand":""}"#.len() as u64;
+    /// A string node around its JSON string literal.
+    pub const STRING: u64 = r#"{"type":"string","value":}"#.len() as u64;
+    /// A code-block node around its JSON string literal.
+    pub const BLOCK: u64 = r#"{"type":"codeBlock","value":}"#.len() as u64;
+    /// A vector node around its elements.
+    pub const VECTOR: u64 = r#"{"type":"vector","value":[]}"#.len() as u64;
+    /// `{"type":"boolean","value":true}`.
+    pub const TRUE: u64 = r#"{"type":"boolean","value":true}"#.len() as u64;
+    /// `{"type":"boolean","value":false}`.
+    pub const FALSE: u64 = r#"{"type":"boolean","value":false}"#.len() as u64;
+    /// A NIL node around its reason id.
+    pub const NIL: u64 =
+        r#"{"type":"nil","value":null,"semantics":{"absence":{"reason":""}}}"#.len() as u64;
+}
+
+/// The rendered sizes of one value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    /// UTF-8 bytes of the compact node JSON (MCP-29).
+    pub node: u64,
+    /// UTF-8 bytes of the display (MCP-31) once JSON-escaped, without the two quotes.
+    pub display: u64,
+    /// Depth of the value (LANGUAGE.md §4.5): 0 for a non-Vector.
+    pub depth: u64,
+}
+
+impl Size {
+    /// The slot cost of MCP-53: node bytes plus the bytes of the JSON-encoded display.
+    pub fn cost(&self) -> u64 {
+        self.node.saturating_add(self.display).saturating_add(2)
+    }
+}
+
+/// floor(log10(2) · 2^128), for exact decimal digit counts from bit lengths.
+const LOG10_2_FIXED: u128 = 0x4d10_4d42_7de7_fbcc_47c4_acd6_05be_48bc;
+
+/// floor(b · log10 2) for a bit count b (exact for every b below 2^60: the
+/// fixed-point error stays under 2^-64, far below how close b · log10 2 comes to an
+/// integer there).
+fn floor_bits_log10_2(b: u64) -> u64 {
+    let hi = LOG10_2_FIXED >> 64;
+    let lo = LOG10_2_FIXED & u128::from(u64::MAX);
+    let b = u128::from(b);
+    let carry = (b * lo) >> 64;
+    ((b * hi + carry) >> 64) as u64
+}
+
+/// Bytes `s` takes inside a JSON string literal written by [`crate::json::write_str`].
+pub fn escaped_len(s: &str) -> u64 {
+    let mut n = 0u64;
+    for c in s.chars() {
+        n += match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            c if (c as u32) < 0x20 => 6,
+            c => c.len_utf8() as u64,
+        };
+    }
+    n
+}
+
+/// Prices values without rendering them, remembering every shared part it priced.
+///
+/// Memo entries are keyed by address and hold a clone of what they describe, so an
+/// address cannot be reused by another value while the entry exists.
+#[derive(Default)]
+pub struct Sizer {
+    vectors: HashMap<usize, (Vector, Size)>,
+    strings: HashMap<usize, (Arc<str>, u64)>,
+    blocks: HashMap<usize, (Arc<Block>, u64)>,
+    algebraics: HashMap<usize, (Arc<Alg>, Size)>,
+    integers: HashMap<usize, (Int, u64)>,
+    powers_of_ten: HashMap<u64, Int>,
+    /// Distinct Vectors walked (each once).
+    walked: u64,
+}
+
+impl Sizer {
+    /// A sizer with empty memo tables.
+    pub fn new() -> Sizer {
+        Sizer::default()
+    }
+
+    /// How many distinct Vectors this sizer has walked.
+    pub fn vectors_walked(&self) -> u64 {
+        self.walked
+    }
+
+    /// The rendered sizes of `v`.
+    pub fn size(&mut self, v: &Value) -> Size {
+        match v {
+            Value::Vector(items) => self.vector(items),
+            leaf => self.leaf(leaf),
+        }
+    }
+
+    /// Sizes of a Vector: a post-order walk over distinct Vectors on an explicit stack.
+    fn vector(&mut self, root: &Vector) -> Size {
+        if let Some((_, s)) = self.vectors.get(&key(root)) {
+            return *s;
+        }
+        // (vector, next child, sizes of the children so far: node and display bytes
+        // summed, depth the deepest)
+        let mut work: Vec<(&Vector, usize, Size)> = vec![(root, 0, Size::default())];
+        loop {
+            let Some((vector, next, acc)) = work.last_mut() else {
+                return Size::default();
+            };
+            if let Some(child) = vector.items().get(*next) {
+                *next += 1;
+                let child_size = match child {
+                    Value::Vector(inner) => match self.vectors.get(&key(inner)) {
+                        Some((_, s)) => *s,
+                        None => {
+                            work.push((inner, 0, Size::default()));
+                            continue;
+                        }
+                    },
+                    leaf => self.leaf(leaf),
+                };
+                absorb(acc, child_size);
+                continue;
+            }
+            let Some((vector, _, acc)) = work.pop() else {
+                return Size::default();
+            };
+            let n = vector.len() as u64;
+            let size = Size {
+                node: piece::VECTOR
+                    .saturating_add(acc.node)
+                    .saturating_add(n.saturating_sub(1)),
+                display: 3u64.saturating_add(n).saturating_add(acc.display),
+                depth: acc.depth.saturating_add(1),
+            };
+            self.walked += 1;
+            self.vectors.insert(key(vector), (vector.clone(), size));
+            match work.last_mut() {
+                Some((_, _, parent)) => absorb(parent, size),
+                None => return size,
+            }
+        }
+    }
+
+    /// Sizes of a value that is not a Vector.
+    fn leaf(&mut self, v: &Value) -> Size {
+        let (node, display) = match v {
+            Value::Number(n) => return self.number(n),
+            Value::Bool(true) => (piece::TRUE, 4),
+            Value::Bool(false) => (piece::FALSE, 5),
+            Value::Nil(r) => (piece::NIL + r.id().len() as u64, 3),
+            Value::Str(s) => {
+                let e = self
+                    .strings
+                    .entry(Arc::as_ptr(s) as *const u8 as usize)
+                    .or_insert_with(|| (s.clone(), escaped_len(s)))
+                    .1;
+                // The node holds the text as a JSON string; the display is 'text'.
+                (piece::STRING + e + 2, e + 2)
+            }
+            Value::Block(b) => {
+                let e = self
+                    .blocks
+                    .entry(Arc::as_ptr(b) as usize)
+                    .or_insert_with(|| {
+                        let mut shown = String::new();
+                        write_block(b, &mut shown);
+                        (b.clone(), escaped_len(&shown))
+                    })
+                    .1;
+                (piece::BLOCK + e + 2, e)
+            }
+            Value::Vector(items) => return self.vector(items),
+        };
+        Size {
+            node,
+            display,
+            depth: 0,
+        }
+    }
+
+    /// Sizes of a Number node and its display.
+    fn number(&mut self, n: &Number) -> Size {
+        match n {
+            Number::Rat(r) => {
+                let num = self.int_len(r.numer());
+                let den = self.int_len(r.denom());
+                Size {
+                    node: piece::RATIONAL + num + den,
+                    display: num + 1 + den,
+                    depth: 0,
+                }
+            }
+            Number::Alg(a) => {
+                let k = Arc::as_ptr(a) as usize;
+                if let Some((_, s)) = self.algebraics.get(&k) {
+                    return *s;
+                }
+                let approx = n.best_convergent(APPROXIMATION_BOUND);
+                let mut node =
+                    piece::ALGEBRAIC + self.int_len(approx.numer()) + self.int_len(approx.denom());
+                let mut display = 0u64;
+                let terms = a.terms();
+                if terms.is_empty() {
+                    display = 3; // `0/1`; never reached: an algebraic value has terms.
+                }
+                for (i, (c, d)) in terms.iter().enumerate() {
+                    let num = self.int_len(c.numer());
+                    let den = self.int_len(c.denom());
+                    let rad = self.int_len(d);
+                    node += piece::TERM + num + den + rad + u64::from(i > 0);
+                    let negative = c.signum() < 0;
+                    // A sign between terms always; before the first only when negative.
+                    let sign = u64::from(i > 0 || negative);
+                    let magnitude = num - u64::from(negative);
+                    display += sign
+                        + if d.is_one() {
+                            magnitude + 1 + den
+                        } else if c.numer().abs().is_one() && c.denom().is_one() {
+                            "sqrt()".len() as u64 + rad
+                        } else {
+                            magnitude + 1 + den + "*sqrt()".len() as u64 + rad
+                        };
+                }
+                let s = Size {
+                    node,
+                    display,
+                    depth: 0,
+                };
+                self.algebraics.insert(k, (a.clone(), s));
+                s
+            }
+        }
+    }
+
+    /// Length of the decimal text of `i` (with its minus sign), computed from its bit
+    /// length; only when that leaves two candidates is `|i|` compared with a power of ten.
+    pub fn int_len(&mut self, i: &Int) -> u64 {
+        match i {
+            Int::Small(v) => {
+                let mut m = v.unsigned_abs();
+                let mut digits = 1;
+                while m >= 10 {
+                    m /= 10;
+                    digits += 1;
+                }
+                digits + u64::from(*v < 0)
+            }
+            Int::Big(m) => {
+                let k = Arc::as_ptr(m) as usize;
+                if let Some((_, n)) = self.integers.get(&k) {
+                    return *n;
+                }
+                let bits = i.bit_length();
+                // 2^(bits-1) <= |i| < 2^bits, so |i| has lo or lo + 1 digits.
+                let lo = floor_bits_log10_2(bits - 1) + 1;
+                let hi = floor_bits_log10_2(bits) + 1;
+                let digits = if lo == hi {
+                    lo
+                } else {
+                    let power = self
+                        .powers_of_ten
+                        .entry(lo)
+                        .or_insert_with(|| Int::from(10i64).pow(lo));
+                    if i.abs() >= *power {
+                        hi
+                    } else {
+                        lo
+                    }
+                };
+                let n = digits + u64::from(i.is_negative());
+                self.integers.insert(k, (i.clone(), n));
+                n
+            }
+        }
+    }
+}
+
+/// The memo key of a Vector: the address of its element storage, unique among live
+/// Vectors with elements (every empty Vector has the same sizes, so sharing a key is
+/// harmless).
+fn key(v: &Vector) -> usize {
+    v.items().as_ptr() as usize
+}
+
+/// Fold a child's sizes into its parent's running totals.
+fn absorb(acc: &mut Size, child: Size) {
+    acc.node = acc.node.saturating_add(child.node);
+    acc.display = acc.display.saturating_add(child.display);
+    acc.depth = acc.depth.max(child.depth);
+}
+
+/// How a response is fitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fit {
+    /// Bytes the kept slots may cost together (MCP-53).
+    pub stack_budget: u64,
+    /// Deepest value that arrives whole: a deeper one is elided as if it did not fit,
+    /// since each value level adds two JSON nesting levels a client must parse (MCP-47).
+    pub max_depth: u64,
+}
+
+impl Fit {
+    /// Nothing is elided (the CLI, MCP-95).
+    pub const UNLIMITED: Fit = Fit {
+        stack_budget: u64::MAX,
+        max_depth: u64::MAX,
+    };
+
+    /// The MCP server's fitting for `stack_budget`: depth bounded by the
+    /// `mcp-local-stdio` profile's `nestingDepth`.
+    pub fn mcp(stack_budget: u64) -> Fit {
+        Fit {
+            stack_budget,
+            max_depth: crate::limits::Profile::MCP_LOCAL_STDIO.nesting_depth,
+        }
+    }
+}
+
+/// Why and how one slot is elided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Elision {
+    /// Stack index (0 = bottom).
+    pub index: usize,
+    /// The node type of the value.
+    pub kind: &'static str,
+    /// Direct children, for a Vector.
+    pub elements: Option<u64>,
+    /// The slot cost (MCP-53).
+    pub approx_bytes: u64,
+    /// Term count, for an algebraic Number.
+    pub algebraic_terms: Option<u64>,
+}
+
+impl Elision {
+    /// The slot's `stackDisplay` entry.
+    pub fn display(&self) -> String {
+        match (self.elements, self.algebraic_terms) {
+            (Some(n), _) => format!(
+                "<elided {} of {n} elements, ~{} bytes>",
+                self.kind, self.approx_bytes
+            ),
+            (None, Some(t)) => format!(
+                "<elided {} of {t} terms, ~{} bytes>",
+                self.kind, self.approx_bytes
+            ),
+            (None, None) => format!("<elided {}, ~{} bytes>", self.kind, self.approx_bytes),
+        }
+    }
+}
+
+/// The node type name of a value (MCP-29).
+pub fn node_type(v: &Value) -> &'static str {
+    match v {
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Str(_) => "string",
+        Value::Vector(_) => "vector",
+        Value::Nil(_) => "nil",
+        Value::Block(_) => "codeBlock",
+    }
+}
+
+/// Which slots of `stack` (bottom to top) are elided under `fit`, in stack order.
+/// Selection walks from the top down and keeps each slot whose cost fits what is left.
+pub fn plan(stack: &[Value], fit: &Fit) -> Vec<Elision> {
+    if *fit == Fit::UNLIMITED {
+        return Vec::new();
+    }
+    let mut sizer = Sizer::new();
+    let mut remaining = fit.stack_budget;
+    let mut elided = Vec::new();
+    for (index, v) in stack.iter().enumerate().rev() {
+        let size = sizer.size(v);
+        let cost = size.cost();
+        if size.depth <= fit.max_depth && cost <= remaining {
+            remaining -= cost;
+            continue;
+        }
+        elided.push(Elision {
+            index,
+            kind: node_type(v),
+            elements: v.as_vector().map(|x| x.len() as u64),
+            approx_bytes: cost,
+            algebraic_terms: match v {
+                Value::Number(Number::Alg(a)) => Some(a.terms().len() as u64),
+                _ => None,
+            },
+        });
+    }
+    elided.reverse();
+    elided
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measured(v: &Value) -> Size {
+        let mut node = String::new();
+        crate::envelope::write_node(&mut node, v);
+        let shown = crate::json::quoted(&crate::display::display(v));
+        Size {
+            node: node.len() as u64,
+            display: shown.len() as u64 - 2,
+            depth: v.depth() as u64,
+        }
+    }
+
+    #[test]
+    fn sizes_equal_the_rendered_bytes_of_small_values() {
+        use crate::outcome::NilReason;
+        let program = crate::parser::parse(
+            "{ 1 'a\"b' [ x ] ^ 2 | 3\n4 } { } [ 1 'x' { 2 } ]",
+            &crate::Profile::CLI_LOCAL,
+            0,
+        )
+        .map(|p| p.block);
+        let block: Vec<Value> = program
+            .iter()
+            .flat_map(|b| b.items())
+            .filter_map(|item| match item {
+                crate::code::Item::Block { block, .. } => Some(Value::Block(block.clone())),
+                crate::code::Item::Vector { value, .. } => value.clone(),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(block.len(), 3);
+        let mut values = vec![
+            Value::num(0),
+            Value::num(-12345),
+            Value::num(crate::Rat::new(Int::from(-3i64), Int::from(4i64))),
+            Value::Bool(true),
+            Value::Bool(false),
+            Value::Nil(NilReason::DivisionByZero),
+            Value::str(""),
+            Value::str("tab\there \"q\" \u{7} é ✓"),
+            Value::vector(vec![]),
+            Value::vector(vec![Value::vector(vec![]), Value::num(7)]),
+        ];
+        values.extend(block);
+        let nested = Value::vector(values.clone());
+        values.push(Value::vector(vec![nested.clone(), nested]));
+        let mut sizer = Sizer::new();
+        for v in &values {
+            assert_eq!(sizer.size(v), measured(v), "{}", crate::display::display(v));
+        }
+    }
+
+    #[test]
+    fn bit_length_brackets_are_exact() {
+        // 2^b has floor(b log10 2) + 1 digits.
+        for b in 1u64..63 {
+            let digits = (1i64 << b).to_string().len() as u64;
+            assert_eq!(floor_bits_log10_2(b) + 1, digits, "b = {b}");
+        }
+        // Known values far out: 2^1000 has 302 digits, 2^262144 has 78914.
+        assert_eq!(floor_bits_log10_2(1000) + 1, 302);
+        assert_eq!(floor_bits_log10_2(262_144) + 1, 78_914);
+    }
+
+    #[test]
+    fn small_integers_and_escapes() {
+        let mut s = Sizer::new();
+        for v in [0i64, 9, 10, -1, -10, i64::MAX, i64::MIN] {
+            assert_eq!(s.int_len(&Int::from(v)), v.to_string().len() as u64);
+        }
+        assert_eq!(
+            escaped_len("a\"b\\c/é\n\u{1}"),
+            1 + 2 + 1 + 2 + 1 + 1 + 2 + 2 + 6
+        );
+    }
+}

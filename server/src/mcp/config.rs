@@ -1,0 +1,147 @@
+//! What one server instance enforces: the `mcp-local-stdio` profile and the host's own
+//! admission and delivery constants.
+//!
+//! The production binary always uses [`ServerOptions::production`]. Tests build servers
+//! in-process with injected values (a 1 ms deadline, a small response limit, one slot)
+//! and optional [`Hooks`]; nothing in the environment can change the binary's values.
+
+use ajisai_core::limits::InterruptFlag;
+use ajisai_core::{Limit, Profile};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a caller waits in the gate's queue for a slot (`capacityWaitMs`, MCP-50).
+pub const CAPACITY_WAIT_MS: u64 = 1_000;
+
+/// The `retryAfterMs` of `capacityExhausted` (MCP-42): a fixed hint, whatever the wait.
+pub const RETRY_AFTER_MS: u64 = 1_000;
+
+/// The stack budget of `ok` results (`valueStackBudget`, MCP-53): 440 KiB.
+pub const VALUE_STACK_BYTES: u64 = ajisai_core::render::VALUE_STACK_BUDGET;
+
+/// The stack budget of `error` results (`errorStackBudget`, MCP-53).
+pub const ERROR_STACK_BYTES: u64 = ajisai_core::render::ERROR_STACK_BUDGET;
+
+/// Observation points for tests; the production server has none.
+///
+/// Both run on the calling task's thread: `queued` on an async worker when a call
+/// finds every slot busy, `before_run` on the blocking thread after the slot was
+/// acquired and before the engine starts (it may block to hold the slot).
+pub trait Hooks: Send + Sync {
+    /// A source-tool call found the gate full and starts waiting.
+    fn queued(&self, _source: &str) {}
+    /// A source-tool call holds a slot and is about to run; `interrupt` is the flag the
+    /// deadline and cancellation raise.
+    fn before_run(&self, _source: &str, _interrupt: &InterruptFlag) {}
+}
+
+/// The limits and constants one server instance enforces.
+#[derive(Clone)]
+pub struct ServerOptions {
+    /// The limit profile: the engine's limits and the host-gated `wallTimeMs`,
+    /// `responseBytes` and `concurrentExecutions`.
+    pub profile: Profile,
+    /// Queue wait for a slot, in ms.
+    pub capacity_wait_ms: u64,
+    /// Stack budget of `ok` results, in bytes.
+    pub value_stack_bytes: u64,
+    /// Stack budget of `error` results, in bytes.
+    pub error_stack_bytes: u64,
+    /// Test observation points (`None` in production).
+    pub hooks: Option<Arc<dyn Hooks>>,
+}
+
+impl std::fmt::Debug for ServerOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerOptions")
+            .field("profile", &self.profile)
+            .field("capacity_wait_ms", &self.capacity_wait_ms)
+            .field("value_stack_bytes", &self.value_stack_bytes)
+            .field("error_stack_bytes", &self.error_stack_bytes)
+            .field("hooks", &self.hooks.is_some())
+            .finish()
+    }
+}
+
+impl ServerOptions {
+    /// The values of the production server: `mcp-local-stdio` and the host constants.
+    pub fn production() -> ServerOptions {
+        ServerOptions {
+            profile: Profile::MCP_LOCAL_STDIO,
+            capacity_wait_ms: CAPACITY_WAIT_MS,
+            value_stack_bytes: VALUE_STACK_BYTES,
+            error_stack_bytes: ERROR_STACK_BYTES,
+            hooks: None,
+        }
+    }
+
+    /// The same options with `limit` set to `value` (tests).
+    pub fn with_limit(mut self, limit: Limit, value: u64) -> ServerOptions {
+        self.profile = self.profile.with(limit, value);
+        self
+    }
+
+    /// The same options with test hooks.
+    pub fn with_hooks(mut self, hooks: Arc<dyn Hooks>) -> ServerOptions {
+        self.hooks = Some(hooks);
+        self
+    }
+
+    /// `sourceBytes`.
+    pub fn source_bytes(&self) -> u64 {
+        self.profile.source_bytes
+    }
+
+    /// `wallTimeMs` (the profile's value; `mcp-local-stdio` always declares one).
+    pub fn wall_time_ms(&self) -> u64 {
+        self.profile
+            .wall_time_ms
+            .or(Profile::MCP_LOCAL_STDIO.wall_time_ms)
+            .unwrap_or(5_000)
+    }
+
+    /// The wall-time deadline as a duration.
+    pub fn wall_time(&self) -> Duration {
+        Duration::from_millis(self.wall_time_ms())
+    }
+
+    /// `responseBytes`.
+    pub fn response_bytes(&self) -> u64 {
+        self.profile
+            .response_bytes
+            .or(Profile::MCP_LOCAL_STDIO.response_bytes)
+            .unwrap_or(1_048_576)
+    }
+
+    /// `concurrentExecutions` (at least one slot).
+    pub fn slots(&self) -> u64 {
+        self.profile
+            .concurrent_executions
+            .or(Profile::MCP_LOCAL_STDIO.concurrent_executions)
+            .unwrap_or(4)
+            .max(1)
+    }
+
+    /// The queue wait as a duration.
+    pub fn capacity_wait(&self) -> Duration {
+        Duration::from_millis(self.capacity_wait_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn production_values_are_the_declared_ones() {
+        let o = ServerOptions::production();
+        assert_eq!(o.profile, Profile::MCP_LOCAL_STDIO);
+        assert_eq!(o.source_bytes(), 65_536);
+        assert_eq!(o.wall_time_ms(), 5_000);
+        assert_eq!(o.response_bytes(), 1_048_576);
+        assert_eq!(o.slots(), 4);
+        assert_eq!(o.capacity_wait_ms, 1_000);
+        assert_eq!(o.value_stack_bytes, 450_560);
+        assert_eq!(o.error_stack_bytes, 65_536);
+    }
+}

@@ -1,0 +1,274 @@
+//! `--doctor` (MCP-8): the startup sequence as reported checks, plus two real
+//! computations through the full compute path and a parity run on every backend.
+//!
+//! Output: the `--version` block, a blank line, one `ok    <label> — <detail>` or
+//! `FAIL  <label> — <reason>` line per check, a blank line and a summary. A failing
+//! check does not stop independent ones; a check whose prerequisite failed reports
+//! `FAIL … skipped: <prerequisite>`.
+
+use super::config::ServerOptions;
+use super::content;
+use super::handler::AjisaiServer;
+use super::modes::{self, EXIT_FAULT, EXIT_OK};
+use super::validate::ToolKind;
+use ajisai_core::numerics;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// The program of D5.
+pub const EXACT_RATIONAL: &str = "2 3 DIV 1 3 DIV ADD";
+
+/// The program of D6.
+pub const ALGEBRAIC_VALUE: &str = "2 SQRT";
+
+/// One reported check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// The label.
+    pub label: &'static str,
+    /// `Ok(detail)` or `Err(reason)`.
+    pub result: Result<String, String>,
+}
+
+impl Check {
+    /// The check's output line.
+    pub fn line(&self) -> String {
+        match &self.result {
+            Ok(detail) => format!("ok    {} — {}", self.label, detail),
+            Err(reason) => format!("FAIL  {} — {}", self.label, reason),
+        }
+    }
+}
+
+fn skipped(label: &'static str, prerequisite: &str) -> Check {
+    Check {
+        label,
+        result: Err(format!("skipped: {prerequisite}")),
+    }
+}
+
+/// Run every check and print the report; the result is the exit code.
+pub fn run() -> u8 {
+    crate::backend::link();
+    let selected = crate::backend::select_from_env();
+    print!("{}", modes::version_text(&selected));
+    println!();
+    let checks = checks(&selected);
+    for c in &checks {
+        println!("{}", c.line());
+    }
+    println!();
+    let failed = checks.iter().filter(|c| c.result.is_err()).count();
+    if failed == 0 {
+        println!("doctor: {} checks passed", checks.len());
+        EXIT_OK
+    } else {
+        println!("doctor: {failed} of {} checks failed", checks.len());
+        EXIT_FAULT
+    }
+}
+
+/// The seven checks, D1 to D7.
+pub fn checks(selected: &Result<numerics::Selected, String>) -> Vec<Check> {
+    let mut out = Vec::with_capacity(7);
+    // D1 runtime.
+    let runtime = modes::runtime().map_err(|e| format!("cannot start the async runtime: {e}"));
+    let runtime = runtime.and_then(|rt| {
+        let pool = rt.block_on(async { tokio::task::spawn_blocking(|| 1 + 1).await });
+        match pool {
+            Ok(2) => Ok(rt),
+            Ok(_) | Err(_) => Err("the blocking execution pool does not run tasks".to_string()),
+        }
+    });
+    out.push(Check {
+        label: "runtime",
+        result: runtime
+            .as_ref()
+            .map(|_| build_detail())
+            .map_err(Clone::clone),
+    });
+    // D2 embedded assets.
+    let c = content::content();
+    out.push(Check {
+        label: "embedded assets",
+        result: content::verify().map(|()| {
+            format!(
+                "assetDigest {}, registryDigest {}",
+                c.asset_digest, c.registry_digest
+            )
+        }),
+    });
+    // D3 phrasebook.
+    out.push(Check {
+        label: "phrasebook",
+        result: modes::phrasebook_check().map(str::to_string),
+    });
+    // D4 numeric backend.
+    out.push(Check {
+        label: "numeric backend",
+        result: match selected {
+            Ok(s) => Ok(format!("{} — {}", modes::numerics_text(selected), s.reason)),
+            Err(e) => Err(e.clone()),
+        },
+    });
+    let prerequisite = match (&runtime, selected) {
+        (Err(_), _) => Some("runtime"),
+        (_, Err(_)) => Some("numeric backend"),
+        _ => None,
+    };
+    match (runtime, prerequisite) {
+        (Ok(rt), None) => {
+            let server = AjisaiServer::new(ServerOptions::production());
+            out.push(Check {
+                label: "exact rational",
+                result: exact_rational(&rt, &server),
+            });
+            out.push(Check {
+                label: "algebraic value",
+                result: algebraic_value(&rt, &server),
+            });
+            out.push(Check {
+                label: "backend parity",
+                result: parity(&rt, &server),
+            });
+            rt.shutdown_background();
+        }
+        (_, p) => {
+            let p = p.unwrap_or("runtime");
+            for label in ["exact rational", "algebraic value", "backend parity"] {
+                out.push(skipped(label, p));
+            }
+        }
+    }
+    out
+}
+
+fn build_detail() -> String {
+    format!(
+        "tokio multi-thread runtime and blocking pool started; {}, {} build, {}",
+        env!("AJISAI_BUILD_TARGET"),
+        env!("AJISAI_BUILD_PROFILE"),
+        env!("AJISAI_BUILD_RUSTC")
+    )
+}
+
+/// Call `compute` on `source` through the server's full path.
+fn compute(
+    rt: &tokio::runtime::Runtime,
+    server: &AjisaiServer,
+    source: &str,
+) -> Result<Value, String> {
+    let args = serde_json::json!({ "source": source });
+    let result = rt
+        .block_on(server.call("compute", Some(&args), CancellationToken::new()))
+        .ok_or_else(|| "the call was cancelled".to_string())?;
+    result
+        .structured_content
+        .ok_or_else(|| "the result has no structuredContent".to_string())
+}
+
+fn exact_rational(rt: &tokio::runtime::Runtime, server: &AjisaiServer) -> Result<String, String> {
+    let v = compute(rt, server, EXACT_RATIONAL)?;
+    let display = v["stackDisplay"].clone();
+    if v["status"] == "ok" && v["outcome"] == "value" && display == serde_json::json!(["1/1"]) {
+        Ok(format!(
+            "`{EXACT_RATIONAL}` → 1/1 (status ok, outcome value)"
+        ))
+    } else {
+        Err(format!(
+            "`{EXACT_RATIONAL}` answered status {}, outcome {}, stackDisplay {display}; expected ok, value, [\"1/1\"]",
+            v["status"], v["outcome"]
+        ))
+    }
+}
+
+fn algebraic_value(rt: &tokio::runtime::Runtime, server: &AjisaiServer) -> Result<String, String> {
+    let v = compute(rt, server, ALGEBRAIC_VALUE)?;
+    let terms = v["stack"][0]["semantics"]["exactTerms"].clone();
+    let expected = serde_json::json!([{"numerator":"1","denominator":"1","radicand":"2"}]);
+    let approximate = v["stack"][0]["semantics"]["approximate"] == true;
+    let display = v["stackDisplay"].clone();
+    if terms == expected && approximate && display == serde_json::json!(["sqrt(2)"]) {
+        Ok(format!(
+            "`{ALGEBRAIC_VALUE}` → sqrt(2) (exactTerms 1/1·√2, value flagged approximate)"
+        ))
+    } else {
+        Err(format!(
+            "`{ALGEBRAIC_VALUE}` answered exactTerms {terms}, approximate {approximate}, stackDisplay {display}; expected {expected}, true, [\"sqrt(2)\"]"
+        ))
+    }
+}
+
+/// The envelope text of a result with `mcp.backend` removed.
+fn without_backend(text: &str) -> Result<String, String> {
+    let mut v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    if let Some(mcp) = v.get_mut("mcp").and_then(Value::as_object_mut) {
+        mcp.remove("backend");
+    }
+    serde_json::to_string(&v).map_err(|e| e.to_string())
+}
+
+fn parity(rt: &tokio::runtime::Runtime, server: &AjisaiServer) -> Result<String, String> {
+    // Every available backend: the built-in ones and a configured, loaded plugin.
+    let backends = crate::backend::available();
+    let label = |b: &numerics::Selected| format!("{} ({})", b.backend.kind().id(), b.origin.id());
+    if backends.len() < 2 {
+        let only = backends
+            .first()
+            .map(|b| b.backend.kind().id())
+            .unwrap_or("no backend");
+        return Ok(format!("only {only} available"));
+    }
+    let programs = [EXACT_RATIONAL, ALGEBRAIC_VALUE];
+    let mut reference: Option<(String, Vec<String>)> = None;
+    for b in &backends {
+        let backend = b.backend;
+        let s = server.clone();
+        let envelopes = rt
+            // spawn_blocking needs the runtime's context: create the task inside it.
+            .block_on(async move {
+                tokio::task::spawn_blocking(move || {
+                    numerics::with_backend(backend, || {
+                        programs
+                            .iter()
+                            .map(|p| {
+                                s.execute_now(ToolKind::Compute, p)
+                                    .map_err(|e| e.message)
+                                    .and_then(|r| {
+                                        let text = r
+                                            .content
+                                            .first()
+                                            .and_then(|c| c.as_text())
+                                            .map(|t| t.text.clone())
+                                            .unwrap_or_default();
+                                        without_backend(&text)
+                                    })
+                            })
+                            .collect::<Result<Vec<String>, String>>()
+                    })
+                })
+                .await
+            })
+            .map_err(|e| format!("{} run failed: {e}", label(b)))??;
+        match &reference {
+            None => reference = Some((label(b), envelopes)),
+            Some((first, expected)) => {
+                for (i, (a, e)) in envelopes.iter().zip(expected).enumerate() {
+                    if a != e {
+                        return Err(format!(
+                            "`{}` differs between {first} and {}",
+                            programs[i],
+                            label(b)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let kinds: Vec<String> = backends.iter().map(label).collect();
+    Ok(format!(
+        "{}: {} computations, envelopes identical without mcp.backend",
+        kinds.join(", "),
+        programs.len()
+    ))
+}

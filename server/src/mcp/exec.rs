@@ -1,0 +1,251 @@
+//! Running the three source tools: admission, the blocking execution, the deadline,
+//! cancellation, panics, and fitting the result into `responseBytes` (MCP-50..53).
+//!
+//! Each execution runs on a blocking thread, never on an async worker, so a running
+//! computation cannot delay `ping`, listings, resources or `word_contract`. The slot is
+//! moved into the blocking task and released only when the engine has stopped. The
+//! deadline starts when the slot is acquired; when it passes, the interrupt flag is
+//! raised and the `timeout` result is sent at once, while the engine winds down on its
+//! own thread.
+
+use super::config::ServerOptions;
+use super::gate::{Admission, Gate};
+use super::hosterror::HostError;
+use super::provenance::Provenance;
+use super::result::{self, Undeliverable};
+use super::validate::ToolKind;
+use ajisai_core::engine::{self, ComputeReport, Options};
+use ajisai_core::envelope::{self, Rendered};
+use ajisai_core::json::ObjectWriter;
+use ajisai_core::limits::InterruptFlag;
+use rmcp::model::CallToolResult;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// What the engine and the host need to run a source tool, shared by every call.
+pub struct Executor {
+    /// The limits in force.
+    pub options: ServerOptions,
+    /// The `mcp` block.
+    pub provenance: Provenance,
+    /// Whether the numeric backend was loaded as a plugin (a fault then poisons it).
+    pub plugin_backend: bool,
+    gate: Gate,
+    poisoned: AtomicBool,
+}
+
+/// Render the compute envelope with the stack selected under `budget` bytes (MCP-53):
+/// the engine keeps each slot from the top down whose cost fits what is left and
+/// elides the others (MCP-36).
+pub fn render_compute(report: &ComputeReport, budget: u64, provenance: &Provenance) -> Rendered {
+    envelope::compute_json_within(report, budget, &|o: &mut ObjectWriter<'_>| {
+        provenance.write(o)
+    })
+}
+
+impl Executor {
+    /// An executor for `options`, attaching `provenance` to every result.
+    pub fn new(options: ServerOptions, provenance: Provenance, plugin_backend: bool) -> Executor {
+        let gate = Gate::new(options.slots() as usize);
+        Executor {
+            options,
+            provenance,
+            plugin_backend,
+            gate,
+            poisoned: AtomicBool::new(false),
+        }
+    }
+
+    /// The result of a host error (logged to stderr first).
+    pub fn host_error(&self, context: &str, error: &HostError) -> CallToolResult {
+        error.log(context);
+        result::host_error_result(error, &self.provenance)
+    }
+
+    /// Run a validated source-tool call. `None` means the call was cancelled and gets no
+    /// answer (MCP-9).
+    pub async fn run(
+        self: &Arc<Self>,
+        tool: ToolKind,
+        source: String,
+        ct: CancellationToken,
+    ) -> Option<CallToolResult> {
+        let name = tool.name();
+        if self.poisoned.load(Ordering::Acquire) {
+            return Some(self.host_error(name, &HostError::backend_unavailable()));
+        }
+        let hooks = self.options.hooks.clone();
+        let admission = {
+            let queued = || {
+                if let Some(h) = &hooks {
+                    h.queued(&source);
+                }
+            };
+            tokio::select! {
+                biased;
+                () = ct.cancelled() => return None,
+                a = self.gate.admit(self.options.capacity_wait(), queued) => a,
+            }
+        };
+        let slot = match admission {
+            Admission::Immediate(s) | Admission::AfterWait(s) => s,
+            Admission::Expired => {
+                let e = HostError::capacity_exhausted(
+                    self.options.slots(),
+                    self.options.capacity_wait_ms,
+                );
+                return Some(self.host_error(name, &e));
+            }
+        };
+        let deadline = tokio::time::Instant::now() + self.options.wall_time();
+        let flag = InterruptFlag::new();
+        let job = {
+            let this = Arc::clone(self);
+            let flag = flag.clone();
+            tokio::task::spawn_blocking(move || {
+                // Held until the engine has stopped, whatever the caller saw.
+                let _slot = slot;
+                catch_unwind(AssertUnwindSafe(|| {
+                    if let Some(h) = &this.options.hooks {
+                        h.before_run(&source, &flag);
+                    }
+                    this.execute(tool, &source, flag)
+                }))
+            })
+        };
+        let outcome = tokio::select! {
+            biased;
+            joined = job => joined,
+            () = tokio::time::sleep_until(deadline) => {
+                flag.raise();
+                let e = HostError::timeout(self.options.wall_time_ms());
+                return Some(self.host_error(name, &e));
+            }
+            () = ct.cancelled() => {
+                flag.raise();
+                tracing::debug!("{name} cancelled by the client; the engine was told to stop");
+                return None;
+            }
+        };
+        let answer = match outcome {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(payload)) => Err(self.fault(panic_text(payload.as_ref()))),
+            Err(join) => Err(self.fault(format!("the execution task failed: {join}"))),
+        };
+        Some(match answer {
+            Ok(result) => result,
+            Err(e) => self.host_error(name, &e),
+        })
+    }
+
+    /// A caught engine fault: `backendFailure`, and a plugin backend is poisoned.
+    fn fault(&self, detail: String) -> HostError {
+        if self.plugin_backend {
+            self.poisoned.store(true, Ordering::Release);
+        }
+        HostError::backend_failure(detail)
+    }
+
+    /// Run the engine and build the delivered result, on the blocking thread.
+    pub fn execute(
+        &self,
+        tool: ToolKind,
+        source: &str,
+        flag: InterruptFlag,
+    ) -> Result<CallToolResult, HostError> {
+        let options = Options {
+            profile: self.options.profile.clone(),
+            interrupt: Some(flag),
+        };
+        let host = |o: &mut ObjectWriter<'_>| self.provenance.write(o);
+        match tool {
+            ToolKind::Compute => {
+                let report = engine::compute(source, &options);
+                if report.interrupted {
+                    return Err(HostError::timeout(self.options.wall_time_ms()));
+                }
+                self.fit_compute(&report)
+            }
+            ToolKind::Check => self.fit_plain(envelope::check_json(
+                &engine::check(source, &options),
+                &host,
+            )),
+            ToolKind::InferContracts => self.fit_plain(envelope::infer_json(
+                &engine::infer_contracts(source, &options),
+                &host,
+            )),
+            ToolKind::WordContract => Err(HostError::backend_failure(
+                "word_contract reached the source-tool executor",
+            )),
+        }
+    }
+
+    /// Deliver an envelope that has no stack to elide.
+    pub fn fit_plain(&self, json: String) -> Result<CallToolResult, HostError> {
+        let limit = self.options.response_bytes();
+        match result::tool_result(json, false) {
+            Ok(r) if result::measure(&r) <= limit => Ok(r),
+            Ok(_) => Err(HostError::response_too_large(limit)),
+            Err(u) => Err(undeliverable(u)),
+        }
+    }
+
+    /// Fit a compute envelope into `responseBytes` (MCP-52): render under the stack
+    /// budget, measure the whole result, and re-render with the budget halved while it
+    /// does not fit and whole slots remain.
+    pub fn fit_compute(&self, report: &ComputeReport) -> Result<CallToolResult, HostError> {
+        let limit = self.options.response_bytes();
+        let mut budget = if report.error.is_some() {
+            self.options.error_stack_bytes
+        } else {
+            self.options.value_stack_bytes
+        };
+        loop {
+            let rendered = render_compute(report, budget, &self.provenance);
+            let failure = match result::tool_result(rendered.json, false) {
+                Ok(r) => {
+                    if result::measure(&r) <= limit {
+                        return Ok(r);
+                    }
+                    HostError::response_too_large(limit)
+                }
+                // A value nested too deep for clients also gives way to elision.
+                Err(u) => undeliverable(u),
+            };
+            if rendered.kept_slots == 0 || budget == 0 {
+                return Err(failure);
+            }
+            budget /= 2;
+        }
+    }
+}
+
+fn undeliverable(u: Undeliverable) -> HostError {
+    match u {
+        Undeliverable::TooDeep(depth) => HostError::malformed(
+            format!(
+                "The result nests deeper than {} JSON levels, more than clients can read; return a flatter value.",
+                result::MAX_ENVELOPE_DEPTH
+            ),
+            format!("envelope depth {depth}"),
+        ),
+        Undeliverable::Invalid(why) => HostError::malformed(
+            "The engine produced a result that is not a valid envelope.",
+            format!("invalid envelope: {why}"),
+        ),
+    }
+}
+
+/// The text of a panic payload.
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    let msg = if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic with a non-text payload".to_string()
+    };
+    format!("panic: {msg}")
+}

@@ -1,0 +1,304 @@
+//! The rmcp `ServerHandler`: initialize, tools, resources.
+//!
+//! `tools/call` takes its arguments as a raw JSON object and validates them itself
+//! (MCP-19); `get_tool` stays `None`, so rmcp validates nothing and never turns a bad
+//! argument into a protocol error.
+
+use super::config::ServerOptions;
+use super::content::{self, Content};
+use super::exec::Executor;
+use super::hosterror::HostError;
+use super::phrasebook::Phrasebook;
+use super::provenance::Provenance;
+use super::resources;
+use super::result;
+use super::tools;
+use super::validate::{self, Call, ToolKind};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ResourceContents, ResourcesCapability, ServerCapabilities, ServerConfig, Tool, ToolsCapability,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// The `instructions` sent at initialize (MCP-10).
+pub const INSTRUCTIONS: &str = "Read ajisai://guide/quickstart first. Ajisai programs are postfix (operands, then the Word: `1 2 ADD`) over exact numbers: rationals and square roots, never floats. Look Word names up with word_contract or ajisai://vocabulary rather than guessing them.";
+
+/// The MCP server: cheap to clone, every clone serves the same state.
+#[derive(Clone)]
+pub struct AjisaiServer {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    exec: Arc<Executor>,
+    content: &'static Content,
+    phrasebook: Phrasebook,
+    tools: Vec<Tool>,
+    limits: String,
+}
+
+impl AjisaiServer {
+    /// A server enforcing `options`, on the process's numeric backend. The words and
+    /// backends must be linked (`crate::backend::link`) and the backend selected.
+    pub fn new(options: ServerOptions) -> AjisaiServer {
+        let content = content::content();
+        let selected = ajisai_core::numerics::process();
+        let provenance = Provenance::new(
+            &content.asset_digest,
+            options.profile.name,
+            &selected.provenance(),
+        );
+        let phrasebook = Phrasebook::effective();
+        let output_schema: Arc<JsonObject> =
+            Arc::new(match serde_json::from_str::<Value>(content.schema.text) {
+                Ok(Value::Object(m)) => m,
+                _ => JsonObject::new(),
+            });
+        let tools = tools::tools(&output_schema, options.source_bytes(), &phrasebook);
+        let limits = resources::limits_document(&options);
+        let plugin = selected.origin == ajisai_core::numerics::BackendOrigin::Plugin;
+        AjisaiServer {
+            inner: Arc::new(Inner {
+                exec: Arc::new(Executor::new(options, provenance, plugin)),
+                content,
+                phrasebook,
+                tools,
+                limits,
+            }),
+        }
+    }
+
+    /// The tool list.
+    pub fn tool_list(&self) -> &[Tool] {
+        &self.inner.tools
+    }
+
+    /// The `mcp` block this server attaches.
+    pub fn provenance(&self) -> &Provenance {
+        &self.inner.exec.provenance
+    }
+
+    /// One `tools/call`, the whole path: validation, admission, execution, fitting.
+    /// `None` means it was cancelled and gets no answer.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<&Value>,
+        ct: CancellationToken,
+    ) -> Option<CallToolResult> {
+        let exec = &self.inner.exec;
+        let call = match validate::validate(
+            name,
+            arguments,
+            exec.options.source_bytes(),
+            &self.inner.phrasebook,
+        ) {
+            Ok(call) => call,
+            Err(e) => return Some(exec.host_error(&validate::echo(name), &e)),
+        };
+        match call {
+            Call::Word { name } => Some(self.word_contract(&name)),
+            // The effective phrasebook is empty, so validation lets only an empty
+            // `words` through and there is no prelude to define. With a phrasebook, the
+            // resolved Words become the engine's prelude here (`engine::compute_in`).
+            Call::Source { tool, source, .. } => exec.run(tool, source, ct).await,
+        }
+    }
+
+    /// `word_contract` for a validated name (also the text of `ajisai://words/{name}`).
+    pub fn word_contract(&self, written: &str) -> CallToolResult {
+        let exec = &self.inner.exec;
+        let context = ToolKind::WordContract.name();
+        match super::lookup::word_contract(written, self.inner.content, &exec.provenance) {
+            Ok(json) => match exec.fit_plain(json) {
+                Ok(r) => r,
+                Err(e) => exec.host_error(context, &e),
+            },
+            Err(e) => exec.host_error(context, &e),
+        }
+    }
+
+    /// The text `word_contract` answers for a raw `word` argument, validation included.
+    fn word_contract_text(&self, written: &str) -> String {
+        let args = json!({ "word": written });
+        let exec = &self.inner.exec;
+        let result = match validate::validate(
+            ToolKind::WordContract.name(),
+            Some(&args),
+            exec.options.source_bytes(),
+            &self.inner.phrasebook,
+        ) {
+            Ok(Call::Word { name }) => self.word_contract(&name),
+            Ok(Call::Source { .. }) => exec.host_error(
+                "word_contract",
+                &HostError::backend_failure("word_contract validated as a source tool"),
+            ),
+            Err(e) => exec.host_error("word_contract", &e),
+        };
+        result
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default()
+    }
+
+    /// Read a resource: `(mime type, text)`, or the JSON-RPC error of MCP-65.
+    pub fn read(&self, uri: &str) -> Result<(&'static str, String), ErrorData> {
+        let c = self.inner.content;
+        let text = match uri {
+            resources::QUICKSTART => c.quickstart.text.to_string(),
+            resources::VOCABULARY => c.vocabulary.text.to_string(),
+            resources::CONTRACTS => c.registry.text.to_string(),
+            resources::SCHEMA => c.schema.text.to_string(),
+            resources::LIMITS => self.inner.limits.clone(),
+            _ => {
+                if let Some(encoded) = uri.strip_prefix(resources::WORDS_PREFIX) {
+                    let name = resources::decode_name(encoded).map_err(|reason| {
+                        ErrorData::invalid_params(
+                            format!("invalidRequest: {reason}"),
+                            Some(json!({ "code": "invalidRequest" })),
+                        )
+                    })?;
+                    return Ok(("application/json", self.word_contract_text(&name)));
+                }
+                let shown = resources::echo_uri(uri);
+                return Err(ErrorData::resource_not_found(
+                    format!("Resource not found: {shown}"),
+                    Some(json!({ "uri": shown })),
+                ));
+            }
+        };
+        let mime = resources::LISTED
+            .iter()
+            .find(|r| r.uri == uri)
+            .map(|r| r.mime)
+            .unwrap_or("application/json");
+        Ok((mime, text))
+    }
+
+    /// Answer a raw JSON-RPC message before rmcp parses it: a `tools/call` whose
+    /// `arguments` are present but not an object gets its MCP-19 tool result here (rmcp's
+    /// typed parameters would reject it as a protocol error). Everything else is `None`.
+    pub fn precheck(&self, message: &Value) -> Option<Value> {
+        let obj = message.as_object()?;
+        if obj.get("method")?.as_str()? != "tools/call" {
+            return None;
+        }
+        let id = obj.get("id")?.clone();
+        let params = obj.get("params")?.as_object()?;
+        let name = params.get("name")?.as_str()?;
+        let arguments = params.get("arguments")?;
+        if arguments.is_object() {
+            return None;
+        }
+        let exec = &self.inner.exec;
+        let error = validate::validate(
+            name,
+            Some(arguments),
+            exec.options.source_bytes(),
+            &self.inner.phrasebook,
+        )
+        .err()?;
+        let result = exec.host_error(&validate::echo(name), &error);
+        Some(json!({ "jsonrpc": "2.0", "id": id, "result": result::wire_value(&result) }))
+    }
+
+    /// Run a source tool on the current thread, outside the gate and without a deadline
+    /// (`--doctor` uses it to compare backends under `with_backend`).
+    pub fn execute_now(&self, tool: ToolKind, source: &str) -> Result<CallToolResult, HostError> {
+        self.inner
+            .exec
+            .execute(tool, source, ajisai_core::limits::InterruptFlag::new())
+    }
+
+    /// The initialize answer (MCP-10).
+    pub fn config() -> ServerConfig {
+        let mut tools_cap = ToolsCapability::default();
+        tools_cap.list_changed = Some(false);
+        let mut resources_cap = ResourcesCapability::default();
+        resources_cap.subscribe = Some(false);
+        resources_cap.list_changed = Some(false);
+        let mut capabilities = ServerCapabilities::default();
+        capabilities.tools = Some(tools_cap);
+        capabilities.resources = Some(resources_cap);
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new("ajisai", super::SERVER_VERSION))
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+            .with_instructions(INSTRUCTIONS)
+    }
+}
+
+impl ServerHandler for AjisaiServer {
+    fn get_info(&self) -> ServerConfig {
+        AjisaiServer::config()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        // Revisions with an initialize handshake, where `ping` and sessions exist.
+        Cow::Borrowed(ProtocolVersion::known_up_to(
+            &ProtocolVersion::LATEST_WITH_INITIALIZE,
+        ))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.inner.tools.clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.map(Value::Object);
+        match self
+            .call(&request.name, arguments.as_ref(), context.ct)
+            .await
+        {
+            Some(result) => Ok(result.into()),
+            // Cancelled: rmcp drops whatever is answered for a cancelled request.
+            None => Err(ErrorData::internal_error("request cancelled", None)),
+        }
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(resources::list()))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let (mime, text) = self.read(&request.uri)?;
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(text, request.uri).with_mime_type(mime)
+        ])
+        .into())
+    }
+}

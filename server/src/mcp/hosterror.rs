@@ -1,0 +1,301 @@
+//! Host errors (MCP-42, MCP-43): failures of the server rather than of the program.
+//!
+//! A host error answers with `status: hostError` and `isError: true`. Its `message` is
+//! written for a model and never carries host detail (MCP-44); the operator-facing
+//! detail goes to stderr as one `[ajisai-mcp] <context> code=<code> detail=<…>` line.
+
+use super::provenance::Provenance;
+use ajisai_core::envelope::SCHEMA_VERSION;
+use ajisai_core::json::ObjectWriter;
+
+/// The ten stable host-error codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostErrorCode {
+    /// Malformed arguments or a bad `words` entry.
+    InvalidRequest,
+    /// No tool of that name.
+    UnknownTool,
+    /// `source` over the `sourceBytes` limit.
+    SourceTooLarge,
+    /// The selected numeric backend cannot serve (poisoned plugin).
+    BackendUnavailable,
+    /// No slot within the queue wait.
+    CapacityExhausted,
+    /// The wall-time deadline passed.
+    Timeout,
+    /// No further elision makes the result fit `responseBytes`.
+    ResponseTooLarge,
+    /// The engine produced data that breaks the envelope's invariants.
+    MalformedBackendResponse,
+    /// Any other engine fault, including a caught panic.
+    BackendFailure,
+    /// An embedded asset cannot be served.
+    RegistryUnavailable,
+}
+
+impl HostErrorCode {
+    /// Every code, in the order MCP-43 lists them.
+    pub const ALL: [HostErrorCode; 10] = [
+        HostErrorCode::InvalidRequest,
+        HostErrorCode::UnknownTool,
+        HostErrorCode::SourceTooLarge,
+        HostErrorCode::BackendUnavailable,
+        HostErrorCode::CapacityExhausted,
+        HostErrorCode::Timeout,
+        HostErrorCode::ResponseTooLarge,
+        HostErrorCode::MalformedBackendResponse,
+        HostErrorCode::BackendFailure,
+        HostErrorCode::RegistryUnavailable,
+    ];
+
+    /// The stable identifier.
+    pub fn id(self) -> &'static str {
+        match self {
+            HostErrorCode::InvalidRequest => "invalidRequest",
+            HostErrorCode::UnknownTool => "unknownTool",
+            HostErrorCode::SourceTooLarge => "sourceTooLarge",
+            HostErrorCode::BackendUnavailable => "backendUnavailable",
+            HostErrorCode::CapacityExhausted => "capacityExhausted",
+            HostErrorCode::Timeout => "timeout",
+            HostErrorCode::ResponseTooLarge => "responseTooLarge",
+            HostErrorCode::MalformedBackendResponse => "malformedBackendResponse",
+            HostErrorCode::BackendFailure => "backendFailure",
+            HostErrorCode::RegistryUnavailable => "registryUnavailable",
+        }
+    }
+
+    /// Whether retrying the same call can succeed.
+    pub fn retryable(self) -> bool {
+        matches!(
+            self,
+            HostErrorCode::CapacityExhausted | HostErrorCode::Timeout
+        )
+    }
+
+    /// The declared limit the failure is about, if any.
+    pub fn limit(self) -> Option<&'static str> {
+        match self {
+            HostErrorCode::SourceTooLarge => Some("sourceBytes"),
+            HostErrorCode::CapacityExhausted => Some("concurrentExecutions"),
+            HostErrorCode::Timeout => Some("wallTimeMs"),
+            HostErrorCode::ResponseTooLarge => Some("responseBytes"),
+            _ => None,
+        }
+    }
+}
+
+/// One host failure: the model-facing message and the operator-facing detail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostError {
+    /// The code.
+    pub code: HostErrorCode,
+    /// One line for the caller; no paths, environment names or internals.
+    pub message: String,
+    /// Detail for the operator's log (stderr), if any beyond the message.
+    pub detail: Option<String>,
+    /// `retryAfterMs` (only on `capacityExhausted`).
+    pub retry_after_ms: Option<u64>,
+}
+
+impl HostError {
+    /// A host error with a message and no detail.
+    pub fn new(code: HostErrorCode, message: impl Into<String>) -> HostError {
+        HostError {
+            code,
+            message: message.into(),
+            detail: None,
+            retry_after_ms: None,
+        }
+    }
+
+    /// `invalidRequest` with `message`.
+    pub fn invalid(message: impl Into<String>) -> HostError {
+        HostError::new(HostErrorCode::InvalidRequest, message)
+    }
+
+    /// Attach operator-facing detail.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> HostError {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// `sourceTooLarge` for a limit of `limit` bytes.
+    pub fn source_too_large(limit: u64) -> HostError {
+        HostError::new(
+            HostErrorCode::SourceTooLarge,
+            format!(
+                "Source exceeds the {limit}-byte limit (counted in UTF-8 bytes, not characters)."
+            ),
+        )
+    }
+
+    /// `capacityExhausted` after `slots` slots stayed busy for `wait_ms`.
+    pub fn capacity_exhausted(slots: u64, wait_ms: u64) -> HostError {
+        let mut e = HostError::new(
+            HostErrorCode::CapacityExhausted,
+            format!("All {slots} execution slots stayed busy for {wait_ms} ms; retry shortly."),
+        );
+        e.retry_after_ms = Some(super::config::RETRY_AFTER_MS);
+        e
+    }
+
+    /// `timeout` for a deadline of `ms`.
+    pub fn timeout(ms: u64) -> HostError {
+        HostError::new(
+            HostErrorCode::Timeout,
+            format!("Execution exceeded the {ms} ms wall-time limit."),
+        )
+    }
+
+    /// `responseTooLarge` for a limit of `bytes`.
+    pub fn response_too_large(bytes: u64) -> HostError {
+        HostError::new(
+            HostErrorCode::ResponseTooLarge,
+            format!(
+                "The result does not fit the {bytes}-byte response limit even with the stack elided; print or keep less."
+            ),
+        )
+    }
+
+    /// `backendFailure` for an internal fault described by `detail` (logged, not sent).
+    pub fn backend_failure(detail: impl Into<String>) -> HostError {
+        HostError::new(
+            HostErrorCode::BackendFailure,
+            "The engine failed on this call (an internal fault, reported to the server's log); the same call will fail again.",
+        )
+        .with_detail(detail)
+    }
+
+    /// `malformedBackendResponse` with a caller-facing reason and operator detail.
+    pub fn malformed(message: impl Into<String>, detail: impl Into<String>) -> HostError {
+        HostError::new(HostErrorCode::MalformedBackendResponse, message).with_detail(detail)
+    }
+
+    /// `backendUnavailable`: the backend was poisoned by an earlier fault.
+    pub fn backend_unavailable() -> HostError {
+        HostError::new(
+            HostErrorCode::BackendUnavailable,
+            "The numeric backend of this server failed earlier and no longer runs programs; restart the server. Word lookups and resources still work.",
+        )
+    }
+
+    /// The envelope (MCP-42): `{schemaVersion, status, error, mcp}`, compact.
+    pub fn envelope(&self, provenance: &Provenance) -> String {
+        let mut out = String::new();
+        let mut o = ObjectWriter::new(&mut out);
+        o.int("schemaVersion", SCHEMA_VERSION)
+            .str("status", "hostError");
+        o.with("error", |out| {
+            let mut e = ObjectWriter::new(out);
+            e.str("code", self.code.id())
+                .str(
+                    "message",
+                    &ajisai_core::envelope::message_line(&self.message),
+                )
+                .bool("retryable", self.code.retryable());
+            if let Some(limit) = self.code.limit() {
+                e.str("limit", limit);
+            }
+            if let (HostErrorCode::CapacityExhausted, Some(ms)) = (self.code, self.retry_after_ms) {
+                e.int("retryAfterMs", ms);
+            }
+            e.end();
+        });
+        provenance.write(&mut o);
+        o.end();
+        out
+    }
+
+    /// Write the operator's stderr line for this failure in `context` (a tool name).
+    pub fn log(&self, context: &str) {
+        let detail = self.detail.as_deref().unwrap_or(&self.message);
+        tracing::warn!(
+            "{context} code={} detail={}",
+            self.code.id(),
+            ajisai_core::envelope::one_line(detail)
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ajisai_core::numerics::BackendProvenance;
+
+    fn prov() -> Provenance {
+        Provenance::new(
+            "ab",
+            "mcp-local-stdio",
+            &BackendProvenance {
+                kind: "pure",
+                library: "num-bigint 0.4".into(),
+                origin: "builtin",
+            },
+        )
+    }
+
+    #[test]
+    fn messages_follow_the_patterns() {
+        assert_eq!(
+            HostError::source_too_large(65_536).message,
+            "Source exceeds the 65536-byte limit (counted in UTF-8 bytes, not characters)."
+        );
+        assert_eq!(
+            HostError::capacity_exhausted(4, 1000).message,
+            "All 4 execution slots stayed busy for 1000 ms; retry shortly."
+        );
+        assert_eq!(
+            HostError::timeout(5000).message,
+            "Execution exceeded the 5000 ms wall-time limit."
+        );
+        assert_eq!(
+            HostError::response_too_large(1_048_576).message,
+            "The result does not fit the 1048576-byte response limit even with the stack elided; print or keep less."
+        );
+    }
+
+    #[test]
+    fn messages_carry_no_host_detail() {
+        let all = [
+            HostError::invalid("Unknown argument `x` for compute; accepted: source, words."),
+            HostError::source_too_large(65_536),
+            HostError::capacity_exhausted(4, 1000),
+            HostError::timeout(5000),
+            HostError::response_too_large(1_048_576),
+            HostError::backend_failure("panic: at /root/x.rs:3 in libfoo.so"),
+            HostError::backend_unavailable(),
+            HostError::malformed(
+                "The engine produced a result that is not a valid envelope.",
+                "AJISAI_X /tmp/a.dll",
+            ),
+        ];
+        let mut codes: Vec<HostErrorCode> = all.iter().map(|e| e.code).collect();
+        codes.push(HostErrorCode::UnknownTool);
+        codes.push(HostErrorCode::RegistryUnavailable);
+        codes.sort_by_key(|c| c.id());
+        codes.dedup();
+        assert_eq!(codes.len(), HostErrorCode::ALL.len());
+        for e in &all {
+            for bad in [
+                "AJISAI_", "panicked", ".rs:", ".so", ".dylib", ".dll", "/root", "/tmp",
+            ] {
+                assert!(!e.message.contains(bad), "{bad} in {}", e.message);
+            }
+        }
+    }
+
+    #[test]
+    fn envelope_shapes() {
+        let e = HostError::capacity_exhausted(4, 1000).envelope(&prov());
+        let expected = format!(
+            "{{\"schemaVersion\":5,\"status\":\"hostError\",\"error\":{{\"code\":\"capacityExhausted\",\"message\":\"All 4 execution slots stayed busy for 1000 ms; retry shortly.\",\"retryable\":true,\"limit\":\"concurrentExecutions\",\"retryAfterMs\":1000}},\"mcp\":{{\"serverVersion\":\"{}\",\"engineVersion\":\"{}\",\"assetDigest\":\"ab\",\"limitProfile\":\"mcp-local-stdio\",\"backend\":{{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}}}}}}",
+            super::super::SERVER_VERSION,
+            ajisai_core::ENGINE_VERSION
+        );
+        assert_eq!(e, expected);
+        let e = HostError::invalid("x").envelope(&prov());
+        assert!(e.contains(
+            "\"error\":{\"code\":\"invalidRequest\",\"message\":\"x\",\"retryable\":false},\"mcp\""
+        ));
+    }
+}

@@ -1,0 +1,232 @@
+//! Resources (MCP-57..65): the guide, the vocabulary, the registry, the result schema
+//! and the limits, plus the `ajisai://words/{name}` template.
+
+use super::config::ServerOptions;
+use ajisai_core::json::ObjectWriter;
+use ajisai_core::{Limit, Profile};
+use rmcp::model::{Resource, ResourceTemplate};
+
+/// `ajisai://guide/quickstart`.
+pub const QUICKSTART: &str = "ajisai://guide/quickstart";
+/// `ajisai://vocabulary`.
+pub const VOCABULARY: &str = "ajisai://vocabulary";
+/// `ajisai://contracts`.
+pub const CONTRACTS: &str = "ajisai://contracts";
+/// `ajisai://schema/result`.
+pub const SCHEMA: &str = "ajisai://schema/result";
+/// `ajisai://limits`.
+pub const LIMITS: &str = "ajisai://limits";
+/// The Word template's prefix.
+pub const WORDS_PREFIX: &str = "ajisai://words/";
+/// The Word template.
+pub const WORDS_TEMPLATE: &str = "ajisai://words/{name}";
+
+/// One listed resource.
+#[derive(Clone, Copy, Debug)]
+pub struct Listed {
+    /// The URI.
+    pub uri: &'static str,
+    /// The short name.
+    pub name: &'static str,
+    /// The title.
+    pub title: &'static str,
+    /// What it holds and when to read it.
+    pub description: &'static str,
+    /// The MIME type.
+    pub mime: &'static str,
+}
+
+/// The resources, in `resources/list` order.
+pub const LISTED: [Listed; 5] = [
+    Listed {
+        uri: QUICKSTART,
+        name: "quickstart",
+        title: "Ajisai quickstart",
+        description: "Read first: which tool to call for what, how to read a result, NIL, exact square roots, limits, then the full writing guide with every Word.",
+        mime: "text/markdown",
+    },
+    Listed {
+        uri: VOCABULARY,
+        name: "vocabulary",
+        title: "Ajisai vocabulary",
+        description: "Every Word and symbolic alias with its family and tier; a list only (word_contract or ajisai://contracts give contracts).",
+        mime: "application/json",
+    },
+    Listed {
+        uri: CONTRACTS,
+        name: "contracts",
+        title: "Ajisai Word contracts",
+        description: "The complete canonical Word registry: arity, consumption, NIL policy, purity, documentation and examples of every Word.",
+        mime: "application/json",
+    },
+    Listed {
+        uri: SCHEMA,
+        name: "result-schema",
+        title: "Ajisai result schema",
+        description: "The JSON Schema of every tool result (the tools' outputSchema).",
+        mime: "application/json",
+    },
+    Listed {
+        uri: LIMITS,
+        name: "limits",
+        title: "Ajisai limits",
+        description: "The limits of the mcp-local-stdio profile this server enforces, their units, queue wait and stack budgets, and the cli-local profile for comparison.",
+        mime: "application/json",
+    },
+];
+
+/// `resources/list`.
+pub fn list() -> Vec<Resource> {
+    LISTED
+        .iter()
+        .map(|r| {
+            Resource::new(r.uri, r.name)
+                .with_title(r.title)
+                .with_description(r.description)
+                .with_mime_type(r.mime)
+        })
+        .collect()
+}
+
+/// `resources/templates/list`.
+pub fn templates() -> Vec<ResourceTemplate> {
+    vec![ResourceTemplate::new(WORDS_TEMPLATE, "word")
+        .with_title("Ajisai Word contract")
+        .with_description(
+            "The registry entry of one Word or alias, matched case-insensitively: the same text word_contract returns (an unknownWord answer with suggestions on a miss). Percent-encode symbols other than +, e.g. %2F for /.",
+        )
+        .with_mime_type("application/json")]
+}
+
+/// The limits document (MCP-62), built from the values the server enforces.
+pub fn limits_document(options: &ServerOptions) -> String {
+    let p = &options.profile;
+    let mut out = String::new();
+    let mut o = ObjectWriter::new(&mut out);
+    o.int("schemaVersion", 1).str("profile", p.name);
+    o.with("limits", |out| {
+        let mut l = ObjectWriter::new(out);
+        for limit in Limit::ALL {
+            let value = match limit {
+                Limit::WallTimeMs => options.wall_time_ms(),
+                Limit::ResponseBytes => options.response_bytes(),
+                Limit::ConcurrentExecutions => options.slots(),
+                other => p.get(other).unwrap_or(0),
+            };
+            l.int(limit.name(), value);
+        }
+        l.end();
+    });
+    o.with("units", |out| {
+        let mut u = ObjectWriter::new(out);
+        for limit in Limit::ALL {
+            u.str(limit.name(), limit.unit());
+        }
+        u.end();
+    });
+    o.int("capacityWaitMs", options.capacity_wait_ms);
+    o.with("stackBudgets", |out| {
+        let mut b = ObjectWriter::new(out);
+        b.int("valueStackBytes", options.value_stack_bytes)
+            .int("errorStackBytes", options.error_stack_bytes);
+        b.end();
+    });
+    o.with("otherProfiles", |out| {
+        let mut others = ObjectWriter::new(out);
+        let cli = Profile::CLI_LOCAL;
+        others.with(cli.name, |out| {
+            let mut c = ObjectWriter::new(out);
+            for limit in Limit::ALL {
+                if let Some(v) = cli.get(limit) {
+                    c.int(limit.name(), v);
+                }
+            }
+            c.end();
+        });
+        others.end();
+    });
+    o.end();
+    out
+}
+
+/// Decode the `{name}` of a Word URI (MCP-64): `%XX` escapes as UTF-8 bytes, `+` stays
+/// `+`. The error is the reason for an `invalidRequest`.
+pub fn decode_name(encoded: &str) -> Result<String, String> {
+    let bytes = encoded.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = |b: u8| (b as char).to_digit(16);
+            match (bytes.get(i + 1).copied(), bytes.get(i + 2).copied()) {
+                (Some(h), Some(l)) if hex(h).is_some() && hex(l).is_some() => {
+                    let v = hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0);
+                    out.push(v as u8);
+                    i += 3;
+                }
+                _ => {
+                    return Err(format!(
+                        "invalid percent-encoding at byte {} of the Word name",
+                        i + 1
+                    ))
+                }
+            }
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    let name = String::from_utf8(out)
+        .map_err(|_| "the percent-decoded Word name is not valid UTF-8".to_string())?;
+    if name.trim().is_empty() {
+        return Err("the Word name is blank".to_string());
+    }
+    Ok(name)
+}
+
+/// A URI echoed in an error, at most 200 characters.
+pub fn echo_uri(uri: &str) -> String {
+    if uri.chars().count() <= 200 {
+        uri.to_string()
+    } else {
+        uri.chars().take(200).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_decode() {
+        assert_eq!(decode_name("+").as_deref(), Ok("+"));
+        assert_eq!(decode_name("%2B").as_deref(), Ok("+"));
+        assert_eq!(decode_name("%2f").as_deref(), Ok("/"));
+        assert_eq!(decode_name("index-of").as_deref(), Ok("index-of"));
+        assert_eq!(decode_name("%E3%81%82").as_deref(), Ok("あ"));
+        assert!(decode_name("%2").is_err());
+        assert!(decode_name("%zz").is_err());
+        assert!(decode_name("%FF").is_err());
+        assert!(decode_name("%20").is_err());
+        assert!(decode_name("").is_err());
+    }
+
+    #[test]
+    fn limits_document_lists_twelve_limits_and_cli_local() {
+        let doc: serde_json::Value =
+            serde_json::from_str(&limits_document(&ServerOptions::production())).unwrap();
+        assert_eq!(doc["profile"], "mcp-local-stdio");
+        assert_eq!(doc["limits"].as_object().unwrap().len(), 12);
+        assert_eq!(doc["limits"]["wallTimeMs"], 5000);
+        assert_eq!(doc["limits"]["nestingDepth"], 32);
+        assert_eq!(doc["capacityWaitMs"], 1000);
+        assert_eq!(doc["stackBudgets"]["valueStackBytes"], 450_560);
+        assert_eq!(
+            doc["otherProfiles"]["cli-local"]["executionSteps"],
+            12_000_000
+        );
+        assert!(doc["otherProfiles"]["cli-local"]
+            .get("wallTimeMs")
+            .is_none());
+    }
+}

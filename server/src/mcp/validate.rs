@@ -1,0 +1,373 @@
+//! Server-side validation of `tools/call` (MCP-19), on the raw JSON arguments.
+//!
+//! Checks run in the order MCP-19 lists them and the first failure answers; every
+//! failure is a host error (`invalidRequest`, `unknownTool` or `sourceTooLarge`),
+//! delivered as a tool result, never as a JSON-RPC error.
+
+use super::hosterror::{HostError, HostErrorCode};
+use super::phrasebook::Phrasebook;
+use serde_json::Value;
+
+/// The four tools, in `tools/list` order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolKind {
+    /// Run a program.
+    Compute,
+    /// Check a program without running it.
+    Check,
+    /// Infer the contracts of the Words a source defines.
+    InferContracts,
+    /// Look a Word up in the registry.
+    WordContract,
+}
+
+impl ToolKind {
+    /// Every tool, in `tools/list` order.
+    pub const ALL: [ToolKind; 4] = [
+        ToolKind::Compute,
+        ToolKind::Check,
+        ToolKind::InferContracts,
+        ToolKind::WordContract,
+    ];
+
+    /// The tool's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolKind::Compute => "compute",
+            ToolKind::Check => "check",
+            ToolKind::InferContracts => "infer_contracts",
+            ToolKind::WordContract => "word_contract",
+        }
+    }
+
+    /// The tool with this exact name.
+    pub fn from_name(name: &str) -> Option<ToolKind> {
+        ToolKind::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The arguments the tool declares, sorted.
+    pub fn accepted(self) -> &'static [&'static str] {
+        match self {
+            ToolKind::WordContract => &["word"],
+            _ => &["source", "words"],
+        }
+    }
+
+    /// Whether the tool runs source text (and so passes the concurrency gate).
+    pub fn is_source_tool(self) -> bool {
+        self != ToolKind::WordContract
+    }
+}
+
+/// A validated call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Call {
+    /// `compute`, `check` or `infer_contracts`.
+    Source {
+        /// Which of the three.
+        tool: ToolKind,
+        /// The program text.
+        source: String,
+        /// The requested phrasebook Words, canonical spelling, as requested.
+        words: Vec<String>,
+    },
+    /// `word_contract`.
+    Word {
+        /// The name as given (trimmed later by the lookup).
+        name: String,
+    },
+}
+
+/// The longest `word` argument, in characters (MCP-18).
+pub const MAX_WORD_CHARS: usize = 64;
+
+/// A caller-supplied text quoted in a message: one line, at most 64 characters.
+pub fn echo(s: &str) -> String {
+    let one = ajisai_core::envelope::one_line(s);
+    if one.chars().count() <= 64 {
+        one
+    } else {
+        let mut cut: String = one.chars().take(63).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The `unknownTool` answer for `name`.
+pub fn unknown_tool(name: &str) -> HostError {
+    let names: Vec<&str> = ToolKind::ALL.iter().map(|t| t.name()).collect();
+    HostError::new(
+        HostErrorCode::UnknownTool,
+        format!(
+            "Unknown tool `{}`; available tools: {}.",
+            echo(name),
+            names.join(", ")
+        ),
+    )
+}
+
+/// The `invalidRequest` answer for `arguments` that are present but not an object.
+pub fn not_an_object(tool: ToolKind, arguments: &Value) -> HostError {
+    HostError::invalid(format!(
+        "The arguments of {} must be a JSON object, not {}.",
+        tool.name(),
+        type_name(arguments)
+    ))
+}
+
+/// Validate a call of tool `name` with `arguments` (`None` when absent), in MCP-19's
+/// order. `source_bytes` is the `sourceBytes` limit.
+pub fn validate(
+    name: &str,
+    arguments: Option<&Value>,
+    source_bytes: u64,
+    phrasebook: &Phrasebook,
+) -> Result<Call, HostError> {
+    // 1. Unknown tool.
+    let tool = ToolKind::from_name(name).ok_or_else(|| unknown_tool(name))?;
+    // 2. Arguments present but not an object; absent means `{}`.
+    let empty = serde_json::Map::new();
+    let args = match arguments {
+        None => &empty,
+        Some(Value::Object(m)) => m,
+        Some(other) => return Err(not_an_object(tool, other)),
+    };
+    // 3. Undeclared arguments, every one of them, in lexicographic order.
+    let mut undeclared: Vec<&str> = args
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !tool.accepted().contains(k))
+        .collect();
+    if !undeclared.is_empty() {
+        undeclared.sort_unstable();
+        let quoted: Vec<String> = undeclared
+            .iter()
+            .map(|k| format!("`{}`", echo(k)))
+            .collect();
+        let noun = if undeclared.len() == 1 {
+            "argument"
+        } else {
+            "arguments"
+        };
+        return Err(HostError::invalid(format!(
+            "Unknown {noun} {} for {}; accepted: {}.",
+            quoted.join(", "),
+            tool.name(),
+            tool.accepted().join(", ")
+        )));
+    }
+    match tool {
+        ToolKind::WordContract => validate_word(args),
+        _ => validate_source(tool, args, source_bytes, phrasebook),
+    }
+}
+
+fn missing(tool: ToolKind, arg: &str) -> HostError {
+    HostError::invalid(format!(
+        "Missing required argument `{arg}` for {}.",
+        tool.name()
+    ))
+}
+
+fn validate_source(
+    tool: ToolKind,
+    args: &serde_json::Map<String, Value>,
+    source_bytes: u64,
+    phrasebook: &Phrasebook,
+) -> Result<Call, HostError> {
+    // 4. Missing required argument.
+    let source = args.get("source").ok_or_else(|| missing(tool, "source"))?;
+    // 5. Wrong JSON types.
+    let Value::String(source) = source else {
+        return Err(HostError::invalid(format!(
+            "Argument `source` of {} must be a string, not {}.",
+            tool.name(),
+            type_name(source)
+        )));
+    };
+    let mut words = Vec::new();
+    if let Some(w) = args.get("words") {
+        let Value::Array(items) = w else {
+            return Err(HostError::invalid(format!(
+                "Argument `words` of {} must be an array of strings, not {}.",
+                tool.name(),
+                type_name(w)
+            )));
+        };
+        for (i, item) in items.iter().enumerate() {
+            match item {
+                Value::String(s) => words.push(s.clone()),
+                other => {
+                    return Err(HostError::invalid(format!(
+                        "Entry `words[{i}]` of {} must be a string, not {}.",
+                        tool.name(),
+                        type_name(other)
+                    )))
+                }
+            }
+        }
+    }
+    // 6. Empty or oversized source. Characters never outnumber UTF-8 bytes, so the
+    // byte count decides both bounds.
+    if source.is_empty() {
+        return Err(HostError::invalid(format!(
+            "Argument `source` of {} is empty; pass Ajisai source text.",
+            tool.name()
+        )));
+    }
+    if source.len() as u64 > source_bytes {
+        return Err(HostError::source_too_large(source_bytes));
+    }
+    // 7. `words` entries.
+    let words = phrasebook.resolve(tool.name(), &words)?;
+    Ok(Call::Source {
+        tool,
+        source: source.clone(),
+        words,
+    })
+}
+
+fn validate_word(args: &serde_json::Map<String, Value>) -> Result<Call, HostError> {
+    let tool = ToolKind::WordContract;
+    let word = args.get("word").ok_or_else(|| missing(tool, "word"))?;
+    let Value::String(word) = word else {
+        return Err(HostError::invalid(format!(
+            "Argument `word` of word_contract must be a string, not {}.",
+            type_name(word)
+        )));
+    };
+    // 8. Blank, or longer than the schema allows.
+    if word.trim().is_empty() {
+        return Err(HostError::invalid(
+            "Argument `word` of word_contract is blank; pass a Word name such as `LENGTH`.",
+        ));
+    }
+    if word.chars().count() > MAX_WORD_CHARS {
+        return Err(HostError::invalid(format!(
+            "Argument `word` of word_contract is longer than {MAX_WORD_CHARS} characters; no Word name is that long."
+        )));
+    }
+    Ok(Call::Word { name: word.clone() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn v(name: &str, args: Value) -> Result<Call, HostError> {
+        validate(name, Some(&args), 65_536, &Phrasebook::effective())
+    }
+
+    fn msg(r: Result<Call, HostError>) -> (HostErrorCode, String) {
+        let e = r.unwrap_err();
+        (e.code, e.message)
+    }
+
+    #[test]
+    fn order_of_checks() {
+        assert_eq!(
+            msg(v("nope", json!(3))),
+            (
+                HostErrorCode::UnknownTool,
+                "Unknown tool `nope`; available tools: compute, check, infer_contracts, word_contract.".into()
+            )
+        );
+        assert_eq!(
+            msg(v("compute", json!("x"))).1,
+            "The arguments of compute must be a JSON object, not a string."
+        );
+        assert_eq!(
+            msg(v("compute", json!({"extra": 1, "source": 3}))).1,
+            "Unknown argument `extra` for compute; accepted: source, words."
+        );
+        assert_eq!(
+            msg(v("compute", json!({"zeta": 1, "alpha": 2}))).1,
+            "Unknown arguments `alpha`, `zeta` for compute; accepted: source, words."
+        );
+        assert_eq!(
+            msg(v("check", json!({}))).1,
+            "Missing required argument `source` for check."
+        );
+        assert_eq!(
+            msg(validate("compute", None, 65_536, &Phrasebook::effective())).1,
+            "Missing required argument `source` for compute."
+        );
+        assert_eq!(
+            msg(v("compute", json!({"source": 1}))).1,
+            "Argument `source` of compute must be a string, not a number."
+        );
+        assert_eq!(
+            msg(v("compute", json!({"source": "1", "words": ["a", "b", 3]}))).1,
+            "Entry `words[2]` of compute must be a string, not a number."
+        );
+        assert_eq!(
+            msg(v("compute", json!({"source": "", "words": 3}))).1,
+            "Argument `words` of compute must be an array of strings, not a number."
+        );
+        assert_eq!(
+            msg(v("compute", json!({"source": ""}))).0,
+            HostErrorCode::InvalidRequest
+        );
+        assert_eq!(
+            msg(v("word_contract", json!({"word": "  "}))).0,
+            HostErrorCode::InvalidRequest
+        );
+        assert_eq!(
+            msg(v("word_contract", json!({"word": "X".repeat(65)}))).0,
+            HostErrorCode::InvalidRequest
+        );
+    }
+
+    #[test]
+    fn source_size_counts_bytes() {
+        let ok = " ".repeat(65_536);
+        assert!(v("compute", json!({ "source": ok })).is_ok());
+        let over = " ".repeat(65_537);
+        assert_eq!(
+            msg(v("compute", json!({ "source": over }))).0,
+            HostErrorCode::SourceTooLarge
+        );
+        // 21,846 three-byte characters are 65,538 bytes.
+        let wide = "あ".repeat(21_846);
+        assert_eq!(
+            msg(v("infer_contracts", json!({ "source": wide }))).0,
+            HostErrorCode::SourceTooLarge
+        );
+        // Oversized source with a bad `words` entry: the size is checked first.
+        let over = " ".repeat(65_537);
+        assert_eq!(
+            msg(v("compute", json!({ "source": over, "words": ["x"] }))).0,
+            HostErrorCode::SourceTooLarge
+        );
+    }
+
+    #[test]
+    fn valid_calls() {
+        assert_eq!(
+            v("compute", json!({"source": "1 2 ADD", "words": []})),
+            Ok(Call::Source {
+                tool: ToolKind::Compute,
+                source: "1 2 ADD".into(),
+                words: vec![]
+            })
+        );
+        assert_eq!(
+            v("word_contract", json!({"word": " add "})),
+            Ok(Call::Word {
+                name: " add ".into()
+            })
+        );
+    }
+}

@@ -1,0 +1,1146 @@
+//! The embedded assets (MCP-82/83) and their generator.
+//!
+//! Every generated asset and the digest record are produced here. Without
+//! `AJISAI_BLESS` the test fails on any drift between what the generator produces
+//! and what is committed; with `AJISAI_BLESS=1 cargo test -p ajisai-server --test
+//! assets` it rewrites them (then rebuild, since the assets are compiled in):
+//!
+//! - `server/assets/words.json` — the canonical registry (= `spec/words.json`);
+//! - `server/assets/outcomes.json` — the outcome ids (= `spec/outcomes.json`);
+//! - `server/assets/phrasebook.ajisai` — a copy of `docs/phrasebook/phrasebook.ajisai`;
+//! - `server/assets/vocabulary.json` and `spec/vocabulary.json` — MCP-59;
+//! - `server/assets/result.schema.json` (compact) and `spec/result.schema.json`
+//!   (indented for reading) — MCP-39;
+//! - `server/assets/quickstart.md` — the hand-written `quickstart-preface.md`, the
+//!   boundary line, then the writing protocol: the hand-written
+//!   `protocol-syntax.md` and every Word generated from the registry (MCP-58);
+//! - `server/assets/assets.sha256` — `<name> <sha256 hex>` per asset, sorted.
+//!
+//! The other tests run every example of the quickstart (MCP-88) and check the
+//! digests and the vocabulary.
+
+#![recursion_limit = "512"]
+
+use ajisai_core::code::{normalize, ALIASES};
+use ajisai_core::contract::Gap;
+use ajisai_core::display::display;
+use ajisai_core::engine::{self, Options};
+use ajisai_core::limits::Limit;
+use ajisai_core::outcome::{ErrorCategory, NilReason};
+use ajisai_core::word::{registry, Arity, Family, WordSpec};
+use ajisai_core::Profile;
+use ajisai_server::assets;
+use serde_json::{json, Value as Json};
+use std::path::PathBuf;
+
+/// The boundary between the hand-written preface and the generated protocol.
+const BOUNDARY: &str = "<!-- BEGIN GENERATED WRITING PROTOCOL -->";
+
+/// Examples of each Word shown in the protocol (the registry holds them all).
+const EXAMPLES_PER_WORD: usize = 4;
+
+fn link() {
+    ajisai_server::backend::link();
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------
+
+/// The vocabulary manifest (MCP-59): Core Words sorted by name with their tier, then
+/// the aliases sorted by name with the Word they stand for.
+fn vocabulary_document() -> String {
+    let reg = registry();
+    let mut entries: Vec<Json> = Vec::new();
+    let mut words: Vec<&WordSpec> = reg.specs().to_vec();
+    words.sort_by_key(|s| s.name);
+    for s in &words {
+        entries.push(json!({
+            "name": s.name,
+            "kind": "word",
+            "family": s.family.id(),
+            "vocabularyTier": s.tier.id(),
+        }));
+    }
+    let mut aliases: Vec<(&str, &str)> = ALIASES.to_vec();
+    aliases.sort();
+    for (alias, word) in aliases {
+        let family = reg
+            .lookup(word)
+            .map(|id| reg.spec(id).family.id())
+            .unwrap_or("");
+        entries.push(json!({
+            "name": alias,
+            "kind": "alias",
+            "family": family,
+            "canonical": word,
+        }));
+    }
+    let doc = json!({
+        "specificationVersion": ajisai_core::SPECIFICATION_VERSION,
+        "entries": entries,
+    });
+    format!("{doc}\n")
+}
+
+/// Inline code for `s`, with a fence longer than any backtick run inside it.
+fn code_span(s: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    if longest == 0 {
+        return format!("`{s}`");
+    }
+    let fence = "`".repeat(longest + 1);
+    format!("{fence} {s} {fence}")
+}
+
+/// `- `source` → expectation` in the form [`parse_example_line`] reads back.
+fn example_line(source: &str, expect: &str, prints: &[&str]) -> String {
+    let shown = if let Some(cat) = expect.strip_prefix("error:") {
+        format!("error:{cat}")
+    } else if expect == "(empty)" {
+        "(empty)".to_string()
+    } else if let Some((slots, reason)) = expect
+        .strip_suffix(')')
+        .and_then(|e| e.rsplit_once(" (nil:"))
+    {
+        format!("{} (nil:{reason})", code_span(slots))
+    } else {
+        code_span(expect)
+    };
+    let mut line = format!("- {} → {shown}", code_span(source));
+    if !prints.is_empty() {
+        let p: Vec<String> = prints.iter().map(|p| code_span(p)).collect();
+        line.push_str(&format!("; prints {}", p.join(", ")));
+    }
+    line
+}
+
+fn arity(a: Arity) -> String {
+    match a {
+        Arity::Fixed(n) => n.to_string(),
+        Arity::Variable => "variable".into(),
+        Arity::Control => "control".into(),
+    }
+}
+
+/// The examples of a Word the protocol shows: the first few that succeed, then the
+/// first error, skipping multi-line sources (they do not fit a list item).
+fn chosen_examples(spec: &WordSpec) -> Vec<&ajisai_core::word::Example> {
+    let usable = spec.examples.iter().filter(|e| !e.source.contains('\n'));
+    let mut chosen: Vec<_> = usable
+        .clone()
+        .filter(|e| !e.expect.starts_with("error:"))
+        .take(EXAMPLES_PER_WORD - 1)
+        .collect();
+    if let Some(e) = usable.clone().find(|e| e.expect.starts_with("error:")) {
+        chosen.push(e);
+    }
+    chosen
+}
+
+/// The writing protocol: syntax, then every Word by family.
+fn protocol() -> String {
+    let reg = registry();
+    let mut out = String::new();
+    out.push_str("# Writing Ajisai\n\n");
+    out.push_str(&format!(
+        "Generated from the Word registry of specification {}. The examples are run by the \
+         test suite; `word_contract` and `ajisai://contracts` hold every Word's complete \
+         contract and all of its examples.\n\n",
+        ajisai_core::SPECIFICATION_VERSION
+    ));
+    out.push_str(&read("server/assets/protocol-syntax.md"));
+    out.push_str("\n## Words\n\n");
+    out.push_str(
+        "Each entry: the Word (and its alias), its tier, its syntax and stack effect, its \
+         contract (inputs → outputs, number field), how it treats a NIL operand, the errors it \
+         can raise, then examples.\n",
+    );
+    for family in Family::ALL {
+        let mut specs: Vec<&WordSpec> = reg
+            .specs()
+            .iter()
+            .copied()
+            .filter(|s| s.family == family)
+            .collect();
+        if specs.is_empty() {
+            continue;
+        }
+        specs.sort_by_key(|s| s.name);
+        let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+        out.push_str(&format!("\n### {} — {}\n", family.id(), names.join(", ")));
+        for s in specs {
+            let aliases = if s.aliases.is_empty() {
+                String::new()
+            } else {
+                let a: Vec<String> = s.aliases.iter().map(|a| code_span(a)).collect();
+                format!(" ({})", a.join(", "))
+            };
+            out.push_str(&format!("\n#### {}{aliases}\n\n", s.name));
+            out.push_str(&format!(
+                "{} — {} — {} · contract {} → {}, {} · NIL: {}",
+                s.tier.id(),
+                code_span(s.syntax),
+                code_span(s.stack_effect),
+                arity(s.inputs),
+                arity(s.outputs),
+                s.field.id(),
+                s.nil_policy.id(),
+            ));
+            if !s.errors.is_empty() {
+                let e: Vec<&str> = s.errors.iter().map(|c| c.id()).collect();
+                out.push_str(&format!(" · errors: {}", e.join(", ")));
+            }
+            out.push_str(&format!("\n\n{}\n\n", s.summary));
+            for ex in chosen_examples(s) {
+                out.push_str(&example_line(ex.source, ex.expect, ex.prints));
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The quickstart: preface, boundary line, protocol.
+fn quickstart() -> String {
+    let preface = read("server/assets/quickstart-preface.md");
+    format!("{}\n{BOUNDARY}\n\n{}", preface.trim_end(), protocol())
+}
+
+fn ids<T: Copy>(all: &[T], id: impl Fn(T) -> &'static str) -> Vec<&'static str> {
+    all.iter().map(|x| id(*x)).collect()
+}
+
+/// (code, retryable, limit, retryAfterMs required) of every host error (MCP-43).
+const HOST_ERRORS: [(&str, bool, Option<&str>, bool); 10] = [
+    ("invalidRequest", false, None, false),
+    ("unknownTool", false, None, false),
+    ("sourceTooLarge", false, Some("sourceBytes"), false),
+    ("backendUnavailable", false, None, false),
+    (
+        "capacityExhausted",
+        true,
+        Some("concurrentExecutions"),
+        true,
+    ),
+    ("timeout", true, Some("wallTimeMs"), false),
+    ("responseTooLarge", false, Some("responseBytes"), false),
+    ("malformedBackendResponse", false, None, false),
+    ("backendFailure", false, None, false),
+    ("registryUnavailable", false, None, false),
+];
+
+/// The result schema (MCP-39), JSON Schema draft 2020-12.
+fn result_schema() -> Json {
+    let outcomes: Json = serde_json::from_str(&ajisai_core::outcome::outcomes_document())
+        .expect("the outcomes document is JSON");
+    let outcome_ids = outcomes["outcomes"].clone();
+    let categories = ids(&ErrorCategory::ALL, ErrorCategory::id);
+    let reasons = ids(&NilReason::ALL, NilReason::id);
+    let limits = ids(&Limit::ALL, Limit::name);
+    let gaps = ids(&Gap::ALL, Gap::id);
+    let codes: Vec<&str> = HOST_ERRORS.iter().map(|h| h.0).collect();
+    let host_rules: Vec<Json> = HOST_ERRORS
+        .iter()
+        .map(|&(code, retryable, limit, retry_after)| {
+            let mut then = json!({ "properties": { "retryable": { "const": retryable } } });
+            let mut required: Vec<&str> = Vec::new();
+            let mut forbidden: Vec<Json> = Vec::new();
+            match limit {
+                Some(l) => {
+                    then["properties"]["limit"] = json!({ "const": l });
+                    required.push("limit");
+                }
+                None => forbidden.push(json!({ "required": ["limit"] })),
+            }
+            if retry_after {
+                then["properties"]["retryAfterMs"] = json!({ "const": 1000 });
+                required.push("retryAfterMs");
+            } else {
+                forbidden.push(json!({ "required": ["retryAfterMs"] }));
+            }
+            if !required.is_empty() {
+                then["required"] = json!(required);
+            }
+            if !forbidden.is_empty() {
+                then["not"] = json!({ "anyOf": forbidden });
+            }
+            json!({ "if": { "properties": { "code": { "const": code } } }, "then": then })
+        })
+        .collect();
+    let no_semantics = json!({ "not": { "required": ["semantics"] } });
+    let digits = "^-?(0|[1-9][0-9]*)$";
+    let positive = "^[1-9][0-9]*$";
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "ajisai://schema/result",
+        "title": "Ajisai tool result",
+        "description": "Every result of the Ajisai MCP server's four tools (envelope schema version 5). Branch on status, then (compute) outcome. Optional fields are omitted, never null.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["schemaVersion", "status", "mcp"],
+        "properties": {
+            "schemaVersion": { "const": 5 },
+            "status": { "enum": ["ok", "error", "hostError"] },
+            "outcome": { "$ref": "#/$defs/outcome" },
+            "specificationVersion": { "type": "string", "minLength": 1 },
+            "stack": { "type": "array", "items": { "$ref": "#/$defs/node" } },
+            "stackDisplay": { "type": "array", "items": { "type": "string" } },
+            "stackElided": { "$ref": "#/$defs/stackElided" },
+            "output": { "type": "array", "items": { "type": "string" } },
+            "message": { "type": "string", "maxLength": 1000, "pattern": "^[^\r\n]*$" },
+            "error": { "type": "object" },
+            "contractDecls": { "$ref": "#/$defs/contractDecls" },
+            "contracts": { "type": "array", "items": { "$ref": "#/$defs/contract" } },
+            "registrySchemaVersion": { "type": "integer", "minimum": 1 },
+            "matches": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 1,
+                "items": { "$ref": "#/$defs/registryEntry" }
+            },
+            "suggestions": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 3,
+                "items": { "type": "string", "minLength": 1 }
+            },
+            "resourceUsage": { "$ref": "#/$defs/resourceUsage" },
+            "prelude": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/preludeEntry" } },
+            "mcp": { "$ref": "#/$defs/mcp" }
+        },
+        "dependentRequired": {
+            "outcome": ["stack", "stackDisplay", "output", "resourceUsage"],
+            "stack": ["outcome"],
+            "stackDisplay": ["outcome"],
+            "output": ["outcome"],
+            "resourceUsage": ["outcome"],
+            "stackElided": ["stack"],
+            "matches": ["registrySchemaVersion"],
+            "registrySchemaVersion": ["matches"]
+        },
+        "allOf": [
+            {
+                "if": { "properties": { "status": { "const": "hostError" } } },
+                "then": {
+                    "required": ["error"],
+                    "propertyNames": { "enum": ["schemaVersion", "status", "error", "mcp"] },
+                    "properties": { "error": { "$ref": "#/$defs/hostError" } }
+                },
+                "else": {
+                    "required": ["specificationVersion"],
+                    "properties": { "error": { "$ref": "#/$defs/languageError" } }
+                }
+            },
+            {
+                "if": { "properties": { "status": { "const": "error" } } },
+                "then": {
+                    "required": ["message", "error"],
+                    "properties": { "outcome": { "pattern": "^error:" } }
+                }
+            },
+            {
+                "if": { "properties": { "status": { "const": "ok" } } },
+                "then": {
+                    "not": { "anyOf": [{ "required": ["message"] }, { "required": ["error"] }] },
+                    "properties": { "outcome": { "not": { "pattern": "^error:" } } }
+                }
+            }
+        ],
+        "$defs": {
+            "outcome": {
+                "description": "value, nil:<reason> or error:<category> (spec/outcomes.json).",
+                "enum": outcome_ids
+            },
+            "rational": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["numerator", "denominator"],
+                "properties": {
+                    "numerator": { "type": "string", "pattern": digits },
+                    "denominator": { "type": "string", "pattern": positive }
+                }
+            },
+            "term": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["numerator", "denominator", "radicand"],
+                "properties": {
+                    "numerator": { "type": "string", "pattern": "^-?[1-9][0-9]*$" },
+                    "denominator": { "type": "string", "pattern": positive },
+                    "radicand": { "type": "string", "pattern": positive }
+                }
+            },
+            "semantics": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                    "approximate": { "const": true },
+                    "exactTerms": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/term" } },
+                    "absence": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": ["reason"],
+                        "properties": { "reason": { "enum": reasons } }
+                    }
+                }
+            },
+            "node": {
+                "description": "One stack slot. An elided slot has its real type, value null and an elided record.",
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["type", "value"],
+                "properties": {
+                    "type": { "enum": ["number", "boolean", "string", "vector", "codeBlock", "nil"] },
+                    "value": true,
+                    "semantics": { "$ref": "#/$defs/semantics" },
+                    "elided": { "$ref": "#/$defs/elided" }
+                },
+                "if": { "required": ["elided"] },
+                "then": {
+                    "properties": { "value": { "const": null } },
+                    "not": { "required": ["semantics"] }
+                },
+                "else": {
+                    "oneOf": [
+                        {
+                            "properties": {
+                                "type": { "const": "number" },
+                                "value": { "$ref": "#/$defs/rational" },
+                                "semantics": { "required": ["approximate", "exactTerms"], "not": { "required": ["absence"] } }
+                            }
+                        },
+                        {
+                            "properties": { "type": { "const": "boolean" }, "value": { "type": "boolean" } },
+                            "allOf": [no_semantics]
+                        },
+                        {
+                            "properties": { "type": { "const": "string" }, "value": { "type": "string" } },
+                            "allOf": [no_semantics]
+                        },
+                        {
+                            "properties": {
+                                "type": { "const": "vector" },
+                                "value": { "type": "array", "items": { "$ref": "#/$defs/node" } }
+                            },
+                            "allOf": [no_semantics]
+                        },
+                        {
+                            "properties": { "type": { "const": "codeBlock" }, "value": { "type": "string" } },
+                            "allOf": [no_semantics]
+                        },
+                        {
+                            "required": ["semantics"],
+                            "properties": {
+                                "type": { "const": "nil" },
+                                "value": { "const": null },
+                                "semantics": {
+                                    "required": ["absence"],
+                                    "not": { "anyOf": [{ "required": ["approximate"] }, { "required": ["exactTerms"] }] }
+                                }
+                            }
+                        }
+                    ]
+                }
+            },
+            "elided": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["reason", "approxBytes"],
+                "properties": {
+                    "reason": { "enum": ["valueStackBudget", "errorStackBudget"] },
+                    "elements": { "type": "integer", "minimum": 0 },
+                    "approxBytes": { "type": "integer", "minimum": 0 },
+                    "algebraicTerms": { "type": "integer", "minimum": 1 }
+                }
+            },
+            "stackElided": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["reason", "budgetBytes", "slots"],
+                "properties": {
+                    "reason": { "enum": ["valueStackBudget", "errorStackBudget"] },
+                    "budgetBytes": { "type": "integer", "minimum": 0 },
+                    "slots": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": ["index", "approxBytes"],
+                            "properties": {
+                                "index": { "type": "integer", "minimum": 0 },
+                                "elements": { "type": "integer", "minimum": 0 },
+                                "approxBytes": { "type": "integer", "minimum": 0 },
+                                "algebraicTerms": { "type": "integer", "minimum": 1 }
+                            }
+                        }
+                    }
+                }
+            },
+            "languageError": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["category"],
+                "properties": {
+                    "category": { "enum": categories },
+                    "resource": { "enum": limits },
+                    "word": { "type": "string", "minLength": 1 },
+                    "line": { "type": "integer", "minimum": 1 },
+                    "column": { "type": "integer", "minimum": 1 }
+                },
+                "dependentRequired": { "line": ["column"], "column": ["line"] },
+                "dependentSchemas": {
+                    "resource": { "properties": { "category": { "const": "resourceLimitExceeded" } } }
+                }
+            },
+            "hostError": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["code", "message", "retryable"],
+                "properties": {
+                    "code": { "enum": codes },
+                    "message": { "type": "string", "minLength": 1, "pattern": "^[^\r\n]*$" },
+                    "retryable": { "type": "boolean" },
+                    "limit": { "enum": limits },
+                    "retryAfterMs": { "type": "integer", "minimum": 0 }
+                },
+                "allOf": host_rules
+            },
+            "resourceUsage": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["executionSteps", "numericWork", "collectionWork"],
+                "properties": {
+                    "executionSteps": { "type": "integer", "minimum": 0 },
+                    "numericWork": { "type": "integer", "minimum": 0 },
+                    "collectionWork": { "type": "integer", "minimum": 0 }
+                }
+            },
+            "contractDecls": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["findings", "declarations"],
+                "properties": {
+                    "findings": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": ["severity", "message"],
+                            "properties": {
+                                "severity": { "enum": ["error", "note"] },
+                                "message": { "type": "string" }
+                            }
+                        }
+                    },
+                    "declarations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": ["word", "verdict"],
+                            "properties": {
+                                "word": { "type": "string", "minLength": 1 },
+                                "verdict": { "enum": ["verified", "cannotVerify", "violated"] },
+                                "gap": { "enum": gaps }
+                            }
+                        }
+                    }
+                }
+            },
+            "contract": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["name"],
+                "properties": {
+                    "name": { "type": "string", "minLength": 1 },
+                    "inputs": { "type": "integer", "minimum": 0, "maximum": 65535 },
+                    "outputs": { "type": "integer", "minimum": 0, "maximum": 65535 },
+                    "field": { "enum": ["closed", "extends"] },
+                    "suggested": { "type": "string", "pattern": "^#:contract " },
+                    "gap": { "enum": gaps }
+                }
+            },
+            "preludeEntry": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["name", "digest"],
+                "properties": {
+                    "name": { "type": "string", "minLength": 1 },
+                    "digest": { "type": "string", "pattern": "^sha256:[0-9a-f]{64}$" }
+                }
+            },
+            "registryEntry": {
+                "description": "A canonical registry entry, reproduced verbatim (ajisai://contracts); open to new fields.",
+                "type": "object",
+                "required": ["name", "aliases", "family", "vocabularyTier", "contract", "consumption", "nilPolicy", "purity", "determinism", "documentation"],
+                "properties": {
+                    "name": { "type": "string" },
+                    "aliases": { "type": "array", "items": { "type": "string" } },
+                    "contract": { "type": "object", "required": ["inputs", "outputs", "field"] },
+                    "documentation": { "type": "object", "required": ["summary", "syntax", "stackEffect"] }
+                }
+            },
+            "mcp": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["serverVersion", "engineVersion", "assetDigest", "limitProfile", "backend"],
+                "properties": {
+                    "serverVersion": { "type": "string", "minLength": 1 },
+                    "engineVersion": { "type": "string", "minLength": 1 },
+                    "assetDigest": { "type": "string", "pattern": "^[0-9a-f]{64}$" },
+                    "limitProfile": { "type": "string", "minLength": 1 },
+                    "backend": { "$ref": "#/$defs/backend" }
+                }
+            },
+            "backend": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["kind", "library", "origin"],
+                "properties": {
+                    "kind": { "enum": ["gmp", "pure"] },
+                    "library": { "type": "string", "minLength": 1 },
+                    "origin": { "enum": ["builtin", "plugin"] }
+                }
+            }
+        }
+    })
+}
+
+/// The digest record: `<name> <sha256 hex>\n` per asset, sorted by name (its own
+/// SHA-256 is therefore the `assetDigest` of MCP-83).
+fn digest_record(assets: &[(&str, &str)]) -> String {
+    assets::digest_lines(assets.iter().map(|(n, b)| (*n, b.as_bytes())))
+}
+
+/// Every generated file: (path relative to the workspace root, contents).
+fn generated_files() -> Vec<(String, String)> {
+    link();
+    let schema = result_schema();
+    let schema_compact = format!("{schema}\n");
+    let schema_pretty = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&schema).expect("the schema serializes")
+    );
+    let vocabulary = vocabulary_document();
+    let embedded: Vec<(&str, String)> = vec![
+        ("outcomes.json", ajisai_core::outcome::outcomes_document()),
+        (
+            "phrasebook.ajisai",
+            read("docs/phrasebook/phrasebook.ajisai"),
+        ),
+        ("quickstart.md", quickstart()),
+        ("result.schema.json", schema_compact),
+        ("vocabulary.json", vocabulary.clone()),
+        ("words.json", ajisai_core::word::registry_document()),
+    ];
+    let record = digest_record(
+        &embedded
+            .iter()
+            .map(|(n, b)| (*n, b.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    let mut files: Vec<(String, String)> = embedded
+        .into_iter()
+        .map(|(n, b)| (format!("server/assets/{n}"), b))
+        .collect();
+    files.push(("server/assets/assets.sha256".into(), record));
+    files.push(("spec/vocabulary.json".into(), vocabulary));
+    files.push(("spec/result.schema.json".into(), schema_pretty));
+    files
+}
+
+// ---------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------
+
+#[test]
+fn generated_assets_are_current() {
+    let files = generated_files();
+    if std::env::var_os("AJISAI_BLESS").is_some() {
+        for (rel, contents) in &files {
+            std::fs::write(root().join(rel), contents).expect("the asset paths are writable");
+        }
+        return;
+    }
+    let drifted: Vec<&str> = files
+        .iter()
+        .filter(|(rel, contents)| read(rel) != *contents)
+        .map(|(rel, _)| rel.as_str())
+        .collect();
+    assert!(
+        drifted.is_empty(),
+        "generated assets differ from the committed ones: {}; run AJISAI_BLESS=1 cargo test -p ajisai-server --test assets, rebuild and commit",
+        drifted.join(", ")
+    );
+    // The embedded copies are the committed files (a stale build would differ).
+    for a in assets::all() {
+        assert_eq!(
+            a.bytes,
+            read(&format!("server/assets/{}", a.name)),
+            "{} is embedded from an older build",
+            a.name
+        );
+    }
+}
+
+#[test]
+fn the_registry_assets_equal_the_committed_spec_documents() {
+    assert_eq!(assets::words_json(), read("spec/words.json"));
+    assert_eq!(
+        assets::phrasebook_ajisai(),
+        read("docs/phrasebook/phrasebook.ajisai")
+    );
+    assert_eq!(assets::outcomes_json(), read("spec/outcomes.json"));
+    assert_eq!(assets::vocabulary_json(), read("spec/vocabulary.json"));
+    let pretty: Json = serde_json::from_str(&read("spec/result.schema.json")).unwrap();
+    let compact: Json = serde_json::from_str(assets::result_schema_json()).unwrap();
+    assert_eq!(pretty, compact);
+}
+
+#[test]
+fn embedded_assets_verify_and_the_digests_follow_mcp_83() {
+    assets::verify().unwrap();
+    let names: Vec<&str> = assets::all().iter().map(|a| a.name).collect();
+    assert_eq!(
+        names,
+        [
+            "outcomes.json",
+            "phrasebook.ajisai",
+            "quickstart.md",
+            "result.schema.json",
+            "vocabulary.json",
+            "words.json"
+        ]
+    );
+    for a in assets::all() {
+        assert_eq!(a.recorded_sha256, assets::sha256_hex(a.bytes.as_bytes()));
+        assert_eq!(a.recorded_sha256.len(), 64);
+        let expected_mime = if a.name.ends_with(".md") {
+            "text/markdown"
+        } else if a.name.ends_with(".ajisai") {
+            "text/plain"
+        } else {
+            "application/json"
+        };
+        assert_eq!(a.mime, expected_mime);
+        assert_eq!(assets::get(a.name), Some(a));
+    }
+    assert!(assets::get("phrasebook.md").is_none());
+    // assetDigest is the SHA-256 of the sorted `<name> <hex>` lines: the record itself.
+    let lines: String = {
+        let mut l: Vec<String> = assets::all()
+            .iter()
+            .map(|a| format!("{} {}\n", a.name, a.recorded_sha256))
+            .collect();
+        l.sort();
+        l.concat()
+    };
+    assert_eq!(lines, read("server/assets/assets.sha256"));
+    assert_eq!(assets::asset_digest(), assets::sha256_hex(lines.as_bytes()));
+    assert_eq!(
+        assets::registry_digest(),
+        assets::sha256_hex(read("spec/words.json").as_bytes())
+    );
+    assert_ne!(
+        assets::registry_digest(),
+        assets::sha256_hex(assets::vocabulary_json().as_bytes())
+    );
+    // An override replaces its namesake (the AJISAI_PHRASEBOOK file, MCP-80) ...
+    let with = assets::asset_digest_with(&[("phrasebook.ajisai", b"# empty\n")]);
+    let replaced: String = lines
+        .lines()
+        .map(|l| match l.split_once(' ') {
+            Some(("phrasebook.ajisai", _)) => {
+                format!("phrasebook.ajisai {}\n", assets::sha256_hex(b"# empty\n"))
+            }
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    assert_eq!(with, assets::sha256_hex(replaced.as_bytes()));
+    assert_ne!(with, assets::asset_digest());
+    // ... and any other name joins the set.
+    let joined = assets::asset_digest_with(&[("extra.txt", b"x")]);
+    let mut l2: Vec<String> = lines.lines().map(|l| format!("{l}\n")).collect();
+    l2.push(format!("extra.txt {}\n", assets::sha256_hex(b"x")));
+    l2.sort();
+    assert_eq!(joined, assets::sha256_hex(l2.concat().as_bytes()));
+    assert_eq!(
+        assets::asset_digest_with(&[("words.json", assets::words_json().as_bytes())]),
+        assets::asset_digest()
+    );
+}
+
+#[test]
+fn the_vocabulary_lists_82_names() {
+    link();
+    let doc: Json = serde_json::from_str(assets::vocabulary_json()).unwrap();
+    let keys: Vec<&str> = doc
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["specificationVersion", "entries"]);
+    assert_eq!(
+        doc["specificationVersion"],
+        ajisai_core::SPECIFICATION_VERSION
+    );
+    let entries = doc["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 82);
+    let (words, aliases) = entries.split_at(70);
+    let names = |xs: &[Json]| -> Vec<String> {
+        xs.iter()
+            .map(|e| e["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let mut sorted = names(words);
+    sorted.sort();
+    assert_eq!(names(words), sorted);
+    let mut sorted = names(aliases);
+    sorted.sort();
+    assert_eq!(names(aliases), sorted);
+    let reg = registry();
+    for e in words {
+        let o = e.as_object().unwrap();
+        let keys: Vec<&str> = o.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["name", "kind", "family", "vocabularyTier"]);
+        let spec = reg.spec(reg.lookup(e["name"].as_str().unwrap()).unwrap());
+        assert_eq!(e["kind"], "word");
+        assert_eq!(e["family"], spec.family.id());
+        assert_eq!(e["vocabularyTier"], spec.tier.id());
+    }
+    for e in aliases {
+        let o = e.as_object().unwrap();
+        let keys: Vec<&str> = o.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["name", "kind", "family", "canonical"]);
+        let name = e["name"].as_str().unwrap();
+        assert_eq!(e["kind"], "alias");
+        assert_eq!(e["canonical"], normalize(name));
+        let spec = reg.spec(reg.lookup(&normalize(name)).unwrap());
+        assert_eq!(e["family"], spec.family.id());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Quickstart examples (MCP-58, MCP-88)
+// ---------------------------------------------------------------------------
+
+/// One fenced example of the preface.
+#[derive(Debug)]
+struct Fenced {
+    tool: String,
+    status: Option<String>,
+    stack: Option<String>,
+    body: String,
+}
+
+/// The value of `key=value` or `key="value with spaces"` in a fence's info string.
+fn attribute(info: &str, key: &str) -> Option<String> {
+    let start = info.find(&format!("{key}="))? + key.len() + 1;
+    let rest = &info[start..];
+    if let Some(quoted) = rest.strip_prefix('"') {
+        quoted.split_once('"').map(|(v, _)| v.to_string())
+    } else {
+        Some(rest.split_whitespace().next().unwrap_or("").to_string())
+    }
+}
+
+fn fenced_examples(markdown: &str) -> Vec<Fenced> {
+    let mut out = Vec::new();
+    let mut lines = markdown.lines();
+    while let Some(line) = lines.next() {
+        let Some(info) = line.strip_prefix("```ajisai") else {
+            continue;
+        };
+        let mut body = Vec::new();
+        for l in lines.by_ref() {
+            if l.starts_with("```") {
+                break;
+            }
+            body.push(l);
+        }
+        out.push(Fenced {
+            tool: attribute(info, "tool").unwrap_or_else(|| "compute".into()),
+            status: attribute(info, "status"),
+            stack: attribute(info, "stack"),
+            body: body.join("\n"),
+        });
+    }
+    out
+}
+
+/// (status, stack joined by spaces) of running an example with its tool.
+fn run_example(ex: &Fenced) -> (String, Option<String>) {
+    link();
+    let options = Options::new(Profile::MCP_LOCAL_STDIO);
+    let status = |failed: bool| if failed { "error" } else { "ok" }.to_string();
+    match ex.tool.as_str() {
+        "compute" => {
+            let r = engine::compute(&ex.body, &options);
+            let stack: Vec<String> = r.stack.iter().map(display).collect();
+            (status(r.error.is_some()), Some(stack.join(" ")))
+        }
+        "check" => (
+            status(engine::check(&ex.body, &options).error.is_some()),
+            None,
+        ),
+        "infer_contracts" => (
+            status(engine::infer_contracts(&ex.body, &options).error.is_some()),
+            None,
+        ),
+        "word_contract" => {
+            let name = ex.body.trim();
+            let found = !name.is_empty() && registry().lookup(&normalize(name)).is_some();
+            (status(!found), None)
+        }
+        other => panic!("unknown tool {other} in a quickstart example"),
+    }
+}
+
+fn preface() -> &'static str {
+    let q = assets::quickstart_md();
+    q.split_once(BOUNDARY).map_or(q, |(p, _)| p)
+}
+
+#[test]
+fn every_preface_example_holds() {
+    let examples = fenced_examples(preface());
+    assert!(
+        examples.len() >= 5,
+        "the preface has at least five examples"
+    );
+    let mut failures = Vec::new();
+    for ex in &examples {
+        let (status, stack) = run_example(ex);
+        if ex.status.as_deref().is_some_and(|s| s != status) {
+            failures.push(format!("{ex:?}: status {status}"));
+        }
+        if let Some(want) = &ex.stack {
+            if stack.as_ref() != Some(want) {
+                failures.push(format!("{ex:?}: stack {stack:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for tool in ["compute", "check", "infer_contracts", "word_contract"] {
+        assert!(
+            examples.iter().any(|e| e.tool == tool),
+            "an example uses {tool}"
+        );
+    }
+}
+
+#[test]
+fn the_preface_covers_what_mcp_58_asks() {
+    let p = preface();
+    for phrase in [
+        "`ok`",
+        "`error`",
+        "`hostError`",
+        "NIL",
+        "exactTerms",
+        "`EQ`",
+        "error.word",
+        "`word_contract`",
+        "suggestions",
+        "retryable",
+        "error.code",
+        "mcp.limitProfile",
+        "ajisai://limits",
+        "executionSteps",
+        "`SUM`",
+        "`words`",
+        "ajisai://phrasebook",
+        "specificationVersion",
+        "`mcp`",
+        "^",
+    ] {
+        assert!(p.contains(phrase), "the preface mentions {phrase}");
+    }
+    for cli in [
+        "ajisai run",
+        "ajisai check",
+        "ajisai contract",
+        "ajisai test",
+        "ajisai repl",
+        "--json",
+        "cargo ",
+    ] {
+        assert!(!p.contains(cli), "the preface names no CLI command ({cli})");
+    }
+    let q = assets::quickstart_md();
+    assert_eq!(q.matches(BOUNDARY).count(), 1);
+    assert!(q.starts_with(read("server/assets/quickstart-preface.md").trim_end()));
+    // One screen: the preface stays short.
+    assert!(p.lines().count() <= 110, "{} lines", p.lines().count());
+}
+
+/// Read back a `- `source` → expectation` line of the protocol:
+/// (source, expectation in the registry's grammar, printed lines).
+fn parse_example_line(line: &str) -> Option<(String, String, Vec<String>)> {
+    let rest = line.strip_prefix("- ")?;
+    let (source, rest) = take_code_span(rest)?;
+    let rest = rest.strip_prefix(" → ")?;
+    let (expect, rest) = if let Some(r) = rest.strip_prefix("error:") {
+        let end = r.find(';').unwrap_or(r.len());
+        (format!("error:{}", &r[..end]), &r[end..])
+    } else if let Some(r) = rest.strip_prefix("(empty)") {
+        ("(empty)".to_string(), r)
+    } else {
+        let (slots, r) = take_code_span(rest)?;
+        match r.strip_prefix(" (nil:") {
+            Some(n) => {
+                let (reason, r) = n.split_once(')')?;
+                (format!("{slots} (nil:{reason})"), r)
+            }
+            None => (slots, r),
+        }
+    };
+    let mut prints = Vec::new();
+    if let Some(mut p) = rest.strip_prefix("; prints ") {
+        while let Some((s, r)) = take_code_span(p) {
+            prints.push(s);
+            p = r.strip_prefix(", ").unwrap_or(r);
+        }
+    }
+    Some((source, expect, prints))
+}
+
+/// The content of the code span starting `s`, and what follows it.
+fn take_code_span(s: &str) -> Option<(String, &str)> {
+    let n = s.chars().take_while(|c| *c == '`').count();
+    if n == 0 {
+        return None;
+    }
+    let fence = "`".repeat(n);
+    let body = &s[n..];
+    let end = body.find(&fence)?;
+    let content = &body[..end];
+    let content = if n > 1 {
+        content
+            .strip_prefix(' ')
+            .and_then(|c| c.strip_suffix(' '))
+            .unwrap_or(content)
+    } else {
+        content
+    };
+    Some((content.to_string(), &body[end + n..]))
+}
+
+/// Whether a run matches an expectation in the registry's grammar; `None` if so.
+fn mismatch(source: &str, expect: &str, prints: &[String]) -> Option<String> {
+    link();
+    let r = engine::compute(source, &Options::new(Profile::MCP_LOCAL_STDIO));
+    let shown: Vec<String> = r.stack.iter().map(display).collect();
+    let slots = if shown.is_empty() {
+        "(empty)".to_string()
+    } else {
+        shown.join(" | ")
+    };
+    let ok = if let Some(cat) = expect.strip_prefix("error:") {
+        r.error.as_ref().is_some_and(|e| e.category.id() == cat)
+    } else if let Some((want, reason)) = expect
+        .strip_suffix(')')
+        .and_then(|e| e.rsplit_once(" (nil:"))
+    {
+        r.error.is_none()
+            && slots == want
+            && r.stack.last().and_then(|v| v.nil_reason()).map(|n| n.id()) == Some(reason)
+    } else {
+        r.error.is_none() && slots == expect
+    };
+    let printed_ok = r.output == prints;
+    if ok && printed_ok {
+        None
+    } else {
+        Some(format!(
+            "`{source}`: expected {expect} printing {prints:?}, got {slots} {:?} printing {:?}",
+            r.error.map(|e| e.category.id()),
+            r.output
+        ))
+    }
+}
+
+#[test]
+fn every_writing_protocol_example_holds() {
+    let q = assets::quickstart_md();
+    let (_, protocol) = q.split_once(BOUNDARY).expect("the boundary line");
+    let mut count = 0;
+    let mut failures = Vec::new();
+    for line in protocol.lines() {
+        let trimmed = line.trim_start();
+        if !trimmed.starts_with("- `") || !trimmed.contains(" → ") {
+            continue;
+        }
+        let Some((source, expect, prints)) = parse_example_line(trimmed) else {
+            failures.push(format!("unreadable example line: {line}"));
+            continue;
+        };
+        count += 1;
+        if let Some(m) = mismatch(&source, &expect, &prints) {
+            failures.push(m);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(count >= 200, "{count} examples");
+    // Every Word has an entry with at least one example.
+    for spec in registry().specs() {
+        assert!(
+            protocol.contains(&format!("\n#### {}", spec.name)),
+            "{} has an entry",
+            spec.name
+        );
+        assert!(
+            !chosen_examples(spec).is_empty(),
+            "{} shows an example",
+            spec.name
+        );
+    }
+}
+
+#[test]
+fn example_lines_read_back() {
+    for (source, expect, prints) in [
+        ("1 2 +", "3/1", vec![]),
+        ("NIL", "NIL (nil:literal)", vec![]),
+        ("1 'a' +", "error:typeMismatch", vec![]),
+        ("'x' DEL", "(empty)", vec![]),
+        ("'a`b' PRINT", "(empty)", vec!["a`b"]),
+        ("1 PRINT 2 PRINT", "(empty)", vec!["1/1", "2/1"]),
+    ] {
+        let line = example_line(source, expect, &prints);
+        let back = parse_example_line(&line).unwrap();
+        assert_eq!(
+            back,
+            (
+                source.to_string(),
+                expect.to_string(),
+                prints.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+            ),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn the_embedded_phrasebook_loads() {
+    link();
+    let book = ajisai_core::phrasebook::Phrasebook::load(assets::phrasebook_ajisai())
+        .unwrap_or_else(|e| panic!("the embedded phrasebook loads: {e}"));
+    assert!(!book.entries().is_empty());
+}

@@ -1,0 +1,373 @@
+//! Engine-side value-stack elision (MCP-36, MCP-52, MCP-53): slot costs are exact,
+//! selection walks from the top, huge shared values are priced by their distinct
+//! structure, and the figures the specification quotes hold.
+
+use ajisai_core::display::display;
+use ajisai_core::engine::{compute, ComputeReport, Options};
+use ajisai_core::envelope::{compute_json, compute_json_fitted, compute_json_within, write_node};
+use ajisai_core::json::{quoted, ObjectWriter};
+use ajisai_core::render::{plan, Fit, Sizer, ERROR_STACK_BUDGET, VALUE_STACK_BUDGET};
+use ajisai_core::{Int, NilReason, Profile, Rat, Value};
+use serde_json::Value as Json;
+
+fn link() {
+    ajisai_numerics_pure::link();
+    ajisai_words::link();
+}
+
+fn run(source: &str) -> ComputeReport {
+    link();
+    compute(source, &Options::new(Profile::MCP_LOCAL_STDIO))
+}
+
+fn no_host(_: &mut ObjectWriter<'_>) {}
+
+/// The cost of a slot measured by rendering it whole.
+fn rendered_cost(v: &Value) -> u64 {
+    let mut node = String::new();
+    write_node(&mut node, v);
+    (node.len() + quoted(&display(v)).len()) as u64
+}
+
+fn cost(v: &Value) -> u64 {
+    Sizer::new().size(v).cost()
+}
+
+fn top(source: &str) -> Value {
+    let r = run(source);
+    assert!(r.error.is_none(), "{source}: {:?}", r.error);
+    r.stack.last().cloned().expect("a value")
+}
+
+#[test]
+fn the_figures_of_mcp_53_hold() {
+    let v4999 = top("0 4999 RANGE");
+    assert_eq!(cost(&v4999), 357_812);
+    assert_eq!(rendered_cost(&v4999), 357_812);
+    let v7000 = top("0 7000 RANGE");
+    assert_eq!(cost(&v7000), 501_884);
+    assert_eq!(rendered_cost(&v7000), 501_884);
+    // The largest whole `0 N RANGE` under the value-stack budget is N = 6287.
+    assert!(cost(&top("0 6287 RANGE")) <= VALUE_STACK_BUDGET);
+    assert!(cost(&top("0 6288 RANGE")) > VALUE_STACK_BUDGET);
+    // A vector of 5,000 small integers arrives whole; 7,001 does not.
+    let whole = compute_json_within(&run("0 4999 RANGE"), VALUE_STACK_BUDGET, &no_host);
+    assert_eq!((whole.kept_slots, whole.elided_slots), (1, 0));
+    assert!(!whole.json.contains("stackElided"));
+}
+
+#[test]
+fn the_appendix_envelope_of_an_elided_vector_is_exact() {
+    let report = run("0 7000 RANGE 1 2 ADD");
+    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &no_host);
+    assert_eq!((r.kept_slots, r.elided_slots), (1, 1));
+    let expected = concat!(
+        r#"{"schemaVersion":5,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
+        r#""stack":[{"type":"vector","value":null,"elided":{"reason":"valueStackBudget","elements":7001,"approxBytes":501884}},"#,
+        r#"{"type":"number","value":{"numerator":"3","denominator":"1"}}],"#,
+        r#""stackDisplay":["<elided vector of 7001 elements, ~501884 bytes>","3/1"],"#,
+        r#""stackElided":{"reason":"valueStackBudget","budgetBytes":450560,"slots":[{"index":0,"elements":7001,"approxBytes":501884}]},"#,
+        r#""output":[],"resourceUsage":{"executionSteps":2,"numericWork":1,"collectionWork":119017}}"#
+    );
+    assert_eq!(r.json, expected);
+}
+
+#[test]
+fn an_error_result_is_fitted_into_the_error_budget() {
+    let report = run("0 7000 RANGE 1 0 1 GET");
+    assert!(report.error.is_some());
+    let r = compute_json_within(&report, ERROR_STACK_BUDGET, &no_host);
+    let j: Json = serde_json::from_str(&r.json).unwrap();
+    assert_eq!(j["status"], "error");
+    assert_eq!(j["stackElided"]["reason"], "errorStackBudget");
+    assert_eq!(j["stackElided"]["budgetBytes"], 65_536);
+    assert_eq!(j["stack"][0]["elided"]["reason"], "errorStackBudget");
+    assert_eq!(j["stack"][0]["elided"]["approxBytes"], 501_884);
+    // The small slots above arrive whole.
+    assert_eq!(r.kept_slots, report.stack.len() - 1);
+    let keys: Vec<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
+    let at = |k: &str| keys.iter().position(|x| *x == k).unwrap();
+    assert!(at("stackDisplay") < at("stackElided") && at("stackElided") < at("output"));
+}
+
+#[test]
+fn selection_walks_from_the_top_and_keeps_what_fits() {
+    // Three slots: small, huge, small. The huge one is elided, both small ones kept,
+    // and the budget left after the top slot is what the lower slots compete for.
+    let report = run("1 0 7000 RANGE 2");
+    let costs: Vec<u64> = report.stack.iter().map(cost).collect();
+    let budget = costs[2] + costs[0];
+    let p = plan(&report.stack, &Fit::mcp(budget));
+    assert_eq!(p.iter().map(|e| e.index).collect::<Vec<_>>(), vec![1]);
+    // One byte less: the bottom slot no longer fits after the top one is paid.
+    let p = plan(&report.stack, &Fit::mcp(budget - 1));
+    assert_eq!(p.iter().map(|e| e.index).collect::<Vec<_>>(), vec![0, 1]);
+    // Zero budget elides everything, and the envelope still parses.
+    let r = compute_json_within(&report, 0, &no_host);
+    assert_eq!((r.kept_slots, r.elided_slots), (0, 3));
+    let j: Json = serde_json::from_str(&r.json).unwrap();
+    assert_eq!(
+        j["stackDisplay"][0],
+        format!("<elided number, ~{} bytes>", costs[0])
+    );
+    assert_eq!(j["stack"][0]["type"], "number");
+    assert!(j["stack"][0]["value"].is_null());
+    assert!(j["stack"][0].get("semantics").is_none());
+}
+
+#[test]
+fn an_algebraic_slot_reports_its_terms() {
+    let report = run("2 SQRT 3 SQRT ADD 5 SQRT ADD");
+    let r = compute_json_within(&report, 10, &no_host);
+    let j: Json = serde_json::from_str(&r.json).unwrap();
+    let c = cost(&report.stack[0]);
+    assert_eq!(
+        j["stack"][0],
+        serde_json::json!({"type":"number","value":null,"elided":{"reason":"valueStackBudget","approxBytes":c,"algebraicTerms":3}})
+    );
+    assert_eq!(
+        j["stackDisplay"][0],
+        format!("<elided number of 3 terms, ~{c} bytes>")
+    );
+    assert_eq!(
+        j["stackElided"]["slots"][0],
+        serde_json::json!({"index":0,"approxBytes":c,"algebraicTerms":3})
+    );
+}
+
+#[test]
+fn without_elision_the_fitted_envelope_equals_the_plain_one() {
+    for source in [
+        "1 2 ADD",
+        "2 SQRT [ 1 'x\"y' { 2 | 3 } NIL TRUE ] 1 0 DIV",
+        "[ 1 2 ] 'a' PRINT",
+        "1 FOO",
+        "0 100001 RANGE",
+        "",
+    ] {
+        let report = run(source);
+        let plain = compute_json(&report, &no_host);
+        let within = compute_json_within(&report, u64::MAX, &no_host);
+        assert_eq!(within.elided_slots, 0, "{source}");
+        assert_eq!(within.kept_slots, report.stack.len());
+        assert_eq!(within.json, plain, "{source}");
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Leaves of every kind, algebraic numbers and wide integers included.
+fn leaves() -> Vec<Value> {
+    let mut out = Vec::new();
+    for source in [
+        "2 SQRT",
+        "1 2 DIV SQRT NEG",
+        "2 SQRT 3 SQRT SUB 7 ADD",
+        "2 SQRT 3 SQRT ADD 5 SQRT ADD 7 SQRT ADD 11 SQRT ADD",
+        "10 30 POW 2 SQRT MUL",
+        "1 1000000000000 DIV 2 SQRT MUL",
+        "-7 3 DIV",
+        "2 200 POW NEG 3 77 POW DIV",
+        "10 19 POW",
+        "10 19 POW 1 SUB",
+        "10 40 POW NEG",
+        "'a\tb\\c \"q\" é ✓ \u{1}'",
+        "''",
+        "{ 1 'x' [ y ] { z | 2 } ^ 3\n4 }",
+        "{ }",
+        "NIL",
+        "1 0 DIV",
+        "TRUE",
+        "FALSE",
+        "[ ]",
+    ] {
+        let r = run(source);
+        if let (None, Some(v)) = (&r.error, r.stack.last()) {
+            out.push(v.clone());
+        }
+    }
+    assert!(out.len() >= 18, "most leaf programs run");
+    out
+}
+
+fn random_value(g: &mut Gen, leaves: &[Value], depth: u32) -> Value {
+    if depth == 0 || g.below(3) == 0 {
+        return match g.below(4) {
+            0 => Value::num(Rat::new(
+                Int::from(g.next() as i64 >> g.below(64)),
+                Int::from((g.below(1000) + 1) as i64),
+            )),
+            _ => leaves[g.below(leaves.len() as u64) as usize].clone(),
+        };
+    }
+    let n = g.below(6);
+    Value::vector((0..n).map(|_| random_value(g, leaves, depth - 1)).collect())
+}
+
+#[test]
+fn cost_equals_the_rendered_bytes_of_random_values() {
+    let leaves = leaves();
+    let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+    let mut sizer = Sizer::new();
+    for _ in 0..400 {
+        let v = random_value(&mut g, &leaves, 5);
+        let s = sizer.size(&v);
+        assert_eq!(s.cost(), rendered_cost(&v), "{}", display(&v));
+        assert_eq!(s.depth, v.depth() as u64);
+        // A fresh sizer agrees with the one that memoized earlier values.
+        assert_eq!(Sizer::new().size(&v), s);
+    }
+    for v in &leaves {
+        assert_eq!(cost(v), rendered_cost(v), "{}", display(v));
+    }
+}
+
+#[test]
+fn decimal_lengths_are_exact_around_powers_of_ten() {
+    link();
+    let mut sizer = Sizer::new();
+    let ten = Int::from(10i64);
+    for k in (15u64..400).chain([1000, 4000, 20_000]) {
+        let p = ten.pow(k);
+        for delta in [-1i64, 0, 1] {
+            let x = p.add(&Int::from(delta));
+            for v in [x.clone(), x.neg()] {
+                let got = sizer.int_len(&v);
+                assert_eq!(got, v.to_string().len() as u64, "10^{k}{delta:+}");
+            }
+        }
+    }
+    for b in [63u64, 64, 65, 127, 128, 129, 1000, 262_144] {
+        let x = Int::from(2i64).pow(b);
+        assert_eq!(sizer.int_len(&x), x.to_string().len() as u64, "2^{b}");
+        let y = x.sub(&Int::ONE);
+        assert_eq!(sizer.int_len(&y), y.to_string().len() as u64, "2^{b}-1");
+    }
+}
+
+/// `[ v v ]` repeated: 2^levels copies of `v` sharing one chain of Vectors.
+fn doubled(mut v: Value, levels: u32) -> Value {
+    for _ in 0..levels {
+        v = Value::vector(vec![v.clone(), v]);
+    }
+    v
+}
+
+#[test]
+fn huge_shared_values_are_priced_by_their_distinct_structure() {
+    link();
+    let base = Value::vector(vec![Value::num(1), Value::num(22), Value::str("x")]);
+    let base_size = Sizer::new().size(&base);
+    // Sizes of `[ v v ]` follow from v's: node 2n + 28 + 1, display 2d + 3 + 2.
+    let mut expect = base_size;
+    for _ in 0..40 {
+        expect.node = 2 * expect.node + 28 + 1;
+        expect.display = 2 * expect.display + 3 + 2;
+        expect.depth += 1;
+    }
+    let v = doubled(base.clone(), 40);
+    let mut sizer = Sizer::new();
+    assert_eq!(sizer.size(&v), expect);
+    assert_eq!(
+        sizer.vectors_walked(),
+        41,
+        "each distinct Vector is walked once"
+    );
+    // 3 · 2^80 leaves: the sizes saturate instead of overflowing.
+    let huge = doubled(base, 80);
+    let mut sizer = Sizer::new();
+    let s = sizer.size(&huge);
+    assert_eq!(s.cost(), u64::MAX);
+    assert_eq!(sizer.vectors_walked(), 81);
+    let report = ComputeReport {
+        stack: vec![huge, Value::num(3)],
+        output: Vec::new(),
+        error: None,
+        interrupted: false,
+        usage: Default::default(),
+        contract_decls: None,
+    };
+    let r = compute_json_fitted(
+        &report,
+        &Fit {
+            stack_budget: VALUE_STACK_BUDGET,
+            max_depth: u64::MAX,
+        },
+        &no_host,
+    );
+    assert_eq!((r.kept_slots, r.elided_slots), (1, 1));
+    assert!(r.json.contains(&format!(
+        "\"stackDisplay\":[\"<elided vector of 2 elements, ~{} bytes>\",\"3/1\"]",
+        u64::MAX
+    )));
+}
+
+#[test]
+fn a_program_building_a_shared_value_is_priced_quickly() {
+    // Each `'V' BIND V V 2 COLLECT` doubles the leaves by sharing: 2^17 after 16
+    // rounds, about 8 MB rendered, within the profile's collectionWork.
+    let source = format!("[ 1 2 ]{}", " 'V' BIND V V 2 COLLECT".repeat(16));
+    let report = run(&source);
+    assert!(report.error.is_none(), "{:?}", report.error);
+    let mut sizer = Sizer::new();
+    let size = sizer.size(&report.stack[0]);
+    assert_eq!(sizer.vectors_walked(), 17);
+    let mut expect = Sizer::new().size(&top("[ 1 2 ]"));
+    for _ in 0..16 {
+        expect.node = 2 * expect.node + 28 + 1;
+        expect.display = 2 * expect.display + 3 + 2;
+        expect.depth += 1;
+    }
+    assert_eq!(size, expect);
+    assert!(size.cost() > 7_000_000);
+    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &no_host);
+    assert_eq!(r.elided_slots, 1);
+    assert!(r.json.len() < 1000);
+}
+
+#[test]
+fn values_deeper_than_the_profile_nesting_are_elided() {
+    let deep = |d: usize| {
+        let mut v = Value::num(1);
+        for _ in 0..d {
+            v = Value::vector(vec![v]);
+        }
+        v
+    };
+    let report = ComputeReport {
+        stack: vec![deep(33), deep(32), Value::Nil(NilReason::Literal)],
+        output: Vec::new(),
+        error: None,
+        interrupted: false,
+        usage: Default::default(),
+        contract_decls: None,
+    };
+    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &no_host);
+    assert_eq!((r.kept_slots, r.elided_slots), (2, 1));
+    let j: Json = serde_json::from_str(&r.json).unwrap();
+    assert_eq!(j["stackElided"]["slots"][0]["index"], 0);
+    assert_eq!(j["stack"][0]["elided"]["elements"], 1);
+    assert_eq!(j["outcome"], "nil:literal");
+    // The CLI elides nothing.
+    assert!(!compute_json(&report, &no_host).contains("elided"));
+    // 200,000 levels: priced and elided without native recursion.
+    let report = ComputeReport {
+        stack: vec![deep(200_000)],
+        ..report
+    };
+    let r = compute_json_within(&report, u64::MAX, &no_host);
+    assert_eq!(r.elided_slots, 1);
+}

@@ -1,0 +1,176 @@
+//! The phrasebook (docs/phrasebook/phrasebook.ajisai): it loads and verifies, every
+//! Word has a verified contract and examples that hold, and malformed files are
+//! refused with the line and the problem. `AJISAI_BLESS=1` rewrites the digest lines.
+
+mod common;
+
+use ajisai_core::display::display;
+use ajisai_core::engine::{compute_in, Options};
+use ajisai_core::machine::{identity, Dictionary};
+use ajisai_core::parser;
+use ajisai_core::phrasebook::Phrasebook;
+use ajisai_core::Profile;
+use std::path::PathBuf;
+
+fn path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/phrasebook/phrasebook.ajisai")
+}
+
+fn is_def_line(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && !t.starts_with('#')
+}
+
+/// The text with every `#:digest` line recomputed from the DEF lines above it.
+fn blessed(text: &str) -> String {
+    let mut dict = Dictionary::default();
+    for line in text.lines().filter(|l| is_def_line(l)) {
+        let program = parser::parse(line, &Profile::MCP_LOCAL_STDIO, 1).expect("DEF line parses");
+        let items: Vec<_> = program.block.items().to_vec();
+        let (
+            Some(ajisai_core::code::Item::Block { block, .. }),
+            Some(ajisai_core::code::Item::Str { text: name, .. }),
+        ) = (items.first(), items.get(1))
+        else {
+            panic!("not a DEF line: {line}");
+        };
+        dict.define(ajisai_core::code::normalize(name).into(), block.clone())
+            .expect("defines");
+    }
+    let ids = identity::identities(&dict);
+    let mut out = Vec::new();
+    let mut last_name: Option<String> = None;
+    for line in text.split('\n') {
+        if line.starts_with("#:digest ") {
+            let name = last_name.take().expect("a digest follows a DEF line");
+            out.push(format!("#:digest {}", ids[&name]));
+            continue;
+        }
+        if is_def_line(line) {
+            let name = line
+                .rsplit_once('\'')
+                .and_then(|(a, _)| a.rsplit_once('\''))
+                .map(|(_, n)| n)
+                .expect("name");
+            last_name = Some(ajisai_core::code::normalize(name));
+        }
+        out.push(line.to_string());
+    }
+    out.join("\n")
+}
+
+fn load() -> Phrasebook {
+    common::run("1");
+    let text = std::fs::read_to_string(path()).expect("the phrasebook is readable");
+    if std::env::var_os("AJISAI_BLESS").is_some() {
+        let new = blessed(&text);
+        if new != text {
+            std::fs::write(path(), &new).expect("writable");
+        }
+        return Phrasebook::load(&new).expect("the blessed phrasebook loads");
+    }
+    Phrasebook::load(&text).unwrap_or_else(|e| panic!("the phrasebook is refused: {e}"))
+}
+
+#[test]
+fn the_phrasebook_loads_with_verified_digests_and_contracts() {
+    let book = load();
+    assert!(book.entries().len() >= 25, "{} Words", book.entries().len());
+    for e in book.entries() {
+        assert!(e.contract.is_some(), "{} has no #:contract", e.name);
+        assert!(!e.examples.is_empty(), "{} has no #:example", e.name);
+        assert!(
+            e.digest.starts_with("sha256:") && e.digest.len() == 71,
+            "{}",
+            e.digest
+        );
+    }
+}
+
+#[test]
+fn every_example_holds_with_only_its_word_requested() {
+    let book = load();
+    let mut failures = Vec::new();
+    for e in book.entries() {
+        let prelude = book.closure(&[&e.name]).expect("its own name resolves");
+        for ex in &e.examples {
+            let r = compute_in(
+                &ex.source,
+                &prelude,
+                &Options::new(Profile::MCP_LOCAL_STDIO),
+            );
+            let got = match &r.error {
+                Some(err) => format!("error:{} ({})", err.category.id(), err.message),
+                None => r.stack.iter().map(display).collect::<Vec<_>>().join(" "),
+            };
+            if got != ex.expect {
+                failures.push(format!(
+                    "line {}: `{}` => {} (expected {})",
+                    ex.line, ex.source, got, ex.expect
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_closure_brings_dependencies_in_file_order() {
+    let book = load();
+    let names: Vec<&str> = book
+        .closure(&["stddev"])
+        .unwrap()
+        .iter()
+        .map(|e| &*e.name)
+        .collect();
+    assert_eq!(names, vec!["MEAN", "VARIANCE", "STDDEV"]);
+    assert_eq!(book.closure(&["NOPE"]).unwrap_err(), "NOPE");
+}
+
+#[test]
+fn a_prelude_is_free_and_silent() {
+    let book = load();
+    let prelude = book.closure(&["MEAN"]).unwrap();
+    let r = compute_in(
+        "[ 1 2 3 ] MEAN",
+        &prelude,
+        &Options::new(Profile::MCP_LOCAL_STDIO),
+    );
+    // SUM, LENGTH, DIV and the MEAN call: the definition itself costs nothing.
+    assert_eq!(r.usage.execution_steps, 5);
+    assert!(r.output.is_empty());
+}
+
+fn refused(text: &str) -> String {
+    common::run("1");
+    match Phrasebook::load(text) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn malformed_phrasebooks_are_refused_with_the_line() {
+    let good = blessed("{ 2 * } 'DOUBLE' DEF\n#:digest x\n");
+    assert!(Phrasebook::load(&good).is_ok(), "{good}");
+    let wrong_digest = format!(
+        "{{ 2 * }} 'DOUBLE' DEF\n#:digest sha256:{}\n",
+        "0".repeat(64)
+    );
+    assert!(refused(&wrong_digest).starts_with("line 2: the #:digest of DOUBLE does not match"));
+    assert!(refused("{ 2 * } 'DOUBLE' DEF").contains("no #:digest"));
+    assert!(refused("{ 2 * } 'DOUBLE' DEF\n1\n").contains("must be followed by its `#:digest"));
+    assert!(refused("#:bogus x\n").contains("not a phrasebook directive"));
+    assert!(refused(&blessed("{ 1 } 'ADD' DEF\n#:digest x\n")).contains("Core Word"));
+    assert!(refused("1 2 +\n#:digest x\n").contains("DEF line"));
+    let twice = blessed("{ 1 } 'ONE' DEF\n#:digest x\n{ 2 } 'one' DEF\n#:digest x\n");
+    assert!(refused(&twice).contains("already defined"));
+    let forward = "{ TWO 1 + } 'THREE' DEF\n#:digest x\n{ 2 } 'TWO' DEF\n#:digest x\n";
+    assert!(refused(forward).contains("defined later"));
+    let bad_contract = blessed("#:contract DOUBLE inputs=2\n{ 2 * } 'DOUBLE' DEF\n#:digest x\n");
+    assert!(
+        refused(&bad_contract).contains("contract violation"),
+        "{}",
+        refused(&bad_contract)
+    );
+}
