@@ -26,10 +26,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// failure rather than a crash of the whole test binary.
 pub const RUNNER_STACK_BYTES: usize = 256 * 1024 * 1024;
 
-/// Make sure the Words and the pure backend are linked (they register via `inventory`).
+/// Make sure the Words and the backends are linked (they register via `inventory`).
 pub fn link() {
     ajisai_words::link();
     ajisai_numerics_pure::link();
+    ajisai_numerics_gmp::link();
 }
 
 /// Run `f` on a thread with [`RUNNER_STACK_BYTES`] of native stack and return its result.
@@ -481,32 +482,67 @@ pub struct Summary {
     pub backends: Vec<&'static str>,
 }
 
-/// Every numeric backend linked into this build, highest priority first.
-pub fn backends() -> Vec<&'static dyn Numerics> {
+/// A backend a runner compares, with the label reports use for it.
+#[derive(Clone, Copy)]
+pub struct Backend {
+    /// `gmp`, `pure`, or `gmp-plugin` for the GMP backend behind the plugin interface.
+    pub label: &'static str,
+    /// The backend.
+    pub numerics: &'static dyn Numerics,
+}
+
+/// Every numeric backend linked into this build, highest priority first; with the
+/// `gmp` feature also the GMP backend served through the plugin interface in-process
+/// (the root module a plugin file exports, behind the loader's checks), so every case
+/// also crosses the FFI boundary's marshalling.
+pub fn backends() -> Vec<Backend> {
     link();
-    numerics::registered().iter().map(|r| (r.get)()).collect()
+    let builtin = numerics::registered().into_iter().map(|r| Backend {
+        label: r.kind.id(),
+        numerics: (r.get)(),
+    });
+    #[cfg(feature = "gmp")]
+    let builtin = builtin.chain(std::iter::once(Backend {
+        label: "gmp-plugin",
+        numerics: plugin_interface(),
+    }));
+    builtin.collect()
+}
+
+/// The GMP backend behind the plugin interface, without loading a file.
+#[cfg(feature = "gmp")]
+pub fn plugin_interface() -> &'static dyn Numerics {
+    use std::sync::OnceLock;
+    static PLUGIN: OnceLock<ajisai_numerics_gmp::Plugin> = OnceLock::new();
+    PLUGIN.get_or_init(|| {
+        ajisai_numerics_gmp::Plugin::from_module(
+            ajisai_numerics_gmp::export::module(),
+            std::path::Path::new("(in-process plugin interface)"),
+        )
+        .expect("the built-in module passes the loader's checks")
+    })
+}
+
+/// The envelope of `report` as the CLI and MCP server would serialize it, without
+/// host fields (so without the backend): the unit of backend parity.
+pub fn envelope(report: &ComputeReport) -> String {
+    compute_json(report, &|_: &mut ObjectWriter<'_>| {})
 }
 
 /// Run one case on every backend: the findings of the first, plus any backend whose
 /// envelope differs from the first's (results must be byte-identical across backends).
-fn run_on_every_backend(
-    case: &Case,
-    backends: &[&'static dyn Numerics],
-) -> (Vec<String>, Option<String>) {
+fn run_on_every_backend(case: &Case, backends: &[Backend]) -> (Vec<String>, Option<String>) {
     let mut first: Option<(String, String)> = None;
     let mut found = Vec::new();
     let mut blocked = None;
-    for &b in backends {
-        let kind = b.kind().id();
-        let (envelope, mut findings) = numerics::with_backend(b, || match run(case) {
+    for b in backends {
+        let kind = b.label;
+        let (envelope, mut findings) = numerics::with_backend(b.numerics, || match run(case) {
             Ok(report) => {
                 if blocked.is_none() {
                     blocked = unregistered_word(&case.expect, &report);
                 }
-                (
-                    compute_json(&report, &|_: &mut ObjectWriter<'_>| {}),
-                    compare(&case.expect, &report),
-                )
+                (envelope(&report), compare(&case.expect, &report))
             }
             Err(e) => (String::new(), vec![e]),
         });
@@ -531,7 +567,7 @@ pub fn run_all(cases: &[Case]) -> Summary {
     let backends = backends();
     let mut summary = Summary {
         total: cases.len(),
-        backends: backends.iter().map(|b| b.kind().id()).collect(),
+        backends: backends.iter().map(|b| b.label).collect(),
         ..Summary::default()
     };
     for case in cases {

@@ -74,10 +74,34 @@ fn words_depend_on_core_only_among_workspace_crates() {
 
 #[test]
 fn backends_depend_on_core_not_on_words() {
-    let deps = dependencies("numerics-pure");
-    assert!(deps.iter().any(|d| d == "ajisai-core"));
-    assert!(
-        !deps.iter().any(|d| d == "ajisai-words"),
-        "a backend must not know the vocabulary"
-    );
+    for backend in ["numerics-pure", "numerics-gmp"] {
+        let deps = dependencies(backend);
+        assert!(deps.iter().any(|d| d == "ajisai-core"), "{backend}");
+        assert!(
+            !deps.iter().any(|d| d == "ajisai-words"),
+            "{backend}: a backend (and so the plugin cdylib) must not know the vocabulary"
+        );
+    }
+}
+
+/// The portable build links `numerics-gmp` for its plugin loader: GMP itself may only
+/// come in through the optional `backend` feature, and the workspace names the crate
+/// without its default features.
+#[test]
+fn gmp_is_optional_in_the_gmp_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let manifest = std::fs::read_to_string(root.join("numerics-gmp/Cargo.toml")).expect("readable");
+    for c_library in ["rug", "gmp-mpfr-sys"] {
+        let line = manifest
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{c_library} =")))
+            .unwrap_or_else(|| panic!("numerics-gmp names {c_library}"));
+        assert!(line.contains("optional = true"), "{line}");
+    }
+    let workspace = std::fs::read_to_string(root.join("Cargo.toml")).expect("readable");
+    let line = workspace
+        .lines()
+        .find(|l| l.starts_with("ajisai-numerics-gmp ="))
+        .expect("the workspace names ajisai-numerics-gmp");
+    assert!(line.contains("default-features = false"), "{line}");
 }

@@ -72,7 +72,17 @@ impl Numerics for Pure {
     }
 
     fn gcd(&self, a: IntRef<'_>, b: IntRef<'_>) -> IntBuf {
-        from_big(BigInt::from(to_biguint(a.limbs).gcd(&to_biguint(b.limbs))))
+        let (mut x, mut y) = (to_biguint(a.limbs), to_biguint(b.limbs));
+        if x < y {
+            std::mem::swap(&mut x, &mut y);
+        }
+        // num-integer's gcd (Stein's) takes time quadratic in the larger operand even
+        // when the other is tiny (a million-bit value over a small denominator took
+        // seconds); one Euclid step first leaves two operands no wider than the smaller.
+        if !y.is_zero() {
+            x %= &y;
+        }
+        from_big(BigInt::from(x.gcd(&y)))
     }
 
     fn isqrt(&self, a: IntRef<'_>) -> IntBuf {
@@ -130,6 +140,20 @@ mod tests {
         let (q, r) = PURE.div_rem(buf(true, &[7]).as_ref(), buf(false, &[2]).as_ref());
         assert_eq!(q, buf(true, &[3]));
         assert_eq!(r, buf(true, &[1]));
+    }
+
+    #[test]
+    fn gcd_of_unbalanced_operands() {
+        let big = PURE.parse_decimal(&format!("{}0", "7".repeat(3001)));
+        let g = PURE.gcd(big.as_ref(), buf(true, &[30]).as_ref());
+        assert_eq!(g, buf(false, &[10]));
+        let g = PURE.gcd(buf(false, &[30]).as_ref(), big.as_ref());
+        assert_eq!(g, buf(false, &[10]));
+        assert_eq!(PURE.gcd(big.as_ref(), IntBuf::default().as_ref()), big);
+        assert_eq!(
+            PURE.gcd(IntBuf::default().as_ref(), IntBuf::default().as_ref()),
+            IntBuf::default()
+        );
     }
 
     #[test]

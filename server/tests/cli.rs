@@ -17,6 +17,7 @@ fn ajisai_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Outcome {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ajisai"));
     cmd.args(args)
         .env_remove("AJISAI_NUMERICS")
+        .env_remove("AJISAI_NUMERICS_PLUGIN")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -155,7 +156,12 @@ fn run_json_is_one_envelope_with_host_fields_last() {
     assert_eq!(doc["stack"][1]["semantics"]["absence"]["reason"], "literal");
     assert_eq!(doc["limitProfile"], "cli-local");
     assert_eq!(keys(&doc["backend"]), ["kind", "library", "origin"]);
-    assert_eq!(doc["backend"]["kind"], "pure");
+    let auto = if ajisai_server::backend::GMP_BUILTIN {
+        "gmp"
+    } else {
+        "pure"
+    };
+    assert_eq!(doc["backend"]["kind"], auto);
     assert_eq!(doc["backend"]["origin"], "builtin");
     assert!(
         doc.get("mcp").is_none()
@@ -404,8 +410,13 @@ fn version_names_engine_specification_numerics_and_profile() {
         lines[1],
         format!("specification: {}", ajisai_core::SPECIFICATION_VERSION)
     );
+    let auto = if ajisai_server::backend::GMP_BUILTIN {
+        "numerics: gmp (GMP "
+    } else {
+        "numerics: pure (num-bigint "
+    };
     assert!(
-        lines[2].starts_with("numerics: pure (num-bigint ") && lines[2].ends_with(", builtin)"),
+        lines[2].starts_with(auto) && lines[2].ends_with(", builtin)"),
         "{}",
         lines[2]
     );

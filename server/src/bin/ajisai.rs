@@ -1,5 +1,6 @@
 //! `ajisai`: the human CLI (MCP.md MCP-94). See `ajisai --help`.
 
+use ajisai_numerics_gmp::BackendFault;
 use ajisai_server::cli::{self, Exit, Io};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -9,6 +10,14 @@ use std::process::ExitCode;
 const ENGINE_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 fn main() -> ExitCode {
+    // A fault of a loaded numeric plugin unwinds the engine thread with a
+    // `BackendFault`; it is reported below as one line, not as a panic.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if BackendFault::from_panic(info.payload()).is_none() {
+            default_hook(info)
+        }
+    }));
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let worker = std::thread::Builder::new()
         .name("ajisai-engine".into())
@@ -33,11 +42,18 @@ fn main() -> ExitCode {
         });
     let exit = match worker.map(|w| w.join()) {
         Ok(Ok(exit)) => exit.code(),
-        Ok(Err(_)) => {
-            // The panic message has been printed by the panic hook already.
-            eprintln!("ajisai: internal error: the engine thread panicked (this is a bug; please report it)");
-            101
-        }
+        Ok(Err(payload)) => match BackendFault::from_panic(payload.as_ref()) {
+            // A host-side failure like an I/O error: exit 2 with one line.
+            Some(fault) => {
+                eprintln!("ajisai: {fault}");
+                2
+            }
+            None => {
+                // The panic message has been printed by the panic hook already.
+                eprintln!("ajisai: internal error: the engine thread panicked (this is a bug; please report it)");
+                101
+            }
+        },
         Err(e) => {
             eprintln!("ajisai: cannot start the engine thread: {e}");
             2

@@ -85,7 +85,9 @@ exit codes:
   2  usage error or I/O error (nothing on stdout)
 
 environment:
-  AJISAI_NUMERICS=auto|gmp|pure   numeric backend (default auto)
+  AJISAI_NUMERICS=auto|gmp|pure   numeric backend (default auto: the fastest available)
+  AJISAI_NUMERICS_PLUGIN=<file>   load the GMP backend from this shared library
+                                  (ignored, with a warning, when AJISAI_NUMERICS=pure)
 "
     )
 }
@@ -104,9 +106,14 @@ pub fn version_text(backend: &Selected) -> String {
     )
 }
 
-/// Fix the process's numeric backend from `AJISAI_NUMERICS` (empty or unset = `auto`).
-pub fn select_backend(choice: Option<OsString>) -> Result<Selected, String> {
-    crate::backend::select(choice)
+/// Fix the process's numeric backend from `AJISAI_NUMERICS` (empty or unset = `auto`)
+/// and `AJISAI_NUMERICS_PLUGIN`; warnings go to `warn`.
+pub fn select_backend(
+    choice: Option<OsString>,
+    plugin: Option<OsString>,
+    warn: &mut dyn FnMut(&str),
+) -> Result<Selected, String> {
+    crate::backend::select_with(choice, plugin, warn)
 }
 
 fn usage_error(io: &mut Io<'_>, e: &UsageError) -> Exit {
@@ -132,7 +139,16 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
             Err(_) => Exit::Usage,
         };
     }
-    let backend = match select_backend(std::env::var_os("AJISAI_NUMERICS")) {
+    // A refused backend choice or plugin is a startup error (exit 2, nothing on
+    // stdout): never a silent fallback to another backend.
+    let selected = select_backend(
+        std::env::var_os(crate::backend::CHOICE_VAR),
+        std::env::var_os(crate::backend::PLUGIN_VAR),
+        &mut |w| {
+            let _ = writeln!(io.stderr, "ajisai: warning: {w}");
+        },
+    );
+    let backend = match selected {
         Ok(b) => b,
         Err(e) => {
             let _ = writeln!(io.stderr, "ajisai: {e}");

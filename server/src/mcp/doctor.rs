@@ -306,11 +306,13 @@ fn parity(
     server: &AjisaiServer,
     examples: &[Program],
 ) -> Result<String, String> {
-    let backends = numerics::registered();
+    // Every available backend: the built-in ones and a configured, loaded plugin.
+    let backends = crate::backend::available();
+    let label = |b: &numerics::Selected| format!("{} ({})", b.backend.kind().id(), b.origin.id());
     if backends.len() < 2 {
         let only = backends
             .first()
-            .map(|b| b.kind.id())
+            .map(|b| b.backend.kind().id())
             .unwrap_or("no backend");
         return Ok(format!("only {only} available"));
     }
@@ -327,34 +329,38 @@ fn parity(
     let programs = std::sync::Arc::new(programs);
     let mut reference: Option<(String, Vec<String>)> = None;
     for b in &backends {
-        let backend = (b.get)();
+        let backend = b.backend;
         let s = server.clone();
         let list = std::sync::Arc::clone(&programs);
         let envelopes = rt
-            .block_on(tokio::task::spawn_blocking(move || {
-                numerics::with_backend(backend, || {
-                    list.iter()
-                        .map(|p| envelope_text(&s, p).and_then(|t| without_backend(&t)))
-                        .collect::<Result<Vec<String>, String>>()
+            // spawn_blocking needs the runtime's context: create the task inside it.
+            .block_on(async move {
+                tokio::task::spawn_blocking(move || {
+                    numerics::with_backend(backend, || {
+                        list.iter()
+                            .map(|p| envelope_text(&s, p).and_then(|t| without_backend(&t)))
+                            .collect::<Result<Vec<String>, String>>()
+                    })
                 })
-            }))
-            .map_err(|e| format!("{} run failed: {e}", b.kind.id()))??;
+                .await
+            })
+            .map_err(|e| format!("{} run failed: {e}", label(b)))??;
         match &reference {
-            None => reference = Some((b.kind.id().to_string(), envelopes)),
+            None => reference = Some((label(b), envelopes)),
             Some((first, expected)) => {
                 for (i, (a, e)) in envelopes.iter().zip(expected).enumerate() {
                     if a != e {
                         return Err(format!(
                             "{} differs between {first} and {}",
                             programs[i].label,
-                            b.kind.id()
+                            label(b)
                         ));
                     }
                 }
             }
         }
     }
-    let kinds: Vec<&str> = backends.iter().map(|b| b.kind.id()).collect();
+    let kinds: Vec<String> = backends.iter().map(label).collect();
     Ok(format!(
         "{}: {} computations ({} phrasebook examples), envelopes identical without mcp.backend",
         kinds.join(", "),

@@ -96,7 +96,7 @@ impl Executor {
         ct: CancellationToken,
     ) -> Option<CallToolResult> {
         let name = tool.name();
-        if self.poisoned.load(Ordering::Acquire) {
+        if self.poisoned.load(Ordering::Acquire) || crate::backend::poisoned() {
             return Some(self.host_error(name, &HostError::backend_unavailable()));
         }
         let hooks = self.options.hooks.clone();
@@ -154,13 +154,35 @@ impl Executor {
         };
         let answer = match outcome {
             Ok(Ok(answer)) => answer,
-            Ok(Err(payload)) => Err(self.fault(panic_text(payload.as_ref()))),
+            Ok(Err(payload)) => Err(self.fault_from(payload.as_ref())),
             Err(join) => Err(self.fault(format!("the execution task failed: {join}"))),
         };
         Some(match answer {
             Ok(result) => result,
             Err(e) => self.host_error(name, &e),
         })
+    }
+
+    /// A caught panic: a plugin's own fault report keeps its kind (malformed data is
+    /// `malformedBackendResponse`, a poisoned plugin `backendUnavailable`); anything
+    /// else is `backendFailure`. Either way a plugin backend is poisoned (MCP-13).
+    fn fault_from(&self, payload: &(dyn std::any::Any + Send)) -> HostError {
+        use ajisai_numerics_gmp::{BackendFault, FaultKind};
+        match payload.downcast_ref::<BackendFault>() {
+            Some(f) => {
+                let error = match f.kind {
+                    FaultKind::Failure => HostError::backend_failure(f.message.clone()),
+                    FaultKind::Malformed => HostError::malformed(
+                        "The numeric backend answered data that breaks its contract; this server no longer runs programs, restart it.",
+                        f.message.clone(),
+                    ),
+                    FaultKind::Poisoned => HostError::backend_unavailable(),
+                };
+                let _ = self.fault(String::new());
+                error
+            }
+            None => self.fault(panic_text(payload)),
+        }
     }
 
     /// A caught engine fault: `backendFailure`, and a plugin backend is poisoned.

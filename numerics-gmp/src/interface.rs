@@ -1,0 +1,133 @@
+//! The plugin interface: the `abi_stable` root module a GMP plugin exports and the
+//! FFI-safe integer types that cross it. Compiled in every build (it needs no GMP), so
+//! the portable server can load a plugin without linking GMP itself.
+//!
+//! The module is a prefix type: fields may only be appended after
+//! `#[sabi(last_prefix_field)]`, and any other change bumps [`INTERFACE_VERSION`]'s
+//! major number. The loader refuses a plugin whose interface major differs from its
+//! own, and `abi_stable` refuses one whose module layout differs.
+//!
+//! Every function returns [`Answer`]: `RErr` carries the message of a fault inside the
+//! plugin (a panic caught at its `extern "C"` boundary), never a language result.
+
+use abi_stable::{
+    declare_root_module_statics,
+    library::RootModule,
+    sabi_types::VersionStrings,
+    std_types::{RResult, RSlice, RStr, RString, RVec, Tuple2},
+    StableAbi,
+};
+
+/// The interface version this build speaks (`major.minor.patch`).
+#[cfg(not(feature = "test-interface-mismatch"))]
+pub const INTERFACE_VERSION: &str = "1.0.0";
+/// A deliberately different interface version, for the mismatch tests only.
+#[cfg(feature = "test-interface-mismatch")]
+pub const INTERFACE_VERSION: &str = "2.0.0";
+
+/// The file name stem `abi_stable` derives library names from (`libajisai_numerics_gmp.so`).
+pub const LIBRARY_BASE_NAME: &str = "ajisai_numerics_gmp";
+
+/// A borrowed integer crossing the boundary: sign and little-endian 64-bit limbs
+/// without high zero limbs (zero is the empty slice).
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug)]
+pub struct IntArg<'a> {
+    /// True for a negative value.
+    pub negative: bool,
+    /// Magnitude limbs, least significant first.
+    pub limbs: RSlice<'a, u64>,
+}
+
+/// An owned integer crossing the boundary, in the form of [`IntArg`].
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, Default)]
+pub struct IntOut {
+    /// True for a negative value.
+    pub negative: bool,
+    /// Magnitude limbs, least significant first.
+    pub limbs: RVec<u64>,
+}
+
+/// What a plugin function answers: its result, or the message of a fault it caught.
+pub type Answer<T> = RResult<T, RString>;
+
+/// The root module of a numeric plugin: one `extern "C"` function per operation of
+/// `ajisai_core::numerics::Numerics`, with the same contracts.
+#[repr(C)]
+#[derive(StableAbi)]
+#[sabi(kind(Prefix(prefix_ref = NumericsModuleRef)))]
+#[sabi(missing_field(panic))]
+pub struct NumericsModule {
+    /// The backend kind's id; `gmp` for this crate.
+    #[cfg(not(feature = "test-layout-mismatch"))]
+    pub kind: extern "C" fn() -> RString,
+    /// A different signature, for the layout-mismatch tests only.
+    #[cfg(feature = "test-layout-mismatch")]
+    pub kind: extern "C" fn(u32) -> u64,
+    /// The library and the version it runs on, e.g. `GMP 6.3.0`.
+    pub library: extern "C" fn() -> Answer<RString>,
+    /// a + b
+    pub add: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<IntOut>,
+    /// a − b
+    pub sub: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<IntOut>,
+    /// a · b
+    pub mul: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<IntOut>,
+    /// (a / b truncated, a − b·q); b ≠ 0.
+    pub div_rem: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<Tuple2<IntOut, IntOut>>,
+    /// a / b where b divides a exactly; b ≠ 0.
+    pub div_exact: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<IntOut>,
+    /// gcd(|a|, |b|).
+    pub gcd: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<IntOut>,
+    /// ⌊√a⌋ for a ≥ 0.
+    pub isqrt: extern "C" fn(IntArg<'_>) -> Answer<IntOut>,
+    /// Decimal text, `-` for negatives.
+    pub to_decimal: extern "C" fn(IntArg<'_>) -> Answer<RString>,
+    /// Parse a non-empty string of ASCII digits (no sign).
+    #[sabi(last_prefix_field)]
+    pub parse_decimal: extern "C" fn(RStr<'_>) -> Answer<IntOut>,
+}
+
+impl RootModule for NumericsModuleRef {
+    declare_root_module_statics! {NumericsModuleRef}
+    const BASE_NAME: &'static str = LIBRARY_BASE_NAME;
+    const NAME: &'static str = "ajisai numeric plugin";
+    const VERSION_STRINGS: VersionStrings = VersionStrings::new(INTERFACE_VERSION);
+}
+
+impl<'a> IntArg<'a> {
+    /// The boundary form of a core integer view.
+    pub fn from_core(x: ajisai_core::numerics::IntRef<'a>) -> IntArg<'a> {
+        IntArg {
+            negative: x.negative,
+            limbs: RSlice::from_slice(x.limbs),
+        }
+    }
+
+    /// The core view of this integer.
+    pub fn to_core(self) -> ajisai_core::numerics::IntRef<'a> {
+        ajisai_core::numerics::IntRef {
+            negative: self.negative,
+            limbs: self.limbs.as_slice(),
+        }
+    }
+}
+
+impl IntOut {
+    /// The boundary form of a core result.
+    pub fn from_core(x: ajisai_core::numerics::IntBuf) -> IntOut {
+        IntOut {
+            negative: x.negative,
+            limbs: RVec::from(x.limbs),
+        }
+    }
+
+    /// The core form of this result (normalized: no high zero limb, no negative zero).
+    pub fn into_core(self) -> ajisai_core::numerics::IntBuf {
+        ajisai_core::numerics::IntBuf {
+            negative: self.negative,
+            limbs: self.limbs.into_vec(),
+        }
+        .normalize()
+    }
+}

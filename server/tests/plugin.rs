@@ -1,0 +1,376 @@
+//! The run-time GMP plugin through the real `ajisai` binary (MCP.md MCP-11..MCP-14):
+//! a good plugin is loaded and used; a missing file, a file that is not a shared
+//! library, a shared library that is not a plugin, and plugins built against another
+//! interface version or layout are each refused at startup with one line saying what
+//! was expected and what was found (exit 2, nothing on stdout) — never a crash, never
+//! a fallback. `AJISAI_NUMERICS=pure` ignores a configured plugin with a warning.
+//!
+//! The plugins are built here, by `cargo build -p ajisai-numerics-gmp` with the feature
+//! sets of each variant (the mismatched ones on purpose), into a target directory of
+//! their own. Run under `--no-default-features` this tests the portable binary, which
+//! has no GMP of its own.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+/// A plugin build: the features of `ajisai-numerics-gmp` it is built with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Variant {
+    /// The real plugin.
+    Good,
+    /// Declares interface 2.0.0.
+    OtherInterface,
+    /// Declares this interface version but has another module layout.
+    OtherLayout,
+    /// The same cdylib without the exported root module (a shared library, not a plugin).
+    NoRootModule,
+}
+
+impl Variant {
+    fn features(self) -> &'static str {
+        match self {
+            Variant::Good => "plugin",
+            Variant::OtherInterface => "plugin,test-interface-mismatch",
+            Variant::OtherLayout => "plugin,test-layout-mismatch",
+            Variant::NoRootModule => "",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Variant::Good => "good",
+            Variant::OtherInterface => "other-interface",
+            Variant::OtherLayout => "other-layout",
+            Variant::NoRootModule => "no-root-module",
+        }
+    }
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the server crate sits in the workspace")
+        .to_path_buf()
+}
+
+fn scratch() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("plugin-tests");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Build `variant` once per test run and return a path to its library file.
+fn plugin(variant: Variant) -> PathBuf {
+    static BUILT: OnceLock<Mutex<HashMap<Variant, PathBuf>>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| Mutex::new(HashMap::new()));
+    // One build at a time: the variants share a target directory.
+    let mut built = built.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(p) = built.get(&variant) {
+        return p.clone();
+    }
+    let target = scratch().join("target");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(workspace())
+        .args(["build", "--quiet", "-p", "ajisai-numerics-gmp", "--lib"])
+        .arg("--no-default-features")
+        .arg("--target-dir")
+        .arg(&target);
+    if !variant.features().is_empty() {
+        cmd.args(["--features", variant.features()]);
+    }
+    let out = cmd.output().expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "building the {} plugin failed:\n{}",
+        variant.name(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = format!(
+        "{}ajisai_numerics_gmp{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    let copy = scratch().join(format!("{}-{file}", variant.name()));
+    std::fs::copy(target.join("debug").join(&file), &copy).expect("the plugin was built");
+    built.insert(variant, copy.clone());
+    copy
+}
+
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn ajisai(args: &[&str], stdin: &str, numerics: Option<&str>, plugin: Option<&Path>) -> Outcome {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ajisai"));
+    cmd.args(args)
+        .env_remove("AJISAI_NUMERICS")
+        .env_remove("AJISAI_NUMERICS_PLUGIN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(n) = numerics {
+        cmd.env("AJISAI_NUMERICS", n);
+    }
+    if let Some(p) = plugin {
+        cmd.env("AJISAI_NUMERICS_PLUGIN", p);
+    }
+    let mut child = cmd.spawn().expect("the ajisai binary starts");
+    {
+        let mut input = child.stdin.take().expect("stdin is piped");
+        // The CLI refuses to start before reading stdin: a broken pipe is fine.
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    let out = child
+        .wait_with_output()
+        .expect("the ajisai binary finishes");
+    Outcome {
+        code: out.status.code().expect("exited normally, not by a signal"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A refusal: exit 2, nothing on stdout, exactly one stderr line naming the variable and
+/// the path, containing every `needles` part.
+fn assert_refused(out: &Outcome, path: &Path, needles: &[&str]) {
+    assert_eq!(out.code, 2, "stderr: {}", out.stderr);
+    assert_eq!(out.stdout, "");
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "one line: {}", out.stderr);
+    let line = lines[0];
+    assert!(
+        line.starts_with(&format!(
+            "ajisai: AJISAI_NUMERICS_PLUGIN: numeric plugin {}: expected ",
+            path.display()
+        )),
+        "{line}"
+    );
+    for n in needles {
+        assert!(line.contains(n), "{line:?} lacks {n:?}");
+    }
+}
+
+const PROGRAM: &str = "2 100 POW 3 / 5 SQRT 1 + 2 / 30 POW + 10 40 POW 7 + *";
+
+fn without_backend(json: &str) -> String {
+    let at = json
+        .rfind(",\"backend\":")
+        .expect("the CLI envelope ends with backend");
+    json[..at].to_string()
+}
+
+#[test]
+fn a_good_plugin_is_loaded_and_serves_every_run() {
+    let good = plugin(Variant::Good);
+    let version = ajisai(&["--version"], "", None, Some(&good));
+    assert_eq!(version.code, 0, "{}", version.stderr);
+    let line = version
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("numerics: "))
+        .expect("a numerics line");
+    assert!(
+        line.starts_with("numerics: gmp (GMP ") && line.ends_with(", plugin)"),
+        "{line}"
+    );
+    for choice in [None, Some("auto"), Some("gmp")] {
+        let run = ajisai(&["run", "--json", "-"], PROGRAM, choice, Some(&good));
+        assert_eq!(run.code, 0, "{choice:?}: {}", run.stderr);
+        assert_eq!(run.stderr, "");
+        assert!(
+            run.stdout
+                .contains("\"backend\":{\"kind\":\"gmp\",\"library\":\"GMP ")
+                && run.stdout.trim_end().ends_with("\"origin\":\"plugin\"}}"),
+            "{}",
+            run.stdout
+        );
+        // The same envelope as the pure backend's, apart from the backend record.
+        let pure = ajisai(&["run", "--json", "-"], PROGRAM, Some("pure"), None);
+        assert_eq!(without_backend(&run.stdout), without_backend(&pure.stdout));
+    }
+}
+
+#[test]
+fn a_missing_file_is_refused() {
+    let missing = scratch().join("no-such-plugin.so");
+    for choice in [None, Some("auto"), Some("gmp")] {
+        let out = ajisai(&["run", "-"], "1 2 +", choice, Some(&missing));
+        assert_refused(&out, &missing, &["found no file at that path"]);
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_library_is_refused() {
+    let text = scratch().join("not-a-library.so");
+    std::fs::write(&text, "#!/bin/sh\necho not a plugin\n").expect("scratch file");
+    let out = ajisai(&["--version"], "", None, Some(&text));
+    assert_refused(
+        &out,
+        &text,
+        &["found a file that is not a loadable shared library"],
+    );
+    let dir = scratch();
+    let out = ajisai(&["--version"], "", None, Some(&dir));
+    assert_refused(&out, &dir, &["found something that is not a regular file"]);
+}
+
+#[test]
+fn a_library_that_is_not_a_plugin_is_refused() {
+    let lib = plugin(Variant::NoRootModule);
+    let out = ajisai(&["run", "-"], "1 2 +", None, Some(&lib));
+    assert_refused(
+        &out,
+        &lib,
+        &[
+            "expected an Ajisai numeric plugin (interface 1.0.0)",
+            "found a shared library that exports no abi_stable root module",
+        ],
+    );
+}
+
+#[test]
+fn a_plugin_of_another_interface_version_is_refused() {
+    let lib = plugin(Variant::OtherInterface);
+    let out = ajisai(&["run", "-"], "1 2 +", Some("gmp"), Some(&lib));
+    assert_refused(
+        &out,
+        &lib,
+        &[
+            "expected interface version 1.x with x >= 0 (compatible with 1.0.0)",
+            "found interface version 2.0.0",
+        ],
+    );
+}
+
+#[test]
+fn a_plugin_with_another_layout_is_refused() {
+    let lib = plugin(Variant::OtherLayout);
+    let out = ajisai(&["--version"], "", None, Some(&lib));
+    assert_refused(
+        &out,
+        &lib,
+        &[
+            "expected the module layout of interface 1.0.0",
+            "found a different layout",
+        ],
+    );
+}
+
+#[test]
+fn pure_ignores_a_configured_plugin_with_a_warning() {
+    let missing = scratch().join("ignored-plugin.so");
+    let out = ajisai(
+        &["run", "--json", "-"],
+        "1 2 +",
+        Some("pure"),
+        Some(&missing),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "ajisai: warning: AJISAI_NUMERICS_PLUGIN={} is ignored because AJISAI_NUMERICS=pure\n",
+            missing.display()
+        )
+    );
+    assert!(out.stdout.contains(
+        "\"backend\":{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}"
+    ));
+}
+
+#[test]
+fn an_unknown_choice_names_the_available_backends_and_the_plugin() {
+    let missing = scratch().join("unused-plugin.so");
+    let out = ajisai(&["run", "-"], "1 2 +", Some("fastest"), Some(&missing));
+    assert_eq!((out.code, out.stdout.as_str()), (2, ""));
+    let builtin = if ajisai_server::backend::GMP_BUILTIN {
+        "available backends: gmp (builtin), pure (builtin)"
+    } else {
+        "available backends: pure (builtin)"
+    };
+    assert!(out.stderr.contains(builtin), "{}", out.stderr);
+    assert!(
+        out.stderr.trim_end().ends_with(&format!(
+            "AJISAI_NUMERICS_PLUGIN={} would add gmp (plugin)",
+            missing.display()
+        )),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn without_a_plugin_gmp_is_available_only_when_built_in() {
+    let out = ajisai(&["--version"], "", Some("gmp"), None);
+    if ajisai_server::backend::GMP_BUILTIN {
+        assert_eq!(out.code, 0);
+        assert!(out.stdout.contains("numerics: gmp (GMP "), "{}", out.stdout);
+        assert!(out.stdout.contains(", builtin)"), "{}", out.stdout);
+    } else {
+        assert_eq!((out.code, out.stdout.as_str()), (2, ""));
+        assert!(
+            out.stderr.contains(
+                "AJISAI_NUMERICS=gmp but no gmp backend is available; available: pure (builtin)"
+            ),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
+fn doctor(plugin: &Path) -> Outcome {
+    let out = Command::new(env!("CARGO_BIN_EXE_ajisai-mcp-server"))
+        .arg("--doctor")
+        .env_remove("AJISAI_NUMERICS")
+        .env_remove("AJISAI_PHRASEBOOK")
+        .env("AJISAI_NUMERICS_PLUGIN", plugin)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the MCP server runs");
+    Outcome {
+        code: out.status.code().expect("exited normally, not by a signal"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+#[test]
+fn the_mcp_servers_doctor_checks_the_plugin() {
+    let good = plugin(Variant::Good);
+    let out = doctor(&good);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains(&format!("— auto: plugin loaded from {}", good.display())),
+        "{}",
+        out.stdout
+    );
+    // D7 compares the plugin with every built-in backend.
+    let parity = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("ok    backend parity — "))
+        .expect("the parity check passed");
+    assert!(
+        parity.contains("gmp (plugin)") && parity.contains("pure (builtin)"),
+        "{parity}"
+    );
+
+    let other = plugin(Variant::OtherInterface);
+    let out = doctor(&other);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains(&format!(
+            "FAIL  numeric backend — AJISAI_NUMERICS_PLUGIN: numeric plugin {}: expected interface version 1.x with x >= 0 (compatible with 1.0.0), found interface version 2.0.0",
+            other.display()
+        )),
+        "{}",
+        out.stdout
+    );
+}
