@@ -754,3 +754,152 @@ fn the_test_finder_sees_tests_and_only_tests() {
     assert!(declares_test(file, "e"));
     assert!(!declares_test(file, "f"));
 }
+
+// ---- consistency of the three source tools (MCP-75, MCP-89) ------------------------------
+
+/// Every distinct source of the golden cases and limit probes.
+fn golden_sources() -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for case in cases() {
+        let Ok(args) = materialize(&case["arguments"]) else {
+            continue;
+        };
+        if let (Some(s), None) = (args["source"].as_str(), args.get("words")) {
+            out.push(s.to_string());
+        }
+    }
+    for (_, entry) in limit_entries() {
+        for side in ["under", "over"] {
+            if let Ok(s) = probe_source(&entry[side]) {
+                out.push(s);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The source without its `#:contract` lines.
+fn without_directives(source: &str) -> String {
+    source
+        .split('\n')
+        .filter(|l| !l.trim_start().starts_with("#:contract"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// C1–C5 over one source; C6 is a golden case, C7 the second-process run.
+async fn consistency(client: &Client, source: &str) -> Vec<String> {
+    let args = serde_json::json!({ "source": source });
+    let compute = envelope(&call(client, "compute", &args).await);
+    if compute["status"] == "hostError" {
+        return Vec::new(); // refused by the host before any tool ran (sourceTooLarge)
+    }
+    let check = envelope(&call(client, "check", &args).await);
+    let infer = envelope(&call(client, "infer_contracts", &args).await);
+    let label = clip(&source.replace('\n', "⏎"));
+    let mut out = Vec::new();
+    // C1: outcome agrees with status, category and the top slot.
+    let expected_outcome = if compute["status"] == "error" {
+        format!(
+            "error:{}",
+            compute["error"]["category"].as_str().unwrap_or("?")
+        )
+    } else {
+        let stack = compute["stack"].as_array().cloned().unwrap_or_default();
+        match stack.last() {
+            Some(top) if top["type"] == "nil" => format!(
+                "nil:{}",
+                top["semantics"]["absence"]["reason"]
+                    .as_str()
+                    .unwrap_or("?")
+            ),
+            _ => "value".to_string(),
+        }
+    };
+    if compute["outcome"] != expected_outcome.as_str() {
+        out.push(format!(
+            "C1 {label}: outcome {} but {expected_outcome} expected",
+            compute["outcome"]
+        ));
+    }
+    // C2: unparseable on one tool means unparseable on all three, identically.
+    let malformed = |e: &Value| e["error"]["category"] == "malformedSource";
+    if malformed(&compute) || malformed(&check) || malformed(&infer) {
+        for (tool, e) in [("check", &check), ("infer_contracts", &infer)] {
+            if e["message"] != compute["message"] || e["error"] != compute["error"] {
+                out.push(format!(
+                    "C2 {label}: {tool} answers {} / {}, compute {} / {}",
+                    e["message"], e["error"], compute["message"], compute["error"]
+                ));
+            }
+        }
+    }
+    // C3: form and names never make execution fail once check is ok.
+    let category = compute["error"]["category"].as_str().unwrap_or_default();
+    if check["status"] == "ok"
+        && ["malformedSource", "unknownWord", "contractViolation"].contains(&category)
+    {
+        out.push(format!(
+            "C3 {label}: check ok but compute fails with {category}"
+        ));
+    }
+    // C4: what check refuses before running, compute refuses identically.
+    let check_category = check["error"]["category"].as_str().unwrap_or_default();
+    if [
+        "malformedSource",
+        "contractViolation",
+        "resourceLimitExceeded",
+    ]
+    .contains(&check_category)
+        && (check["message"] != compute["message"] || check["error"] != compute["error"])
+    {
+        out.push(format!(
+            "C4 {label}: check {} / {}, compute {} / {}",
+            check["message"], check["error"], compute["message"], compute["error"]
+        ));
+    }
+    // C5: the suggested lines, pasted above the source, verify.
+    if check["status"] == "ok" && infer["status"] == "ok" {
+        let suggested: Vec<&str> = infer["contracts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["suggested"].as_str())
+            .collect();
+        if !suggested.is_empty() {
+            let pasted = format!("{}\n{}", suggested.join("\n"), without_directives(source));
+            let again =
+                envelope(&call(client, "check", &serde_json::json!({ "source": pasted })).await);
+            let all_verified = again["contractDecls"]["declarations"]
+                .as_array()
+                .is_some_and(|d| d.iter().all(|d| d["verdict"] == "verified"));
+            if again["status"] != "ok" || !all_verified {
+                out.push(format!(
+                    "C5 {label}: the pasted suggestions do not verify: {}",
+                    clip(&again.to_string())
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// MCP-89: C1–C5 hold for every golden source (cases and limit probes).
+#[test]
+fn the_source_tools_agree_on_every_golden_source() {
+    on_big_stack(the_source_tools_agree_on_every_golden_source_body);
+}
+
+async fn the_source_tools_agree_on_every_golden_source_body() {
+    let client = spawn_with_env(&[]).await;
+    let mut problems = Vec::new();
+    let sources = golden_sources();
+    for source in &sources {
+        problems.extend(consistency(&client, source).await);
+    }
+    client.cancel().await.expect("closes");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    println!("C1–C5 hold on {} golden sources", sources.len());
+}
