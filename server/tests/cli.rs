@@ -630,3 +630,60 @@ fn repl_on_empty_input_prints_nothing() {
         (0, "", "")
     );
 }
+
+#[test]
+fn check_counts_verified_declarations_and_lists_every_finding() {
+    let ok = ajisai(
+        &["check", "-"],
+        "#:contract A inputs=1\n#:contract B field=extends\n{ 1 + } 'A' DEF { SQRT } 'B' DEF",
+    );
+    assert_eq!(ok.code, 0);
+    assert_eq!(
+        ok.stdout,
+        "ok: well-formed, every name resolves, 2 #:contract declarations verified (nothing was executed)\n"
+    );
+    let bad = ajisai(
+        &["check", "-"],
+        "#:contract A inputs=2 outputs=2\n#:contract B field=closed\n{ 1 + } 'A' DEF\n{ SQRT } 'B' DEF",
+    );
+    assert_eq!(bad.code, 1);
+    assert!(bad.stdout.is_empty());
+    let lines: Vec<&str> = bad.stderr.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "error at line 1, column 1: contractViolation: contract violation: #:contract A declares inputs=2, inferred inputs=1 (and 2 more)",
+            "  error at line 1: #:contract A declares inputs=2, inferred inputs=1",
+            "  error at line 1: #:contract A declares outputs=2, inferred outputs=1",
+            "  error at line 2: #:contract B declares field=closed, inferred field=extends",
+        ]
+    );
+}
+
+#[test]
+fn the_phrasebook_file_checks_infers_and_passes_its_examples() {
+    let file =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/phrasebook/phrasebook.ajisai");
+    let file = file.to_str().expect("a UTF-8 path");
+    let check = ajisai(&["check", file], "");
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(check.stdout.contains("#:contract declarations verified"));
+    // Every #:contract line of the file is what inference suggests.
+    let text = std::fs::read_to_string(file).expect("readable");
+    let declared: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("#:contract "))
+        .collect();
+    let contract = ajisai(&["contract", file], "");
+    assert_eq!(contract.code, 0);
+    for line in &declared {
+        assert!(
+            contract.stdout.lines().any(|l| l == *line),
+            "{line} is not what inference suggests"
+        );
+    }
+    for profile in ["cli", "mcp"] {
+        let test = ajisai(&["test", file, "--profile", profile], "");
+        assert_eq!(test.code, 0, "{}{}", test.stdout, test.stderr);
+    }
+}

@@ -60,6 +60,20 @@ async fn descriptions_match_the_registry_and_the_requirements() {
         .iter()
         .map(|e| e["name"].as_str().expect("a name").to_string())
         .collect();
+    // The `words` argument lists the effective phrasebook's Words (MCP-23): those are
+    // Words too, named by the DEF lines of ajisai://phrasebook.
+    let (_, phrasebook) = read(&client, "ajisai://phrasebook").await;
+    let phrase_words: BTreeSet<String> = phrasebook
+        .lines()
+        .filter(|l| l.trim_end().ends_with("' DEF") && l.trim_start().starts_with('{'))
+        .filter_map(|l| {
+            l.trim_end()
+                .strip_suffix("' DEF")?
+                .rsplit_once('\'')
+                .map(|(_, n)| n.to_uppercase())
+        })
+        .collect();
+    assert!(phrase_words.len() >= 25, "{phrase_words:?}");
     let tools = client.list_all_tools().await.expect("tools/list");
     let description = |name: &str| -> String {
         tools
@@ -86,7 +100,12 @@ async fn descriptions_match_the_registry_and_the_requirements() {
             .expect("properties")
         {
             let d = schema["description"].as_str().expect("argument described");
-            let unknown = unknown_capital_tokens(d, &words);
+            let known = if arg == "words" {
+                words.union(&phrase_words).cloned().collect()
+            } else {
+                words.clone()
+            };
+            let unknown = unknown_capital_tokens(d, &known);
             assert!(unknown.is_empty(), "{}.{arg} names {unknown:?}", tool.name);
             let n = d.chars().count();
             assert!(n <= 800, "{}.{arg} is {n} characters", tool.name);
@@ -215,11 +234,17 @@ async fn descriptions_match_the_registry_and_the_requirements() {
                     "word_contract",
                 ],
             ),
-            "words" => contains_all(
-                "words",
-                d,
-                &["phrasebook", "`prelude`", "digest", "at most 64"],
-            ),
+            "words" => {
+                contains_all(
+                    "words",
+                    d,
+                    &["phrasebook", "`prelude`", "digest", "at most 64"],
+                );
+                // At most 64 Words: the description names every one (MCP-23).
+                for w in &phrase_words {
+                    assert!(d.contains(w.as_str()), "words does not list {w}: {d}");
+                }
+            }
             "word" => contains_all("word", d, &["alias", "case-insensitive", "64 characters"]),
             other => panic!("undeclared argument {other}"),
         }

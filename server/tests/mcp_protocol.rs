@@ -405,6 +405,7 @@ async fn resources_and_the_word_template() {
             ("ajisai://contracts", Some("application/json")),
             ("ajisai://schema/result", Some("application/json")),
             ("ajisai://limits", Some("application/json")),
+            ("ajisai://phrasebook", Some("text/plain")),
         ]
     );
     for r in &listed {

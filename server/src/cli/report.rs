@@ -4,13 +4,14 @@
 //! two host fields, `limitProfile` and `backend`, where the server puts `mcp`.
 
 use super::{Exit, Io};
+use ajisai_core::contract::Verdict;
 use ajisai_core::display::display;
 use ajisai_core::engine::{self, CheckReport, ComputeReport, InferReport, Options};
 use ajisai_core::envelope::{self, one_line};
 use ajisai_core::json::ObjectWriter;
 use ajisai_core::numerics::{BackendProvenance, Selected};
 use ajisai_core::value::Value;
-use ajisai_core::{LangError, Profile};
+use ajisai_core::{ErrorCategory, LangError, Profile};
 use std::io;
 
 /// What one source command writes, and how it exits.
@@ -163,12 +164,25 @@ fn human_run(report: &ComputeReport, exit: Exit) -> Rendered {
 }
 
 fn human_check(report: &CheckReport, exit: Exit) -> Rendered {
+    let findings = report.contract_decls.iter().flat_map(|d| &d.findings);
     match &report.error {
         None => {
-            let mut stdout =
-                "ok: well-formed, every name resolves (nothing was executed)\n".to_string();
+            let verified = report
+                .contract_decls
+                .iter()
+                .flat_map(|d| &d.declarations)
+                .filter(|d| d.verdict == Verdict::Verified)
+                .count();
+            let declarations = match verified {
+                0 => String::new(),
+                1 => ", 1 #:contract declaration verified".to_string(),
+                n => format!(", {n} #:contract declarations verified"),
+            };
+            let mut stdout = format!(
+                "ok: well-formed, every name resolves{declarations} (nothing was executed)\n"
+            );
             // Declarations inference could not decide are notes: they never fail a check.
-            for f in report.contract_decls.iter().flat_map(|d| &d.findings) {
+            for f in findings {
                 stdout.push_str(&format!(
                     "note at line {}: {}\n",
                     f.line,
@@ -181,11 +195,25 @@ fn human_check(report: &CheckReport, exit: Exit) -> Rendered {
                 exit,
             }
         }
-        Some(e) => Rendered {
-            stdout: String::new(),
-            stderr: error_line(e),
-            exit,
-        },
+        Some(e) => {
+            // The message quotes the first finding; people get every one of them.
+            let mut stderr = error_line(e);
+            if e.category == ErrorCategory::ContractViolation {
+                for f in findings {
+                    stderr.push_str(&format!(
+                        "  {} at line {}: {}\n",
+                        f.severity.id(),
+                        f.line,
+                        one_line(&f.message)
+                    ));
+                }
+            }
+            Rendered {
+                stdout: String::new(),
+                stderr,
+                exit,
+            }
+        }
     }
 }
 

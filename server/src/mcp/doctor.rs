@@ -10,6 +10,7 @@ use super::config::ServerOptions;
 use super::content;
 use super::handler::AjisaiServer;
 use super::modes::{self, EXIT_FAULT, EXIT_OK};
+use super::phrasebook::{Fault, Phrasebook};
 use super::validate::ToolKind;
 use ajisai_core::numerics;
 use serde_json::Value;
@@ -50,10 +51,12 @@ fn skipped(label: &'static str, prerequisite: &str) -> Check {
 /// Run every check and print the report; the result is the exit code.
 pub fn run() -> u8 {
     crate::backend::link();
+    // Backend first: reading the phrasebook must not fix one by itself.
     let selected = crate::backend::select_from_env();
-    print!("{}", modes::version_text(&selected));
+    let phrasebook = Phrasebook::from_env();
+    print!("{}", modes::version_text(&selected, &phrasebook));
     println!();
-    let checks = checks(&selected);
+    let checks = checks(&selected, &phrasebook);
     for c in &checks {
         println!("{}", c.line());
     }
@@ -68,8 +71,11 @@ pub fn run() -> u8 {
     }
 }
 
-/// The seven checks, D1 to D7.
-pub fn checks(selected: &Result<numerics::Selected, String>) -> Vec<Check> {
+/// The seven checks, D1 to D7, for the selected backend and the effective phrasebook.
+pub fn checks(
+    selected: &Result<numerics::Selected, String>,
+    phrasebook: &Result<Phrasebook, Fault>,
+) -> Vec<Check> {
     let mut out = Vec::with_capacity(7);
     // D1 runtime.
     let runtime = modes::runtime().map_err(|e| format!("cannot start the async runtime: {e}"));
@@ -98,10 +104,22 @@ pub fn checks(selected: &Result<numerics::Selected, String>) -> Vec<Check> {
             )
         }),
     });
-    // D3 phrasebook.
+    // D3 phrasebook: loading verified structure, names, order, digests and contracts;
+    // the examples run on the selected backend.
+    let server = AjisaiServer::with_phrasebook(
+        ServerOptions::production(),
+        phrasebook.clone().unwrap_or_else(|_| Phrasebook::empty()),
+    );
     out.push(Check {
         label: "phrasebook",
-        result: modes::phrasebook_check().map(str::to_string),
+        result: match (phrasebook, selected) {
+            (Err(f), _) => Err(f.problem()),
+            (Ok(p), Err(_)) => Err(format!(
+                "{}; examples skipped: numeric backend",
+                p.summary()
+            )),
+            (Ok(p), Ok(_)) => phrasebook_examples(&server, p),
+        },
     });
     // D4 numeric backend.
     out.push(Check {
@@ -118,7 +136,6 @@ pub fn checks(selected: &Result<numerics::Selected, String>) -> Vec<Check> {
     };
     match (runtime, prerequisite) {
         (Ok(rt), None) => {
-            let server = AjisaiServer::new(ServerOptions::production());
             out.push(Check {
                 label: "exact rational",
                 result: exact_rational(&rt, &server),
@@ -127,9 +144,10 @@ pub fn checks(selected: &Result<numerics::Selected, String>) -> Vec<Check> {
                 label: "algebraic value",
                 result: algebraic_value(&rt, &server),
             });
+            let phrase_examples = phrasebook.as_ref().map(examples).unwrap_or_default();
             out.push(Check {
                 label: "backend parity",
-                result: parity(&rt, &server),
+                result: parity(&rt, &server, &phrase_examples),
             });
             rt.shutdown_background();
         }
@@ -208,7 +226,86 @@ fn without_backend(text: &str) -> Result<String, String> {
     serde_json::to_string(&v).map_err(|e| e.to_string())
 }
 
-fn parity(rt: &tokio::runtime::Runtime, server: &AjisaiServer) -> Result<String, String> {
+/// One program D7 compares: a source and the phrasebook Words it requests.
+#[derive(Clone, Debug)]
+struct Program {
+    source: String,
+    words: Vec<String>,
+    /// The expected display of a phrasebook example (D3).
+    expect: Option<String>,
+    /// Where it came from, for messages.
+    label: String,
+}
+
+/// Every `#:example` of the phrasebook, each requesting only the Word it documents.
+fn examples(p: &Phrasebook) -> Vec<Program> {
+    p.entries()
+        .iter()
+        .flat_map(|e| {
+            e.examples.iter().map(|ex| Program {
+                source: ex.source.clone(),
+                words: vec![e.name.to_string()],
+                expect: Some(ex.expect.clone()),
+                label: format!("phrasebook line {} `{}`", ex.line, ex.source),
+            })
+        })
+        .collect()
+}
+
+/// The envelope text of one program through the compute path (no gate, no deadline).
+fn envelope_text(server: &AjisaiServer, program: &Program) -> Result<String, String> {
+    let r = server
+        .execute_now_with(ToolKind::Compute, &program.source, &program.words)
+        .map_err(|e| format!("{}: {}", program.label, e.message))?;
+    Ok(r.content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .unwrap_or_default())
+}
+
+/// D3's examples: each runs with only its own Word requested and must show its
+/// expected display (`error:<category>` expects that outcome instead).
+fn phrasebook_examples(server: &AjisaiServer, p: &Phrasebook) -> Result<String, String> {
+    let programs = examples(p);
+    let mut failures = Vec::new();
+    for program in &programs {
+        let text = envelope_text(server, program)?;
+        let v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        let expect = program.expect.as_deref().unwrap_or_default();
+        let got = if v["status"] == "ok" {
+            v["stackDisplay"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .unwrap_or_default()
+        } else {
+            v["outcome"].as_str().unwrap_or_default().to_string()
+        };
+        if got != expect {
+            failures.push(format!("{} gave {got}, expected {expect}", program.label));
+        }
+    }
+    match failures.as_slice() {
+        [] => Ok(format!(
+            "{}; digests and contracts verified; {} examples hold",
+            p.summary(),
+            programs.len()
+        )),
+        [only] => Err(only.clone()),
+        [first, rest @ ..] => Err(format!("{first} (and {} more)", rest.len())),
+    }
+}
+
+fn parity(
+    rt: &tokio::runtime::Runtime,
+    server: &AjisaiServer,
+    examples: &[Program],
+) -> Result<String, String> {
     let backends = numerics::registered();
     if backends.len() < 2 {
         let only = backends
@@ -217,29 +314,27 @@ fn parity(rt: &tokio::runtime::Runtime, server: &AjisaiServer) -> Result<String,
             .unwrap_or("no backend");
         return Ok(format!("only {only} available"));
     }
-    let programs = [EXACT_RATIONAL, ALGEBRAIC_VALUE];
+    let mut programs: Vec<Program> = [EXACT_RATIONAL, ALGEBRAIC_VALUE]
+        .iter()
+        .map(|p| Program {
+            source: p.to_string(),
+            words: Vec::new(),
+            expect: None,
+            label: format!("`{p}`"),
+        })
+        .collect();
+    programs.extend_from_slice(examples);
+    let programs = std::sync::Arc::new(programs);
     let mut reference: Option<(String, Vec<String>)> = None;
     for b in &backends {
         let backend = (b.get)();
         let s = server.clone();
+        let list = std::sync::Arc::clone(&programs);
         let envelopes = rt
             .block_on(tokio::task::spawn_blocking(move || {
                 numerics::with_backend(backend, || {
-                    programs
-                        .iter()
-                        .map(|p| {
-                            s.execute_now(ToolKind::Compute, p)
-                                .map_err(|e| e.message)
-                                .and_then(|r| {
-                                    let text = r
-                                        .content
-                                        .first()
-                                        .and_then(|c| c.as_text())
-                                        .map(|t| t.text.clone())
-                                        .unwrap_or_default();
-                                    without_backend(&text)
-                                })
-                        })
+                    list.iter()
+                        .map(|p| envelope_text(&s, p).and_then(|t| without_backend(&t)))
                         .collect::<Result<Vec<String>, String>>()
                 })
             }))
@@ -250,8 +345,8 @@ fn parity(rt: &tokio::runtime::Runtime, server: &AjisaiServer) -> Result<String,
                 for (i, (a, e)) in envelopes.iter().zip(expected).enumerate() {
                     if a != e {
                         return Err(format!(
-                            "`{}` differs between {first} and {}",
-                            programs[i],
+                            "{} differs between {first} and {}",
+                            programs[i].label,
                             b.kind.id()
                         ));
                     }
@@ -261,8 +356,9 @@ fn parity(rt: &tokio::runtime::Runtime, server: &AjisaiServer) -> Result<String,
     }
     let kinds: Vec<&str> = backends.iter().map(|b| b.kind.id()).collect();
     Ok(format!(
-        "{}: {} computations, envelopes identical without mcp.backend",
+        "{}: {} computations ({} phrasebook examples), envelopes identical without mcp.backend",
         kinds.join(", "),
-        programs.len()
+        programs.len(),
+        examples.len()
     ))
 }

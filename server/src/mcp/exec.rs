@@ -11,6 +11,7 @@
 use super::config::ServerOptions;
 use super::gate::{Admission, Gate};
 use super::hosterror::HostError;
+use super::phrasebook::{self, Phrasebook};
 use super::provenance::Provenance;
 use super::result::{self, Undeliverable};
 use super::validate::ToolKind;
@@ -18,6 +19,7 @@ use ajisai_core::engine::{self, ComputeReport, Options};
 use ajisai_core::envelope::{self, Rendered};
 use ajisai_core::json::ObjectWriter;
 use ajisai_core::limits::InterruptFlag;
+use ajisai_core::phrasebook::Entry;
 use rmcp::model::CallToolResult;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,27 +34,47 @@ pub struct Executor {
     pub provenance: Provenance,
     /// Whether the numeric backend was loaded as a plugin (a fault then poisons it).
     pub plugin_backend: bool,
+    /// The effective phrasebook (for the hints of unknown names).
+    pub phrasebook: Phrasebook,
     gate: Gate,
     poisoned: AtomicBool,
 }
 
 /// Render the compute envelope with the stack selected under `budget` bytes (MCP-53):
 /// the engine keeps each slot from the top down whose cost fits what is left and
-/// elides the others (MCP-36).
-pub fn render_compute(report: &ComputeReport, budget: u64, provenance: &Provenance) -> Rendered {
+/// elides the others (MCP-36). `prelude` is the call's phrasebook prelude (MCP-35).
+pub fn render_compute(
+    report: &ComputeReport,
+    budget: u64,
+    prelude: &[Entry],
+    provenance: &Provenance,
+) -> Rendered {
     envelope::compute_json_within(report, budget, &|o: &mut ObjectWriter<'_>| {
-        provenance.write(o)
+        host_fields(o, prelude, provenance)
     })
+}
+
+/// The host's fields, last in every source-tool envelope: `prelude` when Words were
+/// requested, then `mcp` (MCP-28).
+fn host_fields(o: &mut ObjectWriter<'_>, prelude: &[Entry], provenance: &Provenance) {
+    phrasebook::write_prelude(o, prelude);
+    provenance.write(o);
 }
 
 impl Executor {
     /// An executor for `options`, attaching `provenance` to every result.
-    pub fn new(options: ServerOptions, provenance: Provenance, plugin_backend: bool) -> Executor {
+    pub fn new(
+        options: ServerOptions,
+        provenance: Provenance,
+        plugin_backend: bool,
+        phrasebook: Phrasebook,
+    ) -> Executor {
         let gate = Gate::new(options.slots() as usize);
         Executor {
             options,
             provenance,
             plugin_backend,
+            phrasebook,
             gate,
             poisoned: AtomicBool::new(false),
         }
@@ -64,12 +86,13 @@ impl Executor {
         result::host_error_result(error, &self.provenance)
     }
 
-    /// Run a validated source-tool call. `None` means the call was cancelled and gets no
-    /// answer (MCP-9).
+    /// Run a validated source-tool call with the phrasebook Words of `prelude` defined
+    /// first. `None` means the call was cancelled and gets no answer (MCP-9).
     pub async fn run(
         self: &Arc<Self>,
         tool: ToolKind,
         source: String,
+        prelude: Vec<Entry>,
         ct: CancellationToken,
     ) -> Option<CallToolResult> {
         let name = tool.name();
@@ -111,7 +134,7 @@ impl Executor {
                     if let Some(h) = &this.options.hooks {
                         h.before_run(&source, &flag);
                     }
-                    this.execute(tool, &source, flag)
+                    this.execute(tool, &source, &prelude, flag)
                 }))
             })
         };
@@ -148,32 +171,42 @@ impl Executor {
         HostError::backend_failure(detail)
     }
 
-    /// Run the engine and build the delivered result, on the blocking thread.
+    /// Run the engine and build the delivered result, on the blocking thread. The
+    /// `prelude` Words are defined before the source, free of charge and silently
+    /// (MCP-79); an `unknownWord` for an unrequested phrasebook Word says so (MCP-33).
     pub fn execute(
         &self,
         tool: ToolKind,
         source: &str,
+        prelude: &[Entry],
         flag: InterruptFlag,
     ) -> Result<CallToolResult, HostError> {
         let options = Options {
             profile: self.options.profile.clone(),
             interrupt: Some(flag),
         };
-        let host = |o: &mut ObjectWriter<'_>| self.provenance.write(o);
+        let host = |o: &mut ObjectWriter<'_>| host_fields(o, prelude, &self.provenance);
+        let defined: Vec<&Entry> = prelude.iter().collect();
         match tool {
             ToolKind::Compute => {
-                let report = engine::compute(source, &options);
+                let mut report = engine::compute_in(source, &defined, &options);
                 if report.interrupted {
                     return Err(HostError::timeout(self.options.wall_time_ms()));
                 }
-                self.fit_compute(&report)
+                if let Some(e) = report.error.as_mut() {
+                    self.phrasebook.annotate_unknown(e, prelude);
+                }
+                self.fit_compute(&report, prelude)
             }
-            ToolKind::Check => self.fit_plain(envelope::check_json(
-                &engine::check(source, &options),
-                &host,
-            )),
+            ToolKind::Check => {
+                let mut report = engine::check_in(source, &defined, &options);
+                if let Some(e) = report.error.as_mut() {
+                    self.phrasebook.annotate_unknown(e, prelude);
+                }
+                self.fit_plain(envelope::check_json(&report, &host))
+            }
             ToolKind::InferContracts => self.fit_plain(envelope::infer_json(
-                &engine::infer_contracts(source, &options),
+                &engine::infer_contracts_in(source, &defined, &options),
                 &host,
             )),
             ToolKind::WordContract => Err(HostError::backend_failure(
@@ -195,7 +228,11 @@ impl Executor {
     /// Fit a compute envelope into `responseBytes` (MCP-52): render under the stack
     /// budget, measure the whole result, and re-render with the budget halved while it
     /// does not fit and whole slots remain.
-    pub fn fit_compute(&self, report: &ComputeReport) -> Result<CallToolResult, HostError> {
+    pub fn fit_compute(
+        &self,
+        report: &ComputeReport,
+        prelude: &[Entry],
+    ) -> Result<CallToolResult, HostError> {
         let limit = self.options.response_bytes();
         let mut budget = if report.error.is_some() {
             self.options.error_stack_bytes
@@ -203,7 +240,7 @@ impl Executor {
             self.options.value_stack_bytes
         };
         loop {
-            let rendered = render_compute(report, budget, &self.provenance);
+            let rendered = render_compute(report, budget, prelude, &self.provenance);
             let failure = match result::tool_result(rendered.json, false) {
                 Ok(r) => {
                     if result::measure(&r) <= limit {

@@ -45,17 +45,29 @@ struct Inner {
 }
 
 impl AjisaiServer {
-    /// A server enforcing `options`, on the process's numeric backend. The words and
-    /// backends must be linked (`crate::backend::link`) and the backend selected.
+    /// A server enforcing `options` with the embedded phrasebook, on the process's
+    /// numeric backend. The words and backends must be linked (`crate::backend::link`)
+    /// and the backend selected.
     pub fn new(options: ServerOptions) -> AjisaiServer {
+        // The embedded phrasebook is verified by the build's tests and again at startup
+        // (serve mode loads it before building a server), so it loads here.
+        let phrasebook = Phrasebook::embedded().unwrap_or_else(|fault| {
+            tracing::error!("{}", fault.diagnostic());
+            Phrasebook::empty()
+        });
+        AjisaiServer::with_phrasebook(options, phrasebook)
+    }
+
+    /// A server enforcing `options` that serves `phrasebook` (the effective one of
+    /// MCP-80: embedded or the `AJISAI_PHRASEBOOK` file, loaded and verified by the caller).
+    pub fn with_phrasebook(options: ServerOptions, phrasebook: Phrasebook) -> AjisaiServer {
         let content = content::content();
         let selected = ajisai_core::numerics::process();
         let provenance = Provenance::new(
-            &content.asset_digest,
+            phrasebook.asset_digest(),
             options.profile.name,
             &selected.provenance(),
         );
-        let phrasebook = Phrasebook::effective();
         let output_schema: Arc<JsonObject> =
             Arc::new(match serde_json::from_str::<Value>(content.schema.text) {
                 Ok(Value::Object(m)) => m,
@@ -66,7 +78,12 @@ impl AjisaiServer {
         let plugin = selected.origin == ajisai_core::numerics::BackendOrigin::Plugin;
         AjisaiServer {
             inner: Arc::new(Inner {
-                exec: Arc::new(Executor::new(options, provenance, plugin)),
+                exec: Arc::new(Executor::new(
+                    options,
+                    provenance,
+                    plugin,
+                    phrasebook.clone(),
+                )),
                 content,
                 phrasebook,
                 tools,
@@ -83,6 +100,11 @@ impl AjisaiServer {
     /// The `mcp` block this server attaches.
     pub fn provenance(&self) -> &Provenance {
         &self.inner.exec.provenance
+    }
+
+    /// The phrasebook this server serves.
+    pub fn phrasebook(&self) -> &Phrasebook {
+        &self.inner.phrasebook
     }
 
     /// One `tools/call`, the whole path: validation, admission, execution, fitting.
@@ -105,10 +127,15 @@ impl AjisaiServer {
         };
         match call {
             Call::Word { name } => Some(self.word_contract(&name)),
-            // The effective phrasebook is empty, so validation lets only an empty
-            // `words` through and there is no prelude to define. With a phrasebook, the
-            // resolved Words become the engine's prelude here (`engine::compute_in`).
-            Call::Source { tool, source, .. } => exec.run(tool, source, ct).await,
+            // The requested Words and their dependencies become the engine's prelude.
+            Call::Source {
+                tool,
+                source,
+                words,
+            } => {
+                let prelude = self.inner.phrasebook.prelude(&words);
+                exec.run(tool, source, prelude, ct).await
+            }
         }
     }
 
@@ -116,7 +143,12 @@ impl AjisaiServer {
     pub fn word_contract(&self, written: &str) -> CallToolResult {
         let exec = &self.inner.exec;
         let context = ToolKind::WordContract.name();
-        match super::lookup::word_contract(written, self.inner.content, &exec.provenance) {
+        match super::lookup::word_contract(
+            written,
+            self.inner.content,
+            &self.inner.phrasebook,
+            &exec.provenance,
+        ) {
             Ok(json) => match exec.fit_plain(json) {
                 Ok(r) => r,
                 Err(e) => exec.host_error(context, &e),
@@ -159,6 +191,7 @@ impl AjisaiServer {
             resources::CONTRACTS => c.registry.text.to_string(),
             resources::SCHEMA => c.schema.text.to_string(),
             resources::LIMITS => self.inner.limits.clone(),
+            resources::PHRASEBOOK => self.inner.phrasebook.text().to_string(),
             _ => {
                 if let Some(encoded) = uri.strip_prefix(resources::WORDS_PREFIX) {
                     let name = resources::decode_name(encoded).map_err(|reason| {
@@ -214,9 +247,25 @@ impl AjisaiServer {
     /// Run a source tool on the current thread, outside the gate and without a deadline
     /// (`--doctor` uses it to compare backends under `with_backend`).
     pub fn execute_now(&self, tool: ToolKind, source: &str) -> Result<CallToolResult, HostError> {
-        self.inner
-            .exec
-            .execute(tool, source, ajisai_core::limits::InterruptFlag::new())
+        self.execute_now_with(tool, source, &[])
+    }
+
+    /// [`AjisaiServer::execute_now`] with phrasebook `words` requested (validated as
+    /// `words` is, MCP-19 step 7).
+    pub fn execute_now_with(
+        &self,
+        tool: ToolKind,
+        source: &str,
+        words: &[String],
+    ) -> Result<CallToolResult, HostError> {
+        let names = self.inner.phrasebook.resolve(tool.name(), words)?;
+        let prelude = self.inner.phrasebook.prelude(&names);
+        self.inner.exec.execute(
+            tool,
+            source,
+            &prelude,
+            ajisai_core::limits::InterruptFlag::new(),
+        )
     }
 
     /// The initialize answer (MCP-10).

@@ -4,6 +4,7 @@
 
 use super::content::Content;
 use super::hosterror::{HostError, HostErrorCode};
+use super::phrasebook::Phrasebook;
 use super::provenance::Provenance;
 use ajisai_core::code::normalize;
 use ajisai_core::envelope::{message_line, SCHEMA_VERSION};
@@ -29,10 +30,12 @@ pub fn suggestions(written: &str) -> Vec<String> {
 }
 
 /// The `word_contract` envelope for `written`: the registry entry on a hit, the
-/// `unknownWord` error with suggestions on a miss.
+/// `unknownWord` error with suggestions on a miss; a miss that names a phrasebook Word
+/// says so and points to `ajisai://phrasebook` (MCP-72).
 pub fn word_contract(
     written: &str,
     content: &Content,
+    phrasebook: &Phrasebook,
     provenance: &Provenance,
 ) -> Result<String, HostError> {
     let name = written.trim();
@@ -63,6 +66,9 @@ pub fn word_contract(
             if !found.is_empty() {
                 message.push_str("; closest: ");
                 message.push_str(&found.join(", "));
+            }
+            if let Some(hint) = phrasebook.word_contract_hint(name) {
+                message.push_str(&hint);
             }
             o.str("status", "error")
                 .str("specificationVersion", SPECIFICATION_VERSION)

@@ -1,4 +1,4 @@
-//! The MCP server `ajisai-mcp-server` (MCP.md): rmcp over stdio, four tools, five
+//! The MCP server `ajisai-mcp-server` (MCP.md): rmcp over stdio, four tools, six
 //! resources and a Word template, host errors, admission and delivery limits.
 //!
 //! The engine owns every language-visible field; this host validates requests

@@ -3,6 +3,7 @@
 use super::config::ServerOptions;
 use super::content;
 use super::handler::AjisaiServer;
+use super::phrasebook::{Fault, Origin, Phrasebook};
 use super::{doctor, logging, transport, PROGRAM, SERVER_VERSION};
 use ajisai_core::numerics::Selected;
 use ajisai_core::Profile;
@@ -78,7 +79,10 @@ pub fn run(args: &[OsString]) -> u8 {
         }
         Mode::Version => {
             crate::backend::link();
-            print!("{}", version_text(&crate::backend::select_from_env()));
+            // Backend first: reading the phrasebook must not fix one by itself.
+            let selected = crate::backend::select_from_env();
+            let phrasebook = Phrasebook::from_env();
+            print!("{}", version_text(&selected, &phrasebook));
             EXIT_OK
         }
         Mode::Doctor => doctor::run(),
@@ -124,14 +128,36 @@ pub fn numerics_text(selected: &Result<Selected, String>) -> String {
     }
 }
 
-/// The seven lines of `--version` (MCP-7).
-pub fn version_text(selected: &Result<Selected, String>) -> String {
+/// The `assets` line's value: the asset digest with the effective phrasebook (MCP-83),
+/// or why it is unavailable.
+pub fn assets_text(phrasebook: &Result<Phrasebook, Fault>) -> String {
+    match phrasebook {
+        Ok(p) => p.asset_digest().to_string(),
+        Err(Fault::Unreadable { .. }) => {
+            "unavailable (the AJISAI_PHRASEBOOK file cannot be read)".to_string()
+        }
+        Err(Fault::Invalid {
+            origin: Origin::Override(_),
+            ..
+        }) => "unavailable (the AJISAI_PHRASEBOOK file is not a valid phrasebook)".to_string(),
+        Err(Fault::Invalid { .. }) => {
+            "unavailable (the embedded phrasebook does not verify)".to_string()
+        }
+    }
+}
+
+/// The seven lines of `--version` (MCP-7), with the asset digest of the effective
+/// phrasebook.
+pub fn version_text(
+    selected: &Result<Selected, String>,
+    phrasebook: &Result<Phrasebook, Fault>,
+) -> String {
     let c = content::content();
     format!(
         "{PROGRAM} {SERVER_VERSION}\nengine: {}\nspecification: {}\nassets: {}\nregistry: {}\nnumerics: {}\nprofile: {}\n",
         ajisai_core::ENGINE_VERSION,
         ajisai_core::SPECIFICATION_VERSION,
-        c.asset_digest,
+        assets_text(phrasebook),
         c.registry_digest,
         numerics_text(selected),
         Profile::MCP_LOCAL_STDIO.name
@@ -146,17 +172,6 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .thread_stack_size(ENGINE_STACK_BYTES)
         .max_blocking_threads(16)
         .build()
-}
-
-/// The phrasebook step of startup: this build embeds none and accepts no override.
-pub fn phrasebook_check() -> Result<&'static str, String> {
-    match std::env::var_os("AJISAI_PHRASEBOOK") {
-        Some(p) if !p.is_empty() => Err(format!(
-            "AJISAI_PHRASEBOOK={} is set, but this build has no phrasebook support",
-            p.to_string_lossy()
-        )),
-        _ => Ok("none configured"),
-    }
 }
 
 fn fault(step: &str, why: &str) -> u8 {
@@ -175,11 +190,19 @@ pub fn serve() -> u8 {
     if let Err(e) = content::verify() {
         return fault("embedded assets", &e);
     }
-    let phrasebook = match phrasebook_check() {
+    // The backend is fixed before the phrasebook is read, so that reading it cannot
+    // fix one by itself (a big literal needs arithmetic); faults still answer in the
+    // order of MCP-4: phrasebook before backend.
+    let selected = crate::backend::select_from_env();
+    // Step 2 (MCP-78): the fault line is `[ajisai-mcp] phrasebook: line <n>: <problem>`.
+    let phrasebook = match Phrasebook::from_env() {
         Ok(p) => p,
-        Err(e) => return fault("phrasebook", &e),
+        Err(f) => {
+            eprintln!("{} {}", logging::PREFIX, f.diagnostic());
+            return EXIT_FAULT;
+        }
     };
-    let selected = match crate::backend::select_from_env() {
+    let selected = match selected {
         Ok(s) => s,
         Err(e) => return fault("numeric backend", &e),
     };
@@ -187,10 +210,11 @@ pub fn serve() -> u8 {
         Ok(r) => r,
         Err(e) => return fault("runtime", &e.to_string()),
     };
-    let server = AjisaiServer::new(ServerOptions::production());
+    let summary = phrasebook.summary();
+    let server = AjisaiServer::with_phrasebook(ServerOptions::production(), phrasebook);
     let p = selected.provenance();
     tracing::info!(
-        "{PROGRAM} {SERVER_VERSION} (engine {}, specification {}); numerics {} ({}, {}) — {}; phrasebook: {phrasebook}; profile {}",
+        "{PROGRAM} {SERVER_VERSION} (engine {}, specification {}); numerics {} ({}, {}) — {}; phrasebook: {summary}; profile {}",
         ajisai_core::ENGINE_VERSION,
         ajisai_core::SPECIFICATION_VERSION,
         p.kind,

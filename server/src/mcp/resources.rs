@@ -1,5 +1,5 @@
-//! Resources (MCP-57..65): the guide, the vocabulary, the registry, the result schema
-//! and the limits, plus the `ajisai://words/{name}` template.
+//! Resources (MCP-57..65): the guide, the vocabulary, the registry, the result schema,
+//! the limits and the phrasebook, plus the `ajisai://words/{name}` template.
 
 use super::config::ServerOptions;
 use ajisai_core::json::ObjectWriter;
@@ -16,6 +16,8 @@ pub const CONTRACTS: &str = "ajisai://contracts";
 pub const SCHEMA: &str = "ajisai://schema/result";
 /// `ajisai://limits`.
 pub const LIMITS: &str = "ajisai://limits";
+/// `ajisai://phrasebook`.
+pub const PHRASEBOOK: &str = super::phrasebook::URI;
 /// The Word template's prefix.
 pub const WORDS_PREFIX: &str = "ajisai://words/";
 /// The Word template.
@@ -37,7 +39,7 @@ pub struct Listed {
 }
 
 /// The resources, in `resources/list` order.
-pub const LISTED: [Listed; 5] = [
+pub const LISTED: [Listed; 6] = [
     Listed {
         uri: QUICKSTART,
         name: "quickstart",
@@ -72,6 +74,13 @@ pub const LISTED: [Listed; 5] = [
         title: "Ajisai limits",
         description: "The limits of the mcp-local-stdio profile this server enforces, their units, queue wait and stack budgets, and the cli-local profile for comparison.",
         mime: "application/json",
+    },
+    Listed {
+        uri: PHRASEBOOK,
+        name: "phrasebook",
+        title: "Ajisai phrasebook",
+        description: "The phrasebook file: curated User Words, each with its contract, examples, DEF line and digest. Request Words by name in the `words` argument of compute, check or infer_contracts.",
+        mime: "text/plain",
     },
 ];
 

@@ -267,7 +267,7 @@ mod tests {
     use serde_json::json;
 
     fn v(name: &str, args: Value) -> Result<Call, HostError> {
-        validate(name, Some(&args), 65_536, &Phrasebook::effective())
+        validate(name, Some(&args), 65_536, &Phrasebook::empty())
     }
 
     fn msg(r: Result<Call, HostError>) -> (HostErrorCode, String) {
@@ -301,7 +301,7 @@ mod tests {
             "Missing required argument `source` for check."
         );
         assert_eq!(
-            msg(validate("compute", None, 65_536, &Phrasebook::effective())).1,
+            msg(validate("compute", None, 65_536, &Phrasebook::empty())).1,
             "Missing required argument `source` for compute."
         );
         assert_eq!(
