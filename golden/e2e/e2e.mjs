@@ -96,6 +96,11 @@ async function call(name, args, label = `${name} ${JSON.stringify(args)}`) {
   check(env.message === "Unknown word: LENGHT; closest: LENGTH", `compute: message ${env.message}`);
 }
 {
+  const { env } = await call("compute", { source: "[ 1 2 3 4 ] MEAN", words: ["MEAN"] });
+  check(env.stackDisplay?.[0] === "5/2" && env.prelude?.[0]?.name === "MEAN" &&
+    /^sha256:[0-9a-f]{64}$/.test(env.prelude?.[0]?.digest ?? ""), `compute with words: ${JSON.stringify(env.prelude)}`);
+}
+{
   const { env } = await call("check", { source: "{ FOO } 'BAR' DEF 1" });
   check(env.status === "error" && env.error.category === "unknownWord", "check: stricter than compute");
 }
@@ -137,9 +142,7 @@ const SPEC_RESOURCES = [
 ];
 const { resources } = await client.listResources();
 const listed = resources.map((r) => [r.uri, r.mimeType]);
-// Until the phrasebook is wired in, the server lists the first five.
-check(isDeepStrictEqual(listed, SPEC_RESOURCES) || isDeepStrictEqual(listed, SPEC_RESOURCES.slice(0, 5)),
-  `resources in order: ${JSON.stringify(listed)}`);
+check(isDeepStrictEqual(listed, SPEC_RESOURCES), `resources in order: ${JSON.stringify(listed)}`);
 const read = {};
 for (const r of resources) {
   const { contents } = await client.readResource({ uri: r.uri });

@@ -50,7 +50,7 @@ async function backendOf(client) {
   const exact = await client.callTool({ name: "compute", arguments: { source: "2 3 DIV 1 3 DIV ADD" } });
   check(exact.structuredContent?.stackDisplay?.[0] === "1/1", "2 3 DIV 1 3 DIV ADD → 1/1");
   const { resources } = await client.listResources();
-  check(resources.length >= 5, `the resources: ${resources.map((r) => r.uri)}`);
+  check(resources.length === 6, `the six resources: ${resources.map((r) => r.uri)}`);
   for (const r of resources) {
     const { contents } = await client.readResource({ uri: r.uri });
     check(contents[0]?.text?.length > 0, `${r.uri} reads`);
