@@ -53,7 +53,11 @@ extern "C" fn sub(a: IntArg<'_>, b: IntArg<'_>) -> Answer<IntOut> {
 }
 
 extern "C" fn mul(a: IntArg<'_>, b: IntArg<'_>) -> Answer<IntOut> {
-    guard(|| IntOut::from_core(GMP.mul(a.to_core(), b.to_core())))
+    guard(|| {
+        #[cfg(feature = "test-faults")]
+        faults::panic_on_cue(a, b);
+        IntOut::from_core(GMP.mul(a.to_core(), b.to_core()))
+    })
 }
 
 extern "C" fn div_rem(a: IntArg<'_>, b: IntArg<'_>) -> Answer<Tuple2<IntOut, IntOut>> {
@@ -86,7 +90,43 @@ extern "C" fn isqrt(a: IntArg<'_>) -> Answer<IntOut> {
 }
 
 extern "C" fn to_decimal(a: IntArg<'_>) -> Answer<RString> {
-    guard(|| RString::from(GMP.to_decimal(a.to_core())))
+    guard(|| {
+        let text = GMP.to_decimal(a.to_core());
+        #[cfg(feature = "test-faults")]
+        let text = faults::malformed_on_cue(text);
+        RString::from(text)
+    })
+}
+
+/// Faults on cue, only in plugins built with the `test-faults` feature: hosts use such a
+/// plugin to test that a faulting plugin is contained (MCP.md MCP-13). A product build
+/// never has this module.
+#[cfg(feature = "test-faults")]
+pub mod faults {
+    use super::{IntArg, GMP};
+    use ajisai_core::numerics::Numerics;
+
+    /// `mul` with this operand panics inside the plugin (a `backendFailure` for hosts).
+    pub const PANIC_ON_MUL: &str = "1000000000000000000000000000001";
+    /// `to_decimal` of this value answers text that is no decimal integer (a
+    /// `malformedBackendResponse` for hosts).
+    pub const MALFORMED_DECIMAL: &str = "1000000000000000000000000000002";
+
+    pub(super) fn panic_on_cue(a: IntArg<'_>, b: IntArg<'_>) {
+        for x in [a, b] {
+            if GMP.to_decimal(x.to_core()) == PANIC_ON_MUL {
+                panic!("injected fault: mul of {PANIC_ON_MUL}");
+            }
+        }
+    }
+
+    pub(super) fn malformed_on_cue(text: String) -> String {
+        if text == MALFORMED_DECIMAL {
+            "1e30+2".to_string()
+        } else {
+            text
+        }
+    }
 }
 
 extern "C" fn parse_decimal(digits: RStr<'_>) -> Answer<IntOut> {

@@ -5,11 +5,19 @@
 //! was expected and what was found (exit 2, nothing on stdout) — never a crash, never
 //! a fallback. `AJISAI_NUMERICS=pure` ignores a configured plugin with a warning.
 //!
+//! A plugin that faults is contained by the MCP server: the faulting call answers
+//! `backendFailure` or `malformedBackendResponse`, every later execution
+//! `backendUnavailable`, while `word_contract` and resources keep working (MCP-13).
+//!
 //! The plugins are built here, by `cargo build -p ajisai-numerics-gmp` with the feature
 //! sets of each variant (the mismatched ones on purpose), into a target directory of
 //! their own. Run under `--no-default-features` this tests the portable binary, which
 //! has no GMP of its own.
 
+mod mcp_support;
+
+use mcp_support::{call, call_raw, compute, envelope, read, spawn_with_env};
+use serde_json::json;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,6 +35,9 @@ enum Variant {
     OtherLayout,
     /// The same cdylib without the exported root module (a shared library, not a plugin).
     NoRootModule,
+    /// The real plugin that faults on cue (`export::faults`): a panic in `mul` of
+    /// 10^30+1, a decimal text that is no number for 10^30+2.
+    Faulty,
 }
 
 impl Variant {
@@ -36,6 +47,7 @@ impl Variant {
             Variant::OtherInterface => "plugin,test-interface-mismatch",
             Variant::OtherLayout => "plugin,test-layout-mismatch",
             Variant::NoRootModule => "",
+            Variant::Faulty => "plugin,test-faults",
         }
     }
 
@@ -45,6 +57,7 @@ impl Variant {
             Variant::OtherInterface => "other-interface",
             Variant::OtherLayout => "other-layout",
             Variant::NoRootModule => "no-root-module",
+            Variant::Faulty => "faulty",
         }
     }
 }
@@ -372,5 +385,61 @@ fn the_mcp_servers_doctor_checks_the_plugin() {
         )),
         "{}",
         out.stdout
+    );
+}
+
+/// Drive the MCP server over real stdio with the faulty plugin loaded: `fault` is the
+/// program that makes the plugin fault, `code` the host error it must answer.
+fn a_plugin_fault_is_contained(fault: &str, code: &str) {
+    let faulty = plugin(Variant::Faulty);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let path = faulty.to_string_lossy().to_string();
+        let client = spawn_with_env(&[("AJISAI_NUMERICS_PLUGIN", &path)]).await;
+        // Before the fault the plugin serves, big numbers included.
+        let v = compute(&client, "2 100 POW 1 +").await;
+        assert_eq!(
+            v["stackDisplay"],
+            json!(["1267650600228229401496703205377/1"])
+        );
+        assert_eq!(v["mcp"]["backend"]["origin"], "plugin");
+
+        let r = call_raw(&client, "compute", json!({ "source": fault })).await;
+        let v = envelope(&r);
+        assert_eq!(r.is_error, Some(true), "{v}");
+        assert_eq!(v["status"], "hostError");
+        assert_eq!(v["error"]["code"], code, "{v}");
+        assert_eq!(v["error"]["retryable"], false);
+        mcp_support::assert_no_host_detail(&mcp_support::text(&r));
+
+        // Poisoned: every later execution call, even one that needs no backend call.
+        for (tool, source) in [("compute", "1 2 ADD"), ("check", "1 2 ADD")] {
+            let v = call(&client, tool, json!({ "source": source })).await;
+            assert_eq!(v["error"]["code"], "backendUnavailable", "{tool}: {v}");
+            assert_eq!(v["error"]["retryable"], false);
+        }
+        // Lookups and resources keep working.
+        let v = call(&client, "word_contract", json!({ "word": "add" })).await;
+        assert_eq!(v["status"], "ok", "{v}");
+        let (_, text) = read(&client, "ajisai://limits").await;
+        assert!(text.contains("executionSteps"));
+        client.cancel().await.expect("the session closes");
+    });
+}
+
+#[test]
+fn a_panicking_plugin_answers_backend_failure_then_backend_unavailable() {
+    a_plugin_fault_is_contained("1000000000000000000000000000001 3 *", "backendFailure");
+}
+
+#[test]
+fn a_plugin_answering_malformed_data_answers_malformed_backend_response() {
+    a_plugin_fault_is_contained(
+        "1000000000000000000000000000002",
+        "malformedBackendResponse",
     );
 }

@@ -168,7 +168,7 @@ impl Executor {
     /// else is `backendFailure`. Either way a plugin backend is poisoned (MCP-13).
     fn fault_from(&self, payload: &(dyn std::any::Any + Send)) -> HostError {
         use ajisai_numerics_gmp::{BackendFault, FaultKind};
-        match payload.downcast_ref::<BackendFault>() {
+        match BackendFault::from_panic(payload) {
             Some(f) => {
                 let error = match f.kind {
                     FaultKind::Failure => HostError::backend_failure(f.message.clone()),
