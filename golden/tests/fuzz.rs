@@ -11,30 +11,8 @@ use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::envelope::compute_json;
 use ajisai_core::json::ObjectWriter;
 use ajisai_core::{Limit, Profile, Value};
-use ajisai_golden::{link, on_big_stack, CORE_WORDS};
+use ajisai_golden::{link, on_big_stack, Rng, CORE_WORDS};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-
-/// SplitMix64: tiny, fast, and good enough to drive a grammar.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 const ALIASES: [&str; 12] = [
     "+", "-", "*", "/", "=", "!=", "<", "<=", ">", ">=", "%", "^",
@@ -142,40 +120,40 @@ fn names() -> Vec<String> {
 
 /// A huge or pathological literal, now and then.
 fn big_literal(rng: &mut Rng) -> String {
-    match rng.below(6) {
-        0 => "9".repeat(4096 + rng.below(3)),
+    match rng.index(6) {
+        0 => "9".repeat(4096 + rng.index(3)),
         1 => format!(
             "1e{}",
             rng.pick(&["1000", "100000", "1000000", "-1000000", "262144"])
         ),
         2 => format!(
             "{}/{}",
-            "7".repeat(rng.below(200) + 1),
-            "3".repeat(rng.below(200) + 1)
+            "7".repeat(rng.index(200) + 1),
+            "3".repeat(rng.index(200) + 1)
         ),
-        3 => format!("0.{}", "1".repeat(rng.below(5000) + 1)),
-        4 => "1".repeat(rng.below(100) + 1),
-        _ => format!("-{}e-{}", rng.below(1000), rng.below(400)),
+        3 => format!("0.{}", "1".repeat(rng.index(5000) + 1)),
+        4 => "1".repeat(rng.index(100) + 1),
+        _ => format!("-{}e-{}", rng.index(1000), rng.index(400)),
     }
 }
 
 /// Garbage: any token from any pool, brackets unbalanced, comments anywhere.
 fn token_soup(rng: &mut Rng, names: &[String]) -> String {
-    let len = rng.below(24) + 1;
+    let len = rng.index(24) + 1;
     let mut out = String::new();
     for _ in 0..len {
-        let tok: String = match rng.below(100) {
+        let tok: String = match rng.index(100) {
             0..=29 => rng.pick(names).clone(),
             30..=49 => rng.pick(&NUMBERS).to_string(),
             50..=59 => rng.pick(&STRINGS).to_string(),
             60..=79 => rng.pick(&STRUCTURE).to_string(),
             80..=89 => rng.pick(&ODD_LEXEMES).to_string(),
             90..=91 => big_literal(rng),
-            92..=93 => "[ ".repeat(rng.below(40)),
-            94..=95 => "{ ".repeat(rng.below(40)),
+            92..=93 => "[ ".repeat(rng.index(40)),
+            94..=95 => "{ ".repeat(rng.index(40)),
             _ => {
-                let bytes: String = (0..rng.below(6) + 1)
-                    .map(|_| char::from_u32(rng.below(0x3000) as u32).unwrap_or('?'))
+                let bytes: String = (0..rng.index(6) + 1)
+                    .map(|_| char::from_u32(rng.index(0x3000) as u32).unwrap_or('?'))
                     .collect();
                 bytes
             }
@@ -188,13 +166,13 @@ fn token_soup(rng: &mut Rng, names: &[String]) -> String {
 
 /// A well-formed value literal (possibly nested).
 fn literal(rng: &mut Rng, depth: usize, names: &[String]) -> String {
-    match rng.below(if depth > 3 { 3 } else { 6 }) {
+    match rng.index(if depth > 3 { 3 } else { 6 }) {
         0 | 1 => rng.pick(&NUMBERS).to_string(),
         2 => rng.pick(&STRINGS).to_string(),
         3 => {
-            let n = rng.below(5);
+            let n = rng.index(5);
             let items: Vec<String> = (0..n)
-                .map(|_| match rng.below(6) {
+                .map(|_| match rng.index(6) {
                     0 => "NIL".to_string(),
                     1 => rng.pick(&["TRUE", "false", "foo", "+"]).to_string(),
                     _ => literal(rng, depth + 1, names),
@@ -223,10 +201,10 @@ fn literal(rng: &mut Rng, depth: usize, names: &[String]) -> String {
 
 /// A well-formed program: literals, Words, definitions, bindings, COND, VENT units.
 fn program(rng: &mut Rng, depth: usize, names: &[String], max_len: usize) -> String {
-    let len = rng.below(max_len + 1);
+    let len = rng.index(max_len + 1);
     let mut parts: Vec<String> = Vec::new();
     for _ in 0..len {
-        let part = match rng.below(100) {
+        let part = match rng.index(100) {
             0..=34 => literal(rng, depth, names),
             35..=69 => rng.pick(names).clone(),
             70..=74 => format!(
@@ -240,7 +218,7 @@ fn program(rng: &mut Rng, depth: usize, names: &[String], max_len: usize) -> Str
             84..=86 => "KEEP".to_string(),
             87..=89 => format!("{} COND", literal(rng, depth, names)),
             90..=91 => "{ { 0 > | 1 - CD } { IDLE | 'done' } COND } 'CD' DEF".to_string(),
-            92..=93 => format!("{} {} RANGE", rng.below(50), rng.below(50)),
+            92..=93 => format!("{} {} RANGE", rng.index(50), rng.index(50)),
             94 => big_literal(rng),
             95..=96 => format!("# {}\n", rng.pick(&STRINGS)),
             _ => "\n".to_string(),
@@ -282,13 +260,13 @@ const NUMERIC: [(&str, usize); 22] = [
 fn arithmetic(rng: &mut Rng) -> String {
     let mut depth = 0usize;
     let mut parts: Vec<String> = Vec::new();
-    for _ in 0..rng.below(16) + 2 {
+    for _ in 0..rng.index(16) + 2 {
         let fits: Vec<&(&str, usize)> = NUMERIC.iter().filter(|(_, n)| *n <= depth).collect();
         if fits.is_empty() || rng.chance(45) {
-            let lit = match rng.below(10) {
+            let lit = match rng.index(10) {
                 0 => format!(
                     "[ {} ]",
-                    (0..rng.below(5) + 1)
+                    (0..rng.index(5) + 1)
                         .map(|_| *rng.pick(&NUMBERS))
                         .collect::<Vec<_>>()
                         .join(" ")
@@ -378,7 +356,7 @@ fn fuzz(seed: u64, count: u64) -> (Vec<Finding>, [u64; 3]) {
     // value, nil, error
     let mut outcomes = [0u64; 3];
     for index in 0..count {
-        let source = match rng.below(3) {
+        let source = match rng.index(3) {
             0 => token_soup(&mut rng, &names),
             1 => program(&mut rng, 0, &names, 12),
             _ => arithmetic(&mut rng),

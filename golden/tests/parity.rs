@@ -14,7 +14,7 @@
 use ajisai_core::engine::{compute, Options};
 use ajisai_core::numerics::with_backend;
 use ajisai_core::Profile;
-use ajisai_golden::{backends, envelope, link, on_big_stack, Backend};
+use ajisai_golden::{backends, envelope, link, on_big_stack, Backend, Rng};
 use serde_json::Value as Json;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -162,31 +162,6 @@ fn every_specification_example_agrees() {
         .collect();
     assert!(sources.len() >= 595);
     assert_parity("specification examples", sources, Profile::MCP_LOCAL_STDIO);
-}
-
-/// SplitMix64: reproducible from a seed, no dependencies.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn between(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len() as u64) as usize]
-    }
 }
 
 /// Integers at the machine boundaries, where the inline fast path hands over to the
@@ -462,7 +437,7 @@ fn random_programs_agree_on_every_backend() {
         let (mut errors, mut values) = (0usize, 0usize);
         for i in 0..count {
             // One generator per program, so program i is reproducible on its own.
-            let mut g = Gen(Rng(rng.next()));
+            let mut g = Gen(Rng(rng.bits()));
             let source = g.program();
             match everywhere(&source, &Profile::MCP_LOCAL_STDIO, &backends) {
                 Ok(e) if e.contains("\"status\":\"error\"") => errors += 1,

@@ -329,6 +329,36 @@ async fn run_cases(client: &Client, label: &str) -> (Vec<String>, Vec<(String, S
     (problems, envelopes)
 }
 
+/// What [`on_every_backend`] sends.
+#[derive(Clone, Copy)]
+enum Corpus {
+    /// `golden/cases.json`.
+    Cases,
+    /// The boundary pairs of `golden/limits.json`.
+    LimitProbes,
+}
+
+/// Run `corpus` on a fresh server per available backend; the mismatches, then every
+/// envelope that differs from the first backend's (MCP-90).
+async fn on_every_backend(corpus: Corpus) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut runs = Vec::new();
+    for backend in backends() {
+        let client = spawn_with_env(&backend.env).await;
+        let (p, envelopes) = match corpus {
+            Corpus::Cases => run_cases(&client, backend.kind).await,
+            Corpus::LimitProbes => run_probes(&client, backend.kind).await,
+        };
+        problems.extend(p);
+        runs.push((backend.kind.to_string(), envelopes));
+        client.cancel().await.expect("closes");
+    }
+    for other in runs.iter().skip(1) {
+        problems.extend(parity(&runs[0], other));
+    }
+    problems
+}
+
 /// Every envelope of `other` equals the first backend's, byte for byte (MCP-90).
 fn parity(
     first: &(String, Vec<(String, String)>),
@@ -363,23 +393,12 @@ fn golden_cases_on_every_backend() {
 }
 
 async fn golden_cases_on_every_backend_body() {
-    let mut problems = Vec::new();
-    let mut runs = Vec::new();
-    for backend in backends() {
-        let client = spawn_with_env(&backend.env).await;
-        let (p, envelopes) = run_cases(&client, backend.kind).await;
-        problems.extend(p);
-        runs.push((backend.kind.to_string(), envelopes));
-        client.cancel().await.expect("closes");
-    }
-    for other in runs.iter().skip(1) {
-        problems.extend(parity(&runs[0], other));
-    }
+    let problems = on_every_backend(Corpus::Cases).await;
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     println!(
         "{} golden cases on {} backend(s)",
         cases().len(),
-        runs.len()
+        backends().len()
     );
 }
 
@@ -599,18 +618,7 @@ fn limit_boundaries_on_every_backend() {
 }
 
 async fn limit_boundaries_on_every_backend_body() {
-    let mut problems = Vec::new();
-    let mut runs = Vec::new();
-    for backend in backends() {
-        let client = spawn_with_env(&backend.env).await;
-        let (p, envelopes) = run_probes(&client, backend.kind).await;
-        problems.extend(p);
-        runs.push((backend.kind.to_string(), envelopes));
-        client.cancel().await.expect("closes");
-    }
-    for other in runs.iter().skip(1) {
-        problems.extend(parity(&runs[0], other));
-    }
+    let problems = on_every_backend(Corpus::LimitProbes).await;
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
