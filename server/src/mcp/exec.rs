@@ -297,14 +297,7 @@ fn undeliverable(u: Undeliverable) -> HostError {
     }
 }
 
-/// The text of a panic payload.
+/// The operator-facing text of a caught panic.
 pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    let msg = if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a panic with a non-text payload".to_string()
-    };
-    format!("panic: {msg}")
+    format!("panic: {}", super::logging::payload_text(payload))
 }

@@ -37,6 +37,19 @@ where
     }
 }
 
+/// The text of a panic payload: a message, or a numeric plugin's fault report.
+pub fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else if let Some(fault) = ajisai_numerics_gmp::BackendFault::from_panic(payload) {
+        fault.to_string()
+    } else {
+        "a panic with a non-text payload".to_string()
+    }
+}
+
 /// Install the stderr logger (once; later calls do nothing) and the panic hook.
 pub fn init() {
     let filter = Targets::new()
@@ -51,14 +64,7 @@ pub fn init() {
         .with(filter)
         .try_init();
     std::panic::set_hook(Box::new(|info| {
-        let payload = info.payload();
-        let msg = if let Some(s) = payload.downcast_ref::<&str>() {
-            (*s).to_string()
-        } else if let Some(s) = payload.downcast_ref::<String>() {
-            s.clone()
-        } else {
-            "non-text payload".to_string()
-        };
+        let msg = payload_text(info.payload());
         let at = info
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
