@@ -179,6 +179,7 @@ fn select(ctx: &mut Ctx<'_>, take_right: Ordering) -> Result<Flow, Halt> {
     let ops = ctx.operands(2)?;
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
+    plan.check_expansion(ctx.meter())?;
     let result = plan.build(ctx.meter(), |m, x, y| {
         let pick = if y.try_cmp_exact(x, m)? == take_right {
             y

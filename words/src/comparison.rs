@@ -33,6 +33,7 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
     let ops = ctx.operands(2)?;
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
+    plan.check_expansion(ctx.meter())?;
     let result = plan.build(ctx.meter(), |m, x, y| {
         Ok(Value::Bool(accept(x.try_cmp_exact(y, m)?)))
     })?;

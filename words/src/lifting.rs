@@ -329,6 +329,20 @@ impl<'v> Broadcast<'v> {
         }
     }
 
+    /// Refuse, before anything is built, a broadcast that would create more lanes than
+    /// `materializedElements` allows when the result outgrows both operands (`[n 1]`
+    /// against `[n]` has n² lanes). For the Words that §9 prices with no work at all —
+    /// the ordering Words, MIN and MAX — this is the only bound on the result's size;
+    /// the priced Words are bounded by `numericWork` instead (docs/decisions.md).
+    pub fn check_expansion(&self, meter: &Meter) -> Result<(), LangError> {
+        match &self.form {
+            Form::Grid(g) if g.lanes > g.a_leaves.len().max(g.b_leaves.len()) as u64 => {
+                meter.check_size(Limit::MaterializedElements, g.lanes)
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Every lane's pair of leaves (left, right), in result order, NIL lanes included.
     pub fn pairs(&self) -> Box<dyn Iterator<Item = (&'v Value, &'v Value)> + '_> {
         let (a, b) = (self.a, self.b);
