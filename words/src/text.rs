@@ -7,6 +7,7 @@
 //! text. The JSON Words of the same family live in [`crate::json`].
 
 use crate::support::{base, describe, string_operand, vector_operand};
+use ajisai_core::limits::{exceeded, Limit};
 use ajisai_core::number::Number;
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::parser::number_value;
@@ -53,7 +54,29 @@ fn join(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         ))
         .into());
     }
-    let mut out = String::new();
+    // Values next (§7.3 (4)), then the size of the result (§7.3 (5)): repeated JOINs
+    // double a String per step, so its length is checked before it is built, as the
+    // Vector of characters CHARS would make of it (docs/decisions.md).
+    let mut chars: u64 = 0;
+    let mut bytes = 0usize;
+    for e in v.items() {
+        match e {
+            Value::Str(s) => {
+                chars += s.chars().count() as u64;
+                bytes += s.len();
+            }
+            Value::Number(n) => {
+                bytes += code_point(n)?.len_utf8();
+                chars += 1;
+            }
+            _ => {}
+        }
+    }
+    let ceiling = ctx.profile().materialized_elements;
+    if chars > ceiling {
+        return Err(exceeded(Limit::MaterializedElements, chars, ceiling).into());
+    }
+    let mut out = String::with_capacity(bytes);
     for e in v.items() {
         match e {
             Value::Str(s) => out.push_str(s),
