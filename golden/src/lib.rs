@@ -141,6 +141,8 @@ pub struct Case {
     pub expect: Expect,
     /// Why the case differs from the reference implementation, when it does.
     pub spec_note: Option<String>,
+    /// The rule the case pins (`golden/seed/rules.json`: the section and the rule).
+    pub note: Option<String>,
 }
 
 /// A file of cases: `{ "schemaVersion", "origin"?, "cases": [...] }`.
