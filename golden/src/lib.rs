@@ -117,6 +117,9 @@ pub struct Expect {
     pub resource: Option<String>,
     /// Seed cases: exact meter readings (`executionSteps`, `numericWork`, `collectionWork`).
     pub resource_usage: Option<BTreeMap<String, u64>>,
+    /// Seed cases: the outcome identifier of LANGUAGE.md §7.5 (`value`, `nil:<reason>`,
+    /// `error:<category>`).
+    pub outcome: Option<String>,
 }
 
 /// One case of the corpus or of the seed files.
@@ -141,6 +144,8 @@ pub struct Case {
     pub expect: Expect,
     /// Why the case differs from the reference implementation, when it does.
     pub spec_note: Option<String>,
+    /// The rule the case pins (`golden/seed/rules.json`: the section and the rule).
+    pub note: Option<String>,
 }
 
 /// A file of cases: `{ "schemaVersion", "origin"?, "cases": [...] }`.
@@ -356,6 +361,12 @@ pub fn compare(expect: &Expect, report: &ComputeReport) -> Vec<String> {
             out.push(format!(
                 "exactTerms[{slot}]: expected {want:?}, got {got:?}"
             ));
+        }
+    }
+    if let Some(want) = &expect.outcome {
+        let got = report.outcome_id();
+        if &got != want {
+            out.push(format!("outcome: expected {want}, got {got}"));
         }
     }
     if let Some(usage) = &expect.resource_usage {

@@ -1,6 +1,7 @@
 //! Our own cases (`golden/seed/*.json`) for the behaviours the specification tags
 //! [seed] — POW, RESHAPE, JSON-DECODE/ENCODE, CONTRACT and `#:contract`, two-scalar
-//! RANGE, algebraic display, limits as errors and exact work pricing. Same format as
+//! RANGE, algebraic display, limits as errors and exact work pricing — and the
+//! rule-by-rule audit of LANGUAGE.md (`rules.json`, each case naming its rule). Same format as
 //! the corpus, plus `message`, `resource` and `resourceUsage` expectations and optional
 //! `profile`, `inject` and `generated` fields.
 
