@@ -309,11 +309,14 @@ fn strip_contract_lines(text: &str) -> String {
 /// run time, and the specification's own examples show it: `'W' DEL` removes a Word
 /// (`{ 1 } 'W' DEF 'w' DEL W`), a binding is visible only in its frame
 /// (`5 'T' BIND { T } 'F' DEF F`), a String run as code names a Word no token names
-/// (`5 'FOO' MAP`), and `EXEC` or `DEF` refuse a `|` block (`{ 1 | 2 } EXEC`). These are
-/// the only ways C3 may be crossed; anything else is a defect of `check`.
+/// (`5 'FOO' MAP`), `EXEC` or `DEF` refuse a `|` block (`{ 1 | 2 } EXEC`), and a lone
+/// `IDLE`, which §12.4 accepts as a block's only token because `COND` may read it as its
+/// else-guard, is an unknown name anywhere else (`{ IDLE } EXEC`). These are the only
+/// ways C3 may be crossed; anything else is a defect of `check`.
 enum RunTimeOnly {
-    /// `unknownWord` for a name the source defines or binds somewhere (DEL, frames), or
-    /// that no name token of the source spells (a String run as code).
+    /// `unknownWord` for a name the source defines or binds somewhere (DEL, frames),
+    /// that no name token of the source spells (a String run as code), or `IDLE` (which
+    /// `check` accepts only where `COND` may read it).
     UnknownName(String),
     /// `malformedSource` raised by a Word that evaluated a `|` block.
     BarBlock,
@@ -325,7 +328,8 @@ impl RunTimeOnly {
         match self {
             RunTimeOnly::UnknownName(n) => {
                 let (defined, bound) = ajisai_core::check::defined_and_bound(&program.block);
-                defined.contains(n)
+                n == "IDLE"
+                    || defined.contains(n)
                     || bound.contains(n)
                     || prelude.contains(n)
                     || !name_tokens(&program.block).contains(n)
@@ -796,6 +800,7 @@ fn c3_exemptions_are_only_what_running_decides() {
     assert!(unknown("FOO").holds(&parse("5 'FOO' MAP"), &none));
     let mean = BTreeSet::from(["MEAN".to_string()]);
     assert!(unknown("MEAN").holds(&parse("'MEAN' DEL [ 1 ] MEAN"), &mean));
+    assert!(unknown("IDLE").holds(&parse("{ IDLE } EXEC"), &none));
     // A name token nothing defines is check's to find: never exempt.
     assert!(!unknown("FOO").holds(&parse("1 FOO"), &none));
     assert!(!unknown("FOO").holds(&parse("{ [ { FOO } ] } 'W' DEF"), &none));
