@@ -2,7 +2,8 @@
 //! [seed] — POW, RESHAPE, JSON-DECODE/ENCODE, CONTRACT and `#:contract`, two-scalar
 //! RANGE, algebraic display, limits as errors and exact work pricing. Same format as
 //! the corpus, plus `message`, `resource` and `resourceUsage` expectations and optional
-//! `profile`, `inject` and `generated` fields.
+//! `profile`, `inject` and `generated` fields. `differential.json` holds the programs where
+//! differential testing found the reference disagreeing with the specification.
 
 use ajisai_golden::{link, load, on_big_stack, run_all, Case};
 use std::path::PathBuf;
