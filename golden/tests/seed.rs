@@ -3,7 +3,8 @@
 //! RANGE, algebraic display, limits as errors and exact work pricing — and the
 //! rule-by-rule audit of LANGUAGE.md (`rules.json`, each case naming its rule). Same format as
 //! the corpus, plus `message`, `resource` and `resourceUsage` expectations and optional
-//! `profile`, `inject` and `generated` fields.
+//! `profile`, `inject` and `generated` fields. `differential.json` holds the programs where
+//! differential testing found the reference disagreeing with the specification.
 
 use ajisai_golden::{link, load, on_big_stack, run_all, Case};
 use std::path::PathBuf;
