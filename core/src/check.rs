@@ -36,17 +36,8 @@ pub fn defined_and_bound(block: &Block) -> (HashSet<String>, HashSet<String>) {
                     bound.insert(crate::code::normalize(text));
                 }
                 Item::Vector { items: inner, .. } if is_word(next, "BIND") => {
-                    for el in inner.iter() {
-                        match el {
-                            Item::Str { text, .. } => {
-                                bound.insert(crate::code::normalize(text));
-                            }
-                            Item::Name { name, .. } => {
-                                bound.insert(crate::code::normalize(&name.written));
-                            }
-                            _ => {}
-                        }
-                    }
+                    let names = crate::code::literal_string_elements(inner).unwrap_or_default();
+                    bound.extend(names.into_iter().map(crate::code::normalize));
                 }
                 _ => {}
             }

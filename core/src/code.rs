@@ -147,6 +147,30 @@ impl Item {
     }
 }
 
+/// The names a vector literal spells when every element denotes a String — a string
+/// literal, or a name other than `TRUE`, `FALSE` and `NIL` (§3.3) — as written;
+/// `None` when an element denotes anything else. Only such a literal names bindings
+/// for the static tools (`[ 'A' B ] BIND`, LANGUAGE.md §12.2 and §12.4): `BIND`
+/// refuses any other name Vector at run time, so it binds nothing.
+pub fn literal_string_elements(items: &[Item]) -> Option<Vec<&str>> {
+    items
+        .iter()
+        .filter(|el| !el.is_line_break())
+        .map(|el| match el {
+            Item::Str { text, .. } => Some(&**text),
+            Item::Name { name, .. }
+                if matches!(
+                    crate::parser::name_literal_value(&name.written),
+                    Value::Str(_)
+                ) =>
+            {
+                Some(&*name.written)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// A token sequence: a program, a User Word body or the content of a CodeBlock.
 #[derive(Debug)]
 pub struct Block {

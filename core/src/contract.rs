@@ -9,7 +9,7 @@
 //! that call each other in long chains, or blocks nested thousands deep, cannot
 //! overflow the native stack.
 
-use crate::code::{normalize, Block, Item};
+use crate::code::{literal_string_elements, normalize, Block, Item};
 use crate::lexer::DirectiveLine;
 use crate::machine::{is_name_lexeme, Dictionary};
 use crate::number::{literal, Int, Number};
@@ -592,22 +592,9 @@ impl Frame {
                 self.bound.insert(normalize(text).into());
             }
             Some((_, Item::Vector { items: names, .. })) => {
-                for el in names.iter() {
-                    match el {
-                        Item::Str { text, .. } => {
-                            self.bound.insert(normalize(text).into());
-                        }
-                        Item::Name { name, .. }
-                            if !matches!(
-                                name.written.to_uppercase().as_str(),
-                                "TRUE" | "FALSE" | "NIL"
-                            ) =>
-                        {
-                            self.bound.insert(normalize(&name.written).into());
-                        }
-                        _ => {}
-                    }
-                }
+                let names = literal_string_elements(names).unwrap_or_default();
+                self.bound
+                    .extend(names.into_iter().map(|n| normalize(n).into()));
             }
             _ => {}
         }

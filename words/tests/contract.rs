@@ -206,6 +206,17 @@ fn bound_names_push_one_value() {
         effect("{ V 'V' BIND } 'W' DEF", "W"),
         Err(Gap::UnresolvedWord)
     );
+    // Only a vector literal of Strings names bindings (BIND refuses any other name
+    // Vector): a Number or a NIL element binds nothing.
+    assert_eq!(
+        effect("{ [ 'A' 1 ] BIND A } 'W' DEF", "W"),
+        Err(Gap::UnresolvedWord)
+    );
+    assert_eq!(
+        effect("{ [ A NIL ] BIND A } 'W' DEF", "W"),
+        Err(Gap::UnresolvedWord)
+    );
+    assert_eq!(effect("{ [ A\nB ] BIND A B } 'W' DEF", "W"), Ok((1, 2)));
 }
 
 #[test]

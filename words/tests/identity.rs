@@ -85,6 +85,55 @@ fn the_byte_layout() {
     assert_eq!(id("{ 1 } 'D' DEF { d } 'W' DEF", "W"), expected);
 }
 
+/// The identity of a Word without dependencies whose shape serializes to `shape`.
+fn singleton(shape: &[u8]) -> String {
+    let mut member = b"0\x1d".to_vec();
+    member.extend_from_slice(shape);
+    member.push(0x1c);
+    digest(format!("{}:0", digest(&member)).as_bytes())
+}
+
+#[test]
+fn statements_and_line_breaks_are_atoms() {
+    // One `\n` atom per top-level statement.
+    assert_eq!(
+        id("{ 1\n2 } 'W' DEF", "W"),
+        singleton(b"\x1f\n\x1fN1/1\x1f\n\x1fN2/1")
+    );
+    // A line break inside a vector literal or a block is a token, hence an atom.
+    assert_eq!(
+        id("{ [ 1\n2 ] } 'W' DEF", "W"),
+        singleton(b"\x1f\n\x1f[\x1fN1/1\x1f\n\x1fN2/1\x1f]")
+    );
+    differ("{ [ 1 2 ] } 'W' DEF", "{ [ 1\n2 ] } 'W' DEF");
+    // Runs of blank lines are one line-break token; a comment-only line is none.
+    same("{ 1\n2 } 'W' DEF", "{ 1\n\n\n2 } 'W' DEF");
+    same("{ 1\n2 } 'W' DEF", "{ 1\n  # a note\n2 } 'W' DEF");
+    same("{ 1\n2 } 'W' DEF", "{ 1 # a note\n2 } 'W' DEF");
+}
+
+#[test]
+fn wide_numbers_are_exact_lowercase_hex() {
+    // 2⁶⁴, 2⁶⁴ + 1 and −(2¹²⁸ + 5)/7: every limb below the top one is zero-padded.
+    assert_eq!(
+        id("{ 18446744073709551616 } 'W' DEF", "W"),
+        singleton(b"\x1f\n\x1fN10000000000000000/1")
+    );
+    assert_eq!(
+        id("{ 18446744073709551617 } 'W' DEF", "W"),
+        singleton(b"\x1f\n\x1fN10000000000000001/1")
+    );
+    assert_eq!(
+        id(
+            "{ -340282366920938463463374607431768211461/7 } 'W' DEF",
+            "W"
+        ),
+        singleton(b"\x1f\n\x1fN-100000000000000000000000000000005/7")
+    );
+    // Strings are their exact content.
+    assert_eq!(id("{ 'a b' } 'W' DEF", "W"), singleton(b"\x1f\n\x1fSa b"));
+}
+
 #[test]
 fn reformatting_and_spelling_do_not_change_it() {
     same("{ 1 2 not } 'W' DEF", "{ 1   2\tNOT } 'W' DEF");
@@ -153,6 +202,10 @@ fn only_recorded_dependencies_are_references() {
     let in_vector = ids("{ 1 } 'X' DEF { [ X ] } 'W' DEF");
     let no_dep = ids("{ [ X ] } 'W' DEF");
     assert_eq!(in_vector["W"], no_dep["W"]);
+    // So is one in a vector literal inside a block: a `D` atom.
+    let nested = ids("{ 1 } 'X' DEF { { [ X ] } } 'W' DEF");
+    let nested_plain = ids("{ { [ X ] } } 'W' DEF");
+    assert_eq!(nested["W"], nested_plain["W"]);
     // Inside a block it is a reference.
     let in_block = ids("{ 1 } 'X' DEF { { X } } 'W' DEF");
     let plain = ids("{ { X } } 'W' DEF");
@@ -207,6 +260,41 @@ fn mutual_recursion_is_deterministic() {
     assert_ne!(pq["P"], pq["Q"]);
     assert_eq!(pq["P"], swapped["Q"]);
     assert_eq!(pq["Q"], swapped["P"]);
+}
+
+#[test]
+fn a_cycle_follows_the_component_algorithm_byte_for_byte() {
+    let a = ("A", "B NOT", &["B"][..], 0);
+    let b = ("B", "A", &["A"][..], 1);
+    let c = ("C", "A", &["A"][..], 2);
+    let got = defs_from(&[a, b, c]);
+    // Step 4: pre-digests with intra-component references as `C?`, members ordered
+    // by (pre-digest, definition order, name).
+    let pre_a = digest(b"\x1f\n\x1eC?\x1fGNOT");
+    let pre_b = digest(b"\x1f\n\x1eC?");
+    let a_first = (pre_a.as_str(), 0) < (pre_b.as_str(), 1);
+    let (pos_a, pos_b) = if a_first { (0, 1) } else { (1, 0) };
+    let final_a = format!("\x1f\n\x1eP{pos_b}\x1fGNOT");
+    let final_b = format!("\x1f\n\x1eP{pos_a}");
+    let ordered = if a_first {
+        [final_a, final_b]
+    } else {
+        [final_b, final_a]
+    };
+    let mut combined = Vec::new();
+    for (i, bytes) in ordered.iter().enumerate() {
+        combined.extend_from_slice(i.to_string().as_bytes());
+        combined.push(0x1d);
+        combined.extend_from_slice(bytes.as_bytes());
+        combined.push(0x1c);
+    }
+    let combined = digest(&combined);
+    let member = |i: usize| digest(format!("{combined}:{i}").as_bytes());
+    assert_eq!(got["A"], member(pos_a));
+    assert_eq!(got["B"], member(pos_b));
+    // A Word outside the cycle references a member by its identity.
+    let shape = format!("\x1f\n\x1eI{}", got["A"]);
+    assert_eq!(got["C"], singleton(shape.as_bytes()));
 }
 
 #[test]
