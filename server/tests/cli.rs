@@ -1,43 +1,17 @@
 //! The built `ajisai` binary over real stdin/stdout: every command, every exit code,
 //! the `--json` envelope's shape and key order, usage and I/O errors.
 
+mod cli_support;
+
+use cli_support::Outcome;
 use serde_json::Value as Json;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
+/// `ajisai` with UTF-8 environment values.
 fn ajisai_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Outcome {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ajisai"));
-    cmd.args(args)
-        .env_remove("AJISAI_NUMERICS")
-        .env_remove("AJISAI_NUMERICS_PLUGIN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("the ajisai binary starts");
-    {
-        let mut input = child.stdin.take().expect("stdin is piped");
-        // The CLI may exit before reading stdin (usage errors): a broken pipe is fine.
-        let _ = input.write_all(stdin);
-    }
-    let out = child
-        .wait_with_output()
-        .expect("the ajisai binary finishes");
-    Outcome {
-        code: out.status.code().expect("exited normally, not by a signal"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
+    let env: Vec<(&str, &std::ffi::OsStr)> = env.iter().map(|(k, v)| (*k, v.as_ref())).collect();
+    cli_support::ajisai_env(args, stdin, &env)
 }
 
 fn ajisai(args: &[&str], stdin: &str) -> Outcome {

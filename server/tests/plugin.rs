@@ -14,12 +14,13 @@
 //! their own. Run under `--no-default-features` this tests the portable binary, which
 //! has no GMP of its own.
 
+mod cli_support;
 mod mcp_support;
 
+use cli_support::Outcome;
 use mcp_support::{call, call_raw, compute, envelope, read, spawn_with_env};
 use serde_json::json;
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
@@ -113,40 +114,15 @@ fn plugin(variant: Variant) -> PathBuf {
     copy
 }
 
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 fn ajisai(args: &[&str], stdin: &str, numerics: Option<&str>, plugin: Option<&Path>) -> Outcome {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ajisai"));
-    cmd.args(args)
-        .env_remove("AJISAI_NUMERICS")
-        .env_remove("AJISAI_NUMERICS_PLUGIN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut env: Vec<(&str, &std::ffi::OsStr)> = Vec::new();
     if let Some(n) = numerics {
-        cmd.env("AJISAI_NUMERICS", n);
+        env.push(("AJISAI_NUMERICS", n.as_ref()));
     }
     if let Some(p) = plugin {
-        cmd.env("AJISAI_NUMERICS_PLUGIN", p);
+        env.push(("AJISAI_NUMERICS_PLUGIN", p.as_os_str()));
     }
-    let mut child = cmd.spawn().expect("the ajisai binary starts");
-    {
-        let mut input = child.stdin.take().expect("stdin is piped");
-        // The CLI refuses to start before reading stdin: a broken pipe is fine.
-        let _ = input.write_all(stdin.as_bytes());
-    }
-    let out = child
-        .wait_with_output()
-        .expect("the ajisai binary finishes");
-    Outcome {
-        code: out.status.code().expect("exited normally, not by a signal"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
+    cli_support::ajisai_env(args, stdin.as_bytes(), &env)
 }
 
 /// A refusal: exit 2, nothing on stdout, exactly one stderr line naming the variable and
