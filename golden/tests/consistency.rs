@@ -173,15 +173,7 @@ fn case_file_sources(path: &str) -> Vec<Source> {
         let Some(text) = args.get("source").and_then(Value::as_str) else {
             continue;
         };
-        let words = args
-            .get("words")
-            .and_then(Value::as_array)
-            .map(|w| {
-                w.iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let words = requested_words(args);
         out.push(Source {
             origin: format!("{path} {}", c["name"].as_str().unwrap_or("?")),
             text: text.to_string(),
@@ -189,6 +181,19 @@ fn case_file_sources(path: &str) -> Vec<Source> {
         });
     }
     out
+}
+
+/// The phrasebook Words a case's `arguments.words` requests (none when absent).
+fn requested_words(arguments: &Value) -> Vec<String> {
+    arguments
+        .get("words")
+        .and_then(Value::as_array)
+        .map(|w| {
+            w.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The phrasebook: the whole file, each DEF line, each example with its Word requested.
@@ -220,15 +225,7 @@ fn eval_sources() -> Vec<Source> {
         let Some(text) = c["arguments"].get("source").and_then(Value::as_str) else {
             continue;
         };
-        let words = c["arguments"]
-            .get("words")
-            .and_then(Value::as_array)
-            .map(|w| {
-                w.iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let words = requested_words(&c["arguments"]);
         out.push(Source {
             origin: format!("eval {}", c["id"].as_str().unwrap_or("?")),
             text: text.to_string(),

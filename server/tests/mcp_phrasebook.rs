@@ -13,8 +13,6 @@ use ajisai_server::assets;
 use ajisai_server::mcp::phrasebook::{Origin, Phrasebook};
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use mcp_support::*;
-use rmcp::transport::TokioChildProcess;
-use rmcp::ServiceExt;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -90,23 +88,6 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-/// Spawn the built server in `dir` with `env` (and no other `AJISAI_*`) and connect.
-async fn spawn_in(dir: &Path, env: &[(&str, &str)]) -> Client {
-    let mut cmd = tokio::process::Command::new(BIN);
-    cmd.current_dir(dir)
-        .env_remove("AJISAI_NUMERICS")
-        .env_remove("AJISAI_NUMERICS_PLUGIN")
-        .env_remove("AJISAI_PHRASEBOOK");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let (transport, _stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    ().serve(transport).await.expect("initialize succeeds")
 }
 
 /// Run the binary with `args` and `env` (no other `AJISAI_*`), closing stdin at once.

@@ -57,24 +57,29 @@ fn join(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     // Values next (§7.3 (4)), then the size of the result (§7.3 (5)): repeated JOINs
     // double a String per step, so its length is checked before it is built, as the
     // Vector of characters CHARS would make of it (docs/decisions.md).
-    let mut chars: u64 = 0;
     let mut bytes = 0usize;
     for e in v.items() {
         match e {
-            Value::Str(s) => {
-                chars += s.chars().count() as u64;
-                bytes += s.len();
-            }
-            Value::Number(n) => {
-                bytes += code_point(n)?.len_utf8();
-                chars += 1;
-            }
+            Value::Str(s) => bytes += s.len(),
+            Value::Number(n) => bytes += code_point(n)?.len_utf8(),
             _ => {}
         }
     }
+    // A character takes at least one byte: count characters only when the bytes could
+    // exceed the ceiling.
     let ceiling = ctx.profile().materialized_elements;
-    if chars > ceiling {
-        return Err(exceeded(Limit::MaterializedElements, chars, ceiling).into());
+    if bytes as u64 > ceiling {
+        let chars: u64 = v
+            .items()
+            .iter()
+            .map(|e| match e {
+                Value::Str(s) => s.chars().count() as u64,
+                _ => 1,
+            })
+            .sum();
+        if chars > ceiling {
+            return Err(exceeded(Limit::MaterializedElements, chars, ceiling).into());
+        }
     }
     let mut out = String::with_capacity(bytes);
     for e in v.items() {

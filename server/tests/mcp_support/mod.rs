@@ -59,6 +59,19 @@ pub async fn spawn() -> Client {
 
 /// Spawn the built server with extra environment variables and connect.
 pub async fn spawn_with_env(env: &[(&str, &str)]) -> Client {
+    connect(command(env)).await
+}
+
+/// Spawn the built server in the working directory `dir` with extra environment
+/// variables and connect.
+pub async fn spawn_in(dir: &std::path::Path, env: &[(&str, &str)]) -> Client {
+    let mut cmd = command(env);
+    cmd.current_dir(dir);
+    connect(cmd).await
+}
+
+/// The server's command: `AJISAI_*` removed, then `env` set.
+fn command(env: &[(&str, &str)]) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.env_remove("AJISAI_NUMERICS")
         .env_remove("AJISAI_NUMERICS_PLUGIN")
@@ -66,6 +79,11 @@ pub async fn spawn_with_env(env: &[(&str, &str)]) -> Client {
     for (k, v) in env {
         cmd.env(k, v);
     }
+    cmd
+}
+
+/// Start `cmd` with stderr discarded and initialize an rmcp client over its stdio.
+async fn connect(cmd: tokio::process::Command) -> Client {
     let (transport, _stderr) = TokioChildProcess::builder(cmd)
         .stderr(Stdio::null())
         .spawn()
