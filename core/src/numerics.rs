@@ -179,6 +179,19 @@ pub struct BackendProvenance {
     pub origin: &'static str,
 }
 
+impl BackendProvenance {
+    /// Write the `"backend": {kind, library, origin}` field, in that key order.
+    pub fn write_field(&self, o: &mut crate::json::ObjectWriter<'_>) {
+        o.with("backend", |out| {
+            let mut b = crate::json::ObjectWriter::new(out);
+            b.str("kind", self.kind)
+                .str("library", &self.library)
+                .str("origin", self.origin);
+            b.end();
+        });
+    }
+}
+
 /// Why a backend choice was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SelectError(pub String);

@@ -88,13 +88,7 @@ impl Rendered {
 /// Append the CLI's host fields: `"limitProfile"`, then `"backend"` (`{kind, library, origin}`).
 pub fn write_host_fields(o: &mut ObjectWriter<'_>, profile: &Profile, backend: &BackendProvenance) {
     o.str("limitProfile", profile.name);
-    o.with("backend", |out| {
-        let mut b = ObjectWriter::new(out);
-        b.str("kind", backend.kind)
-            .str("library", &backend.library)
-            .str("origin", backend.origin);
-        b.end();
-    });
+    backend.write_field(o);
 }
 
 /// The `run --json` document: the `compute` envelope with the CLI's host fields, one line.

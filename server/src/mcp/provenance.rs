@@ -20,13 +20,7 @@ impl Provenance {
             .str("engineVersion", ajisai_core::ENGINE_VERSION)
             .str("assetDigest", asset_digest)
             .str("limitProfile", profile);
-        o.with("backend", |out| {
-            let mut b = ObjectWriter::new(out);
-            b.str("kind", backend.kind)
-                .str("library", &backend.library)
-                .str("origin", backend.origin);
-            b.end();
-        });
+        backend.write_field(&mut o);
         o.end();
         Provenance { json }
     }
