@@ -1,4 +1,4 @@
-//! The result envelope (MCP.md §4, schema version 5) shared by the CLI and the server.
+//! The result envelope (MCP.md §4, schema version 6; docs/envelope-changelog.md) shared by the CLI and the server.
 //!
 //! Rendering is direct to compact JSON in the canonical key order (MCP-26): optional
 //! fields are omitted, never `null`. Hosts append their own trailing fields — the
@@ -10,13 +10,13 @@ use crate::engine::{CheckReport, ComputeReport, InferReport, Usage};
 use crate::json::{write_str, ObjectWriter};
 use crate::number::Number;
 use crate::outcome::{LangError, MESSAGE_MAX_CHARS};
-use crate::render::{plan, Elision, Fit};
+use crate::render::{plan, plan_sized, slot_sizes, ElidedRun, Elision, Fit, Piece, Plan};
 use crate::value::Value;
 use crate::SPECIFICATION_VERSION;
 use std::fmt::Write;
 
 /// The envelope schema version.
-pub const SCHEMA_VERSION: u64 = 5;
+pub const SCHEMA_VERSION: u64 = 6;
 
 /// The denominator bound of the rational approximation of algebraic nodes (MCP-30).
 pub const APPROXIMATION_BOUND: u64 = 1_000_000_000;
@@ -177,7 +177,7 @@ pub struct Rendered {
     pub json: String,
     /// Slots that arrived whole.
     pub kept_slots: usize,
-    /// Slots replaced by an elision record (MCP-36).
+    /// Slots replaced by an elision record or covered by an elided run (MCP-36).
     pub elided_slots: usize,
 }
 
@@ -189,10 +189,11 @@ pub fn compute_json(report: &ComputeReport, host: HostFields<'_>) -> String {
 
 /// The server's `compute` envelope with the value stack fitted into `stack_budget`
 /// bytes (MCP-52/53): from the top of the stack down, a slot whose cost fits what is
-/// left of the budget arrives whole, any other slot is elided (MCP-36). A slot whose
-/// value is nested deeper than the `mcp-local-stdio` profile's `nestingDepth` is
-/// elided as if it did not fit, since clients cannot parse JSON that deep (MCP-47).
-/// When nothing is elided the JSON equals [`compute_json`]'s.
+/// left of the budget arrives whole, any other slot is elided (MCP-36), and a run of
+/// consecutive elided slots arrives as one `elidedRun` record. A slot whose value is
+/// nested deeper than the `mcp-local-stdio` profile's `nestingDepth` is elided as if it
+/// did not fit, since clients cannot parse JSON that deep (MCP-47). When nothing is
+/// elided the JSON equals [`compute_json`]'s.
 pub fn compute_json_within(
     report: &ComputeReport,
     stack_budget: u64,
@@ -203,17 +204,44 @@ pub fn compute_json_within(
 
 /// The `compute` envelope fitted as `fit` says (see [`compute_json_within`]).
 pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: HostFields<'_>) -> Rendered {
-    let elided = plan(&report.stack, fit);
+    compute_json_planned(report, &plan(&report.stack, fit), fit, host)
+}
+
+/// Fits one report's stack again and again under smaller budgets, pricing each slot
+/// once (the host's refitting loop of MCP-52).
+pub struct Fitter<'r> {
+    report: &'r ComputeReport,
+    sizes: Vec<crate::render::Size>,
+}
+
+impl<'r> Fitter<'r> {
+    /// Price every slot of `report`'s stack.
+    pub fn new(report: &'r ComputeReport) -> Fitter<'r> {
+        Fitter {
+            report,
+            sizes: slot_sizes(&report.stack),
+        }
+    }
+
+    /// The envelope with the stack fitted as `fit` says.
+    pub fn render(&self, fit: &Fit, host: HostFields<'_>) -> Rendered {
+        let plan = plan_sized(&self.report.stack, &self.sizes, fit);
+        compute_json_planned(self.report, &plan, fit, host)
+    }
+}
+
+/// The `compute` envelope with the stack laid out as `plan` says.
+fn compute_json_planned(
+    report: &ComputeReport,
+    plan: &Plan,
+    fit: &Fit,
+    host: HostFields<'_>,
+) -> Rendered {
     let reason = if report.error.is_some() {
         "errorStackBudget"
     } else {
         "valueStackBudget"
     };
-    // The elision of each slot, if any (`elided` is in stack order).
-    let mut slots: Vec<Option<&Elision>> = vec![None; report.stack.len()];
-    for e in &elided {
-        slots[e.index] = Some(e);
-    }
     let mut out = String::new();
     let mut o = ObjectWriter::new(&mut out);
     o.int("schemaVersion", SCHEMA_VERSION);
@@ -229,35 +257,36 @@ pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: HostFields<'
     o.str("specificationVersion", SPECIFICATION_VERSION);
     o.with("stack", |out| {
         out.push('[');
-        for (i, (v, e)) in report.stack.iter().zip(&slots).enumerate() {
+        for (i, piece) in plan.pieces.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            match e {
-                Some(e) => write_elided_node(out, e, reason),
-                None => write_node(out, v),
+            match piece {
+                Piece::Kept(index) => write_node(out, &report.stack[*index]),
+                Piece::Elided(e) => write_elided_node(out, e, reason),
+                Piece::Run(r) => write_run_node(out, r),
             }
         }
         out.push(']');
     });
-    let displays: Vec<String> = report
-        .stack
+    let displays: Vec<String> = plan
+        .pieces
         .iter()
-        .zip(&slots)
-        .map(|(v, e)| match e {
-            Some(e) => e.display(),
-            None => display(v),
+        .map(|piece| match piece {
+            Piece::Kept(index) => display(&report.stack[*index]),
+            Piece::Elided(e) => e.display(),
+            Piece::Run(r) => r.display(),
         })
         .collect();
     o.strs("stackDisplay", &displays);
-    if !elided.is_empty() {
+    if plan.elided > 0 {
         o.with("stackElided", |out| {
             let mut se = ObjectWriter::new(out);
             se.str("reason", reason);
             se.int("budgetBytes", fit.stack_budget);
             se.with("slots", |out| {
                 out.push('[');
-                for (i, e) in elided.iter().enumerate() {
+                for (i, e) in plan.singles().enumerate() {
                     if i > 0 {
                         out.push(',');
                     }
@@ -268,6 +297,22 @@ pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: HostFields<'
                 }
                 out.push(']');
             });
+            if plan.runs().next().is_some() {
+                se.with("runs", |out| {
+                    out.push('[');
+                    for (i, r) in plan.runs().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        let mut ro = ObjectWriter::new(out);
+                        ro.int("start", r.start as u64)
+                            .int("count", r.count as u64)
+                            .int("approxBytes", r.approx_bytes);
+                        ro.end();
+                    }
+                    out.push(']');
+                });
+            }
             se.end();
         });
     }
@@ -284,9 +329,18 @@ pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: HostFields<'
     o.end();
     Rendered {
         json: out,
-        kept_slots: report.stack.len() - elided.len(),
-        elided_slots: elided.len(),
+        kept_slots: plan.kept,
+        elided_slots: plan.elided,
     }
+}
+
+/// The node of a run of elided slots: `{"type":"elidedRun","count","approxBytes"}`.
+fn write_run_node(out: &mut String, r: &ElidedRun) {
+    let mut o = ObjectWriter::new(out);
+    o.str("type", "elidedRun")
+        .int("count", r.count as u64)
+        .int("approxBytes", r.approx_bytes);
+    o.end();
 }
 
 /// `elements`?, `approxBytes`, `algebraicTerms`? of an elision record.

@@ -396,35 +396,140 @@ pub fn node_type(v: &Value) -> &'static str {
     }
 }
 
-/// Which slots of `stack` (bottom to top) are elided under `fit`, in stack order.
-/// Selection walks from the top down and keeps each slot whose cost fits what is left.
-pub fn plan(stack: &[Value], fit: &Fit) -> Vec<Elision> {
-    if *fit == Fit::UNLIMITED {
-        return Vec::new();
+/// A run of two or more consecutive elided slots, delivered as one record (envelope
+/// schema 6): one `elidedRun` node, one `stackDisplay` entry and one
+/// `stackElided.runs` entry, however many slots it covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElidedRun {
+    /// Stack index of the run's lowest slot (0 = bottom).
+    pub start: usize,
+    /// Slots in the run (at least 2).
+    pub count: usize,
+    /// The sum of the slot costs of the run (MCP-53), saturating.
+    pub approx_bytes: u64,
+}
+
+impl ElidedRun {
+    /// The run's `stackDisplay` entry.
+    pub fn display(&self) -> String {
+        format!(
+            "<elided {} slots, ~{} bytes>",
+            self.count, self.approx_bytes
+        )
     }
+}
+
+/// One piece of a fitted stack, bottom to top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// The slot at this index arrives whole.
+    Kept(usize),
+    /// A single elided slot with its own record (MCP-36).
+    Elided(Elision),
+    /// Consecutive elided slots as one record.
+    Run(ElidedRun),
+}
+
+/// Which slots arrive whole and how the others are elided.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// The pieces in stack order; a run stands for all of its slots.
+    pub pieces: Vec<Piece>,
+    /// Slots that arrive whole.
+    pub kept: usize,
+    /// Slots elided, singly or in runs.
+    pub elided: usize,
+}
+
+impl Plan {
+    /// The single elided slots, in stack order.
+    pub fn singles(&self) -> impl Iterator<Item = &Elision> {
+        self.pieces.iter().filter_map(|p| match p {
+            Piece::Elided(e) => Some(e),
+            _ => None,
+        })
+    }
+
+    /// The runs of elided slots, in stack order.
+    pub fn runs(&self) -> impl Iterator<Item = &ElidedRun> {
+        self.pieces.iter().filter_map(|p| match p {
+            Piece::Run(r) => Some(r),
+            _ => None,
+        })
+    }
+}
+
+/// The rendered sizes of every slot of `stack`, bottom to top, priced with one shared
+/// memo (a value shared by many slots is walked once).
+pub fn slot_sizes(stack: &[Value]) -> Vec<Size> {
     let mut sizer = Sizer::new();
+    stack.iter().map(|v| sizer.size(v)).collect()
+}
+
+/// Which slots of `stack` (bottom to top) are elided under `fit`.
+/// Selection walks from the top down and keeps each slot whose cost fits what is left;
+/// consecutive elided slots then form runs.
+pub fn plan(stack: &[Value], fit: &Fit) -> Plan {
+    if *fit == Fit::UNLIMITED {
+        return Plan {
+            pieces: (0..stack.len()).map(Piece::Kept).collect(),
+            kept: stack.len(),
+            elided: 0,
+        };
+    }
+    plan_sized(stack, &slot_sizes(stack), fit)
+}
+
+/// [`plan`] with the slot sizes already known (`sizes[i]` is the size of `stack[i]`), so
+/// a host that refits with a smaller budget prices each slot once.
+pub fn plan_sized(stack: &[Value], sizes: &[Size], fit: &Fit) -> Plan {
+    let mut keep = vec![false; stack.len()];
     let mut remaining = fit.stack_budget;
-    let mut elided = Vec::new();
-    for (index, v) in stack.iter().enumerate().rev() {
-        let size = sizer.size(v);
+    for (index, size) in sizes.iter().enumerate().take(stack.len()).rev() {
         let cost = size.cost();
         if size.depth <= fit.max_depth && cost <= remaining {
             remaining -= cost;
+            keep[index] = true;
+        }
+    }
+    let mut plan = Plan::default();
+    let mut index = 0;
+    while index < stack.len() {
+        if keep[index] {
+            plan.pieces.push(Piece::Kept(index));
+            plan.kept += 1;
+            index += 1;
             continue;
         }
-        elided.push(Elision {
-            index,
-            kind: node_type(v),
-            elements: v.as_vector().map(|x| x.len() as u64),
-            approx_bytes: cost,
-            algebraic_terms: match v {
-                Value::Number(Number::Alg(a)) => Some(a.terms().len() as u64),
-                _ => None,
-            },
+        let start = index;
+        let mut approx_bytes = 0u64;
+        while index < stack.len() && !keep[index] {
+            approx_bytes = approx_bytes.saturating_add(sizes[index].cost());
+            index += 1;
+        }
+        let count = index - start;
+        plan.elided += count;
+        plan.pieces.push(if count == 1 {
+            let v = &stack[start];
+            Piece::Elided(Elision {
+                index: start,
+                kind: node_type(v),
+                elements: v.as_vector().map(|x| x.len() as u64),
+                approx_bytes,
+                algebraic_terms: match v {
+                    Value::Number(Number::Alg(a)) => Some(a.terms().len() as u64),
+                    _ => None,
+                },
+            })
+        } else {
+            Piece::Run(ElidedRun {
+                start,
+                count,
+                approx_bytes,
+            })
         });
     }
-    elided.reverse();
-    elided
+    plan
 }
 
 #[cfg(test)]

@@ -288,16 +288,16 @@ fn result_schema() -> Json {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "ajisai://schema/result",
         "title": "Ajisai tool result",
-        "description": "Every result of the Ajisai MCP server's four tools (envelope schema version 5). Branch on status, then (compute) outcome. Optional fields are omitted, never null.",
+        "description": "Every result of the Ajisai MCP server's four tools (envelope schema version 6). Branch on status, then (compute) outcome. Optional fields are omitted, never null.",
         "type": "object",
         "additionalProperties": false,
         "required": ["schemaVersion", "status", "mcp"],
         "properties": {
-            "schemaVersion": { "const": 5 },
+            "schemaVersion": { "const": 6 },
             "status": { "enum": ["ok", "error", "hostError"] },
             "outcome": { "$ref": "#/$defs/outcome" },
             "specificationVersion": { "type": "string", "minLength": 1 },
-            "stack": { "type": "array", "items": { "$ref": "#/$defs/node" } },
+            "stack": { "type": "array", "items": { "$ref": "#/$defs/stackEntry" } },
             "stackDisplay": { "type": "array", "items": { "type": "string" } },
             "stackElided": { "$ref": "#/$defs/stackElided" },
             "output": { "type": "array", "items": { "type": "string" } },
@@ -398,6 +398,21 @@ fn result_schema() -> Json {
                     }
                 }
             },
+            "stackEntry": {
+                "description": "One slot of the stack, or one record standing for a run of consecutive elided slots.",
+                "oneOf": [{ "$ref": "#/$defs/node" }, { "$ref": "#/$defs/elidedRun" }]
+            },
+            "elidedRun": {
+                "description": "Two or more consecutive slots elided as one record; stackElided.runs has its start index.",
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["type", "count", "approxBytes"],
+                "properties": {
+                    "type": { "const": "elidedRun" },
+                    "count": { "type": "integer", "minimum": 2 },
+                    "approxBytes": { "type": "integer", "minimum": 0 }
+                }
+            },
             "node": {
                 "description": "One stack slot. An elided slot has its real type, value null and an elided record.",
                 "type": "object",
@@ -476,7 +491,6 @@ fn result_schema() -> Json {
                     "budgetBytes": { "type": "integer", "minimum": 0 },
                     "slots": {
                         "type": "array",
-                        "minItems": 1,
                         "items": {
                             "type": "object",
                             "additionalProperties": false,
@@ -488,8 +502,26 @@ fn result_schema() -> Json {
                                 "algebraicTerms": { "type": "integer", "minimum": 1 }
                             }
                         }
+                    },
+                    "runs": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": ["start", "count", "approxBytes"],
+                            "properties": {
+                                "start": { "type": "integer", "minimum": 0 },
+                                "count": { "type": "integer", "minimum": 2 },
+                                "approxBytes": { "type": "integer", "minimum": 0 }
+                            }
+                        }
                     }
-                }
+                },
+                "anyOf": [
+                    { "properties": { "slots": { "minItems": 1 } } },
+                    { "required": ["runs"] }
+                ]
             },
             "languageError": {
                 "type": "object",

@@ -80,6 +80,37 @@ fn run_reads_a_file_and_prints_output_lines_first() {
 }
 
 #[test]
+fn a_report_for_people_shows_the_top_1000_slots_and_counts_the_rest() {
+    // `{ 1 F }` pushes one slot per call until the steps run out (12,000,001 of them in
+    // cli-local would take long; the mcp profile stops at 100,000).
+    let out = ajisai(&["run", "--profile", "mcp", "-"], "{ 1 F } 'F' DEF F");
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 1001);
+    assert_eq!(
+        lines[0],
+        "... 98999 slots not shown (the top 1000 of 99999 follow; --json has them all)"
+    );
+    assert!(lines[1..].iter().all(|l| *l == "1/1"));
+    assert!(out
+        .stderr
+        .contains("executionSteps of 100001 exceeds the limit of 100000"));
+    // Exactly 1,000 slots: nothing is left out.
+    let thousand: String = (1..=1000).map(|i| format!("{i} ")).collect();
+    let out = ajisai(&["run", "-"], &thousand);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!((out.code, lines.len(), lines[0]), (0, 1000, "1/1"));
+    // The repl shows the same top slots on its one line.
+    let out = ajisai(&["repl", "--profile", "mcp"], &format!("{thousand}1001\n"));
+    let last = out.stdout.lines().last().unwrap_or_default().to_string();
+    assert!(
+        last.starts_with("... 1 slots not shown | 2/1 | 3/1"),
+        "{last}"
+    );
+    assert!(last.ends_with("| 1001/1"), "{last}");
+}
+
+#[test]
 fn a_nil_result_is_success_with_its_reason_shown() {
     let out = ajisai(&["run", "-"], "NIL");
     assert_eq!((out.code, out.stdout.as_str()), (0, "NIL (nil:literal)\n"));
@@ -118,7 +149,7 @@ fn run_json_is_one_envelope_with_host_fields_last() {
             "backend"
         ]
     );
-    assert_eq!(doc["schemaVersion"], 5);
+    assert_eq!(doc["schemaVersion"], 6);
     assert_eq!(doc["status"], "ok");
     assert_eq!(doc["outcome"], "nil:literal");
     assert_eq!(

@@ -6,7 +6,9 @@ use ajisai_core::display::display;
 use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::envelope::{compute_json, compute_json_fitted, compute_json_within, write_node};
 use ajisai_core::json::{quoted, ObjectWriter};
-use ajisai_core::render::{plan, Fit, Sizer, ERROR_STACK_BUDGET, VALUE_STACK_BUDGET};
+use ajisai_core::render::{
+    plan, ElidedRun, Elision, Fit, Piece, Sizer, ERROR_STACK_BUDGET, VALUE_STACK_BUDGET,
+};
 use ajisai_core::{Int, NilReason, Profile, Rat, Value};
 use serde_json::Value as Json;
 
@@ -62,7 +64,7 @@ fn the_appendix_envelope_of_an_elided_vector_is_exact() {
     let r = compute_json_within(&report, VALUE_STACK_BUDGET, &no_host);
     assert_eq!((r.kept_slots, r.elided_slots), (1, 1));
     let expected = concat!(
-        r#"{"schemaVersion":5,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
+        r#"{"schemaVersion":6,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
         r#""stack":[{"type":"vector","value":null,"elided":{"reason":"valueStackBudget","elements":7001,"approxBytes":501884}},"#,
         r#"{"type":"number","value":{"numerator":"3","denominator":"1"}}],"#,
         r#""stackDisplay":["<elided vector of 7001 elements, ~501884 bytes>","3/1"],"#,
@@ -98,13 +100,53 @@ fn selection_walks_from_the_top_and_keeps_what_fits() {
     let costs: Vec<u64> = report.stack.iter().map(cost).collect();
     let budget = costs[2] + costs[0];
     let p = plan(&report.stack, &Fit::mcp(budget));
-    assert_eq!(p.iter().map(|e| e.index).collect::<Vec<_>>(), vec![1]);
-    // One byte less: the bottom slot no longer fits after the top one is paid.
+    assert_eq!(
+        p.pieces,
+        vec![
+            Piece::Kept(0),
+            Piece::Elided(Elision {
+                index: 1,
+                kind: "vector",
+                elements: Some(7001),
+                approx_bytes: costs[1],
+                algebraic_terms: None,
+            }),
+            Piece::Kept(2),
+        ]
+    );
+    // One byte less: the bottom slot no longer fits after the top one is paid, and the
+    // two elided slots beneath the top form one run.
     let p = plan(&report.stack, &Fit::mcp(budget - 1));
-    assert_eq!(p.iter().map(|e| e.index).collect::<Vec<_>>(), vec![0, 1]);
-    // Zero budget elides everything, and the envelope still parses.
+    assert_eq!(
+        p.pieces,
+        vec![
+            Piece::Run(ElidedRun {
+                start: 0,
+                count: 2,
+                approx_bytes: costs[0] + costs[1]
+            }),
+            Piece::Kept(2),
+        ]
+    );
+    // Zero budget elides everything into one run, and the envelope still parses.
     let r = compute_json_within(&report, 0, &no_host);
     assert_eq!((r.kept_slots, r.elided_slots), (0, 3));
+    let j: Json = serde_json::from_str(&r.json).unwrap();
+    let total: u64 = costs.iter().sum();
+    assert_eq!(
+        j["stackDisplay"],
+        serde_json::json!([format!("<elided 3 slots, ~{total} bytes>")])
+    );
+    assert_eq!(
+        j["stack"],
+        serde_json::json!([{"type":"elidedRun","count":3,"approxBytes":total}])
+    );
+    assert_eq!(
+        j["stackElided"],
+        serde_json::json!({"reason":"valueStackBudget","budgetBytes":0,"slots":[],"runs":[{"start":0,"count":3,"approxBytes":total}]})
+    );
+    // A single elided slot keeps its own record.
+    let r = compute_json_within(&report, costs[2] + costs[1], &no_host);
     let j: Json = serde_json::from_str(&r.json).unwrap();
     assert_eq!(
         j["stackDisplay"][0],

@@ -5,21 +5,24 @@
 //! LANGUAGE.md §7.4 leaves, and the session goes on. After each line the REPL prints
 //! the new output lines, any error, then the stack (`bottom | … | top`, `(empty)`).
 
-use super::report::{error_line, slot_line};
+use super::report::{error_line, shown_slots, slot_line};
 use super::{Exit, Io};
 use ajisai_core::{Halt, Machine, Profile};
 use std::io;
 
-/// The stack as one line: slots bottom to top joined by ` | `, or `(empty)`.
+/// The stack as one line: slots bottom to top joined by ` | `, or `(empty)`; at most
+/// the top [`super::report::SHOWN_SLOTS`] slots, after a count of those left out.
 pub fn stack_line(m: &Machine) -> String {
     if m.stack().is_empty() {
         return "(empty)".to_string();
     }
-    m.stack()
-        .iter()
-        .map(slot_line)
-        .collect::<Vec<_>>()
-        .join(" | ")
+    let (left_out, shown) = shown_slots(m.stack());
+    let mut parts: Vec<String> = Vec::with_capacity(shown.len() + 1);
+    if left_out > 0 {
+        parts.push(format!("... {left_out} slots not shown"));
+    }
+    parts.extend(shown.iter().map(slot_line));
+    parts.join(" | ")
 }
 
 /// Read lines until end of input; exit 0 at its end, 2 when stdin cannot be read as UTF-8.

@@ -139,13 +139,37 @@ pub fn slot_line(v: &Value) -> String {
     }
 }
 
+/// The most stack slots a report for people shows: the top ones, since a stack of
+/// 100,000 slots would bury the answer (`--json` always has every slot).
+pub const SHOWN_SLOTS: usize = 1000;
+
+/// How many slots at the bottom of `stack` a report for people leaves out, and the
+/// slots it shows (the top [`SHOWN_SLOTS`], bottom to top).
+pub fn shown_slots(stack: &[Value]) -> (usize, &[Value]) {
+    let left_out = stack.len().saturating_sub(SHOWN_SLOTS);
+    (left_out, &stack[left_out..])
+}
+
+/// The line that says how many slots were left out.
+pub fn left_out_line(left_out: usize, total: usize) -> String {
+    format!(
+        "... {left_out} slots not shown (the top {} of {total} follow; --json has them all)",
+        total - left_out
+    )
+}
+
 fn human_run(report: &ComputeReport, exit: Exit) -> Rendered {
     let mut stdout = String::new();
     for line in &report.output {
         stdout.push_str(line);
         stdout.push('\n');
     }
-    for v in &report.stack {
+    let (left_out, shown) = shown_slots(&report.stack);
+    if left_out > 0 {
+        stdout.push_str(&left_out_line(left_out, report.stack.len()));
+        stdout.push('\n');
+    }
+    for v in shown {
         stdout.push_str(&slot_line(v));
         stdout.push('\n');
     }

@@ -20,6 +20,7 @@ use ajisai_core::envelope::{self, Rendered};
 use ajisai_core::json::ObjectWriter;
 use ajisai_core::limits::InterruptFlag;
 use ajisai_core::phrasebook::Entry;
+use ajisai_core::render::Fit;
 use rmcp::model::CallToolResult;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -261,8 +262,10 @@ impl Executor {
         } else {
             self.options.value_stack_bytes
         };
+        let fitter = envelope::Fitter::new(report);
+        let host = |o: &mut ObjectWriter<'_>| host_fields(o, prelude, &self.provenance);
         loop {
-            let rendered = render_compute(report, budget, prelude, &self.provenance);
+            let rendered = fitter.render(&Fit::mcp(budget), &host);
             let failure = match result::tool_result(rendered.json, false) {
                 Ok(r) => {
                     if result::measure(&r) <= limit {

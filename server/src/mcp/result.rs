@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn text_mirror_equals_structured_content() {
-        let env = "{\"schemaVersion\":5,\"status\":\"ok\",\"s\":\"é/\\n\"}".to_string();
+        let env = "{\"schemaVersion\":6,\"status\":\"ok\",\"s\":\"é/\\n\"}".to_string();
         let r = tool_result(env.clone(), false).unwrap();
         let text = r.content[0].as_text().map(|t| t.text.clone()).unwrap();
         assert_eq!(text, env);
