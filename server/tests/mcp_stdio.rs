@@ -177,7 +177,12 @@ fn stdout_carries_only_json_rpc_and_stderr_only_host_errors() {
     assert_eq!(structured(by_id(2))["error"]["code"], "unknownTool");
     assert_eq!(structured(by_id(3))["error"]["code"], "invalidRequest");
     assert_eq!(by_id(4)["error"]["code"], -32002);
-    assert_eq!(by_id(5)["error"]["code"], -32600);
+    // Params a known method cannot take (the boundedness issue, item 4).
+    assert_eq!(by_id(5)["error"]["code"], -32602);
+    // Text that is not JSON is answered too, with a null id.
+    let parse_errors: Vec<&Value> = answers.iter().filter(|a| a["id"].is_null()).collect();
+    assert_eq!(parse_errors.len(), 1, "{answers:?}");
+    assert_eq!(parse_errors[0]["error"]["code"], -32700);
     assert_eq!(by_id(6)["error"]["code"], -32601);
     assert_eq!(by_id(7)["result"], json!({}));
     let (code, rest, stderr) = raw.finish();
@@ -192,12 +197,25 @@ fn stdout_carries_only_json_rpc_and_stderr_only_host_errors() {
         lines[0].contains("ajisai-mcp-server") && lines[0].contains("numerics"),
         "{stderr}"
     );
-    let host_lines: Vec<&&str> = lines.iter().filter(|l| l.contains(" code=")).collect();
+    let host_lines: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains(" code=") && !l.contains("refused input"))
+        .collect();
     assert_eq!(host_lines.len(), 2, "one line per host error: {stderr}");
     assert!(
         host_lines[0].contains("code=unknownTool") || host_lines[1].contains("code=unknownTool")
     );
-    assert_eq!(lines.len(), 3, "nothing else per request: {stderr}");
+    // One line per refused input line (the text that is not JSON, the bad params).
+    let refused: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains("refused input"))
+        .collect();
+    assert_eq!(refused.len(), 2, "one line per refused line: {stderr}");
+    assert!(
+        refused.iter().any(|l| l.contains("\"this is not JSON\"")),
+        "{stderr}"
+    );
+    assert_eq!(lines.len(), 5, "nothing else per request: {stderr}");
 }
 
 #[test]

@@ -217,16 +217,11 @@ impl AjisaiServer {
         Ok((mime, text))
     }
 
-    /// Answer a raw JSON-RPC message before rmcp parses it: a `tools/call` whose
+    /// Answer a `tools/call` before rmcp parses it, given its raw `params`: a call whose
     /// `arguments` are present but not an object gets its MCP-19 tool result here (rmcp's
     /// typed parameters would reject it as a protocol error). Everything else is `None`.
-    pub fn precheck(&self, message: &Value) -> Option<Value> {
-        let obj = message.as_object()?;
-        if obj.get("method")?.as_str()? != "tools/call" {
-            return None;
-        }
-        let id = obj.get("id")?.clone();
-        let params = obj.get("params")?.as_object()?;
+    pub fn precheck(&self, params: &Value) -> Option<Value> {
+        let params = params.as_object()?;
         let name = params.get("name")?.as_str()?;
         let arguments = params.get("arguments")?;
         if arguments.is_object() {
@@ -241,7 +236,7 @@ impl AjisaiServer {
         )
         .err()?;
         let result = exec.host_error(&validate::echo(name), &error);
-        Some(json!({ "jsonrpc": "2.0", "id": id, "result": result::wire_value(&result) }))
+        Some(result::wire_value(&result))
     }
 
     /// Run a source tool on the current thread, outside the gate and without a deadline

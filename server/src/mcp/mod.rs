@@ -14,6 +14,7 @@ pub mod config;
 pub mod content;
 pub mod doctor;
 pub mod exec;
+pub mod framing;
 pub mod gate;
 pub mod handler;
 pub mod hosterror;

@@ -4,7 +4,7 @@ use super::config::ServerOptions;
 use super::content;
 use super::handler::AjisaiServer;
 use super::phrasebook::{Fault, Origin, Phrasebook};
-use super::{doctor, logging, transport, PROGRAM, SERVER_VERSION};
+use super::{doctor, framing, logging, transport, PROGRAM, SERVER_VERSION};
 use ajisai_core::numerics::Selected;
 use ajisai_core::Profile;
 use rmcp::ServiceExt;
@@ -223,11 +223,13 @@ pub fn serve() -> u8 {
         selected.reason,
         Profile::MCP_LOCAL_STDIO.name
     );
-    let precheck = {
+    let framing = {
         let s = server.clone();
-        Box::new(move |v: &serde_json::Value| s.precheck(v)) as transport::Precheck
+        framing::Framing::connection(Box::new(move |params: &serde_json::Value| {
+            s.precheck(params)
+        }))
     };
-    let (io, writer) = match transport::stdio(precheck) {
+    let (io, writer) = match transport::stdio(framing) {
         Ok(t) => t,
         Err(e) => return fault("stdio", &e.to_string()),
     };

@@ -1,21 +1,33 @@
 //! The stdio transport: newline-delimited JSON-RPC on stdin/stdout (MCP-3).
 //!
 //! Two plain threads own the standard streams: a reader that frames lines, and a
-//! writer that is the only code ever writing to stdout. The reader looks at each
-//! message before rmcp parses it, because rmcp's typed `tools/call` parameters would
-//! turn non-object `arguments` into a protocol error, where MCP-19 requires a tool
-//! result with `invalidRequest`: such calls are answered here, by the same validation.
+//! writer that is the only code ever writing to stdout. Every line passes through the
+//! [`Framing`] layer, which answers what rmcp cannot serve (parse errors, batches, bad
+//! ids, duplicate ids in flight, bad params, over-long lines) and remaps request ids, so
+//! every request line gets exactly one answer. The output channel is bounded: a client
+//! that stops reading holds the server back instead of growing its memory.
 
+use super::framing::{Framing, Held, Inbound, MAX_MESSAGE_BYTES};
+use rmcp::model::{JsonRpcMessage, NumberOrString};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::RoleServer;
-use serde_json::Value;
 use std::io::{BufRead, Write};
-use std::sync::mpsc as std_mpsc;
-use tokio::sync::mpsc;
+use std::sync::Arc;
+use tokio::sync::{mpsc, Semaphore};
 
-/// The longest accepted input line; longer lines are discarded (and logged).
-pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+/// Answers that may wait for the writer before senders wait too. Each is at most one
+/// tool result (`responseBytes`, 1 MiB), so this bounds the queued output.
+pub const OUTPUT_QUEUE: usize = 8;
+
+/// Requests that may be handed to rmcp while their answers are not yet written. When a
+/// client stops reading, the answers stop being written, no further request is taken,
+/// the reader stops reading stdin, and the client's writes block: backpressure, not
+/// growing memory (rmcp queues each answer it sends in a task of its own).
+pub const UNWRITTEN_ANSWERS: usize = 8;
+
+/// Bytes for the writer, with what their request held until they are written.
+type Outgoing = (Vec<u8>, Option<Held>);
 
 /// What the reader hands on.
 enum Incoming {
@@ -25,18 +37,19 @@ enum Incoming {
     Reply(Vec<u8>),
 }
 
-/// Answers a message before rmcp sees it, or lets it through (`None`).
-pub type Precheck = Box<dyn Fn(&Value) -> Option<Value> + Send>;
-
 /// The server side of the stdio transport.
 pub struct StdioTransport {
     incoming: mpsc::Receiver<Incoming>,
-    outgoing: Option<std_mpsc::Sender<Vec<u8>>>,
+    outgoing: Option<mpsc::Sender<Outgoing>>,
+    framing: Arc<Framing>,
+    unwritten: Arc<Semaphore>,
+    /// What was taken from `incoming` and is not yet handed on.
+    pending: Option<Incoming>,
 }
 
 /// The writer thread; join it after the service stopped so queued answers reach stdout.
 pub struct Writer {
-    done: std_mpsc::Receiver<()>,
+    done: std::sync::mpsc::Receiver<()>,
 }
 
 impl Writer {
@@ -47,30 +60,36 @@ impl Writer {
 }
 
 /// Start the reader and writer threads on the process's stdin and stdout.
-pub fn stdio(precheck: Precheck) -> std::io::Result<(StdioTransport, Writer)> {
+pub fn stdio(framing: Arc<Framing>) -> std::io::Result<(StdioTransport, Writer)> {
     let (in_tx, in_rx) = mpsc::channel::<Incoming>(64);
-    let (out_tx, out_rx) = std_mpsc::channel::<Vec<u8>>();
-    let (done_tx, done_rx) = std_mpsc::channel::<()>();
+    let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(OUTPUT_QUEUE);
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     std::thread::Builder::new()
         .name("ajisai-mcp-stdout".into())
         .spawn(move || {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
-            while let Ok(mut bytes) = out_rx.recv() {
+            while let Some((mut bytes, held)) = out_rx.blocking_recv() {
                 bytes.push(b'\n');
                 if out.write_all(&bytes).and_then(|()| out.flush()).is_err() {
                     break;
                 }
+                // Written: the next request may be taken.
+                drop(held);
             }
             let _ = done_tx.send(());
         })?;
+    let reader_framing = Arc::clone(&framing);
     std::thread::Builder::new()
         .name("ajisai-mcp-stdin".into())
-        .spawn(move || read_loop(std::io::stdin().lock(), &in_tx, &precheck))?;
+        .spawn(move || read_loop(std::io::stdin().lock(), &in_tx, &reader_framing))?;
     Ok((
         StdioTransport {
             incoming: in_rx,
             outgoing: Some(out_tx),
+            framing,
+            unwritten: Arc::new(Semaphore::new(UNWRITTEN_ANSWERS)),
+            pending: None,
         },
         Writer { done: done_rx },
     ))
@@ -78,80 +97,69 @@ pub fn stdio(precheck: Precheck) -> std::io::Result<(StdioTransport, Writer)> {
 
 /// One framed line, or why there is none.
 enum Line {
+    /// A complete line (its newline removed).
     Text(Vec<u8>),
-    Oversized,
+    /// A line longer than [`MAX_MESSAGE_BYTES`]: its first bytes; the rest was skipped.
+    Oversized(Vec<u8>),
+    /// End of input.
     Eof,
 }
 
+/// Read one line, holding at most [`MAX_MESSAGE_BYTES`] + 1 bytes of it.
 fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Line> {
     buf.clear();
-    let n = std::io::Read::take(&mut *input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', buf)?;
+    let n =
+        std::io::Read::take(&mut *input, MAX_MESSAGE_BYTES as u64 + 1).read_until(b'\n', buf)?;
     if n == 0 {
         return Ok(Line::Eof);
     }
-    if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
-        // Skip the rest of the line.
-        let mut rest = Vec::new();
-        loop {
-            rest.clear();
-            let m = std::io::Read::take(&mut *input, 1024 * 1024).read_until(b'\n', &mut rest)?;
-            if m == 0 || rest.last() == Some(&b'\n') {
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        return Ok(Line::Text(std::mem::take(buf)));
+    }
+    if buf.len() <= MAX_MESSAGE_BYTES {
+        // The last line of the input, without a newline.
+        return Ok(Line::Text(std::mem::take(buf)));
+    }
+    // Skip the rest of the line without holding it.
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                input.consume(at + 1);
                 break;
             }
+            None => {
+                let len = chunk.len();
+                input.consume(len);
+            }
         }
-        return Ok(Line::Oversized);
     }
-    Ok(Line::Text(std::mem::take(buf)))
+    buf.truncate(256);
+    Ok(Line::Oversized(std::mem::take(buf)))
 }
 
-fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Incoming>, precheck: &Precheck) {
+fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Incoming>, framing: &Framing) {
     let mut buf = Vec::new();
     loop {
-        let line = match read_line(&mut input, &mut buf) {
+        let incoming = match read_line(&mut input, &mut buf) {
             Ok(Line::Eof) => return,
-            Ok(Line::Oversized) => {
-                tracing::error!("discarded an input line longer than {MAX_LINE_BYTES} bytes");
-                continue;
-            }
-            Ok(Line::Text(line)) => line,
+            Ok(Line::Oversized(prefix)) => Incoming::Reply(framing.oversized(&prefix)),
+            Ok(Line::Text(line)) => match framing.inbound(&line) {
+                Inbound::Message(m) => Incoming::Message(m),
+                Inbound::Reply(bytes) => Incoming::Reply(bytes),
+                Inbound::Nothing => continue,
+            },
             Err(e) => {
                 tracing::error!("cannot read stdin: {e}");
                 return;
             }
         };
-        let Some(incoming) = classify(&line, precheck) else {
-            continue;
-        };
         if tx.blocking_send(incoming).is_err() {
             return;
-        }
-    }
-}
-
-fn classify(line: &[u8], precheck: &Precheck) -> Option<Incoming> {
-    let mut text = line.strip_suffix(b"\n").unwrap_or(line);
-    text = text.strip_suffix(b"\r").unwrap_or(text);
-    text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
-    if text.iter().all(u8::is_ascii_whitespace) {
-        return None;
-    }
-    // Not JSON at all: there is no id to answer, and answering garbage invites loops.
-    let value: Value = serde_json::from_slice(text).ok()?;
-    if let Some(reply) = precheck(&value) {
-        return serde_json::to_vec(&reply).ok().map(Incoming::Reply);
-    }
-    match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value.clone()) {
-        Ok(m) => Some(Incoming::Message(Box::new(m))),
-        Err(e) => {
-            // A notification gets no answer; a request gets Invalid Request with its id.
-            let id = value.get("id").cloned()?;
-            tracing::debug!("invalid JSON-RPC message: {e}");
-            let reply = serde_json::json!({
-                "jsonrpc": "2.0",
-                "id": id,
-                "error": { "code": -32600, "message": "Invalid request" }
-            });
-            serde_json::to_vec(&reply).ok().map(Incoming::Reply)
         }
     }
 }
@@ -163,26 +171,67 @@ impl Transport<RoleServer> for StdioTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
-        let result = match (&self.outgoing, serde_json::to_vec(&item)) {
-            (Some(tx), Ok(bytes)) => tx.send(bytes).map_err(|_| {
-                std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout is closed")
-            }),
-            (None, _) => Err(std::io::Error::new(
-                std::io::ErrorKind::NotConnected,
-                "the transport is closed",
-            )),
-            (_, Err(e)) => Err(std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
-        };
-        std::future::ready(result)
+        let message = self.framing.outbound_held(&item);
+        let outgoing = self.outgoing.clone();
+        async move {
+            let Some(message) = message else {
+                // The answer to a cancelled request: never sent (MCP-9).
+                return Ok(());
+            };
+            match outgoing {
+                Some(tx) => tx.send(message).await.map_err(|_| {
+                    std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout is closed")
+                }),
+                None => Err(std::io::Error::new(
+                    std::io::ErrorKind::NotConnected,
+                    "the transport is closed",
+                )),
+            }
+        }
     }
 
+    // Cancel-safe: rmcp polls `receive` in a `select!` and drops the future whenever
+    // another branch fires, so whatever was taken from `incoming` waits in
+    // `self.pending`, never in the future, and each wait loses nothing when dropped.
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            match self.incoming.recv().await? {
-                Incoming::Message(m) => return Some(*m),
+            let incoming = match self.pending.take() {
+                Some(i) => i,
+                None => self.incoming.recv().await?,
+            };
+            match incoming {
+                Incoming::Message(m) => {
+                    let internal = match m.as_ref() {
+                        JsonRpcMessage::Request(r) => match r.id {
+                            NumberOrString::Number(i) => Some(i),
+                            NumberOrString::String(_) => None,
+                        },
+                        _ => None,
+                    };
+                    let Some(internal) = internal else {
+                        return Some(*m);
+                    };
+                    // Wait until fewer than UNWRITTEN_ANSWERS answers are pending.
+                    self.pending = Some(Incoming::Message(m));
+                    let held = Arc::clone(&self.unwritten).acquire_owned().await.ok()?;
+                    let Some(Incoming::Message(m)) = self.pending.take() else {
+                        return None;
+                    };
+                    if self.framing.hold(internal, held) {
+                        return Some(*m);
+                    }
+                    // Cancelled while it waited: rmcp would answer nothing.
+                }
                 Incoming::Reply(bytes) => {
-                    if let Some(tx) = &self.outgoing {
-                        let _ = tx.send(bytes);
+                    let Some(tx) = self.outgoing.clone() else {
+                        continue;
+                    };
+                    self.pending = Some(Incoming::Reply(bytes));
+                    let Ok(permit) = tx.reserve().await else {
+                        return None;
+                    };
+                    if let Some(Incoming::Reply(bytes)) = self.pending.take() {
+                        permit.send((bytes, None));
                     }
                 }
             }
@@ -200,35 +249,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_are_framed_and_oversized_ones_skipped() {
-        let mut input = std::io::Cursor::new(b"{\"a\":1}\r\nxyz".to_vec());
+    fn lines_are_framed_and_oversized_ones_skipped_without_being_held() {
+        let mut long = vec![b'x'; MAX_MESSAGE_BYTES + 10];
+        long.push(b'\n');
+        let mut input = b"{\"a\":1}\r\n".to_vec();
+        input.extend_from_slice(&long);
+        input.extend_from_slice(b"xyz");
+        let mut input = std::io::Cursor::new(input);
         let mut buf = Vec::new();
         assert!(
-            matches!(read_line(&mut input, &mut buf), Ok(Line::Text(t)) if t == b"{\"a\":1}\r\n")
+            matches!(read_line(&mut input, &mut buf), Ok(Line::Text(t)) if t == b"{\"a\":1}\r")
+        );
+        assert!(
+            matches!(read_line(&mut input, &mut buf), Ok(Line::Oversized(p)) if p.len() == 256)
         );
         assert!(matches!(read_line(&mut input, &mut buf), Ok(Line::Text(t)) if t == b"xyz"));
         assert!(matches!(read_line(&mut input, &mut buf), Ok(Line::Eof)));
-    }
-
-    #[test]
-    fn garbage_and_bad_notifications_are_ignored_bad_requests_answered() {
-        let pass: Precheck = Box::new(|_| None);
-        assert!(classify(b"not json\n", &pass).is_none());
-        assert!(classify(
-            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":3}\n",
-            &pass
-        )
-        .is_none());
-        match classify(
-            b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":3}\n",
-            &pass,
-        ) {
-            Some(Incoming::Reply(bytes)) => {
-                let v: Value = serde_json::from_slice(&bytes).unwrap();
-                assert_eq!(v["id"], 7);
-                assert_eq!(v["error"]["code"], -32600);
-            }
-            _ => panic!("expected an Invalid Request answer"),
-        }
+        // A line of exactly the limit is read whole.
+        let mut exact = vec![b' '; MAX_MESSAGE_BYTES];
+        exact.push(b'\n');
+        let mut input = std::io::Cursor::new(exact);
+        assert!(
+            matches!(read_line(&mut input, &mut buf), Ok(Line::Text(t)) if t.len() == MAX_MESSAGE_BYTES)
+        );
     }
 }

@@ -1,0 +1,822 @@
+//! One JSON-RPC front for every transport: each inbound message (a stdio line, later an
+//! HTTP body) is parsed once here and either answered at once or handed to rmcp, and
+//! every outbound answer passes back through here. Every request gets exactly one answer.
+//!
+//! Written by hand because rmcp's transports drop or mis-answer what they cannot
+//! deserialize (no answer for a parse error or a batch, a float for a 30-digit id, -32601
+//! for a known method with bad params) and its ids are `i64`. Here:
+//! - text that is not JSON (or not UTF-8, or has bytes after the value) → `-32700`;
+//! - a batch array, a non-object, an id that is neither a string nor an integer, or a
+//!   request whose id is already in flight → `-32600` with `id: null`;
+//! - a lone-surrogate escape (`"\ud800"`, as Python's `json.dumps` writes) reads as U+FFFD;
+//! - every request id is replaced by an internal `i64` for rmcp and restored, digit for
+//!   digit, on the way out (serde_json's `arbitrary_precision` stays off);
+//! - known methods with params they cannot take (missing, non-string `name` or `uri`) →
+//!   `-32602` (MCP-19 still answers non-object `arguments` as a tool result, through the
+//!   precheck);
+//! - an over-long line → `-32600` "request too large", answered by the reader that saw it.
+//!
+//! Each refused message is logged as one stderr line quoting at most 64 characters of it.
+
+use rmcp::model::{ClientRequest, JsonRpcMessage};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::RoleServer;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The largest accepted message: ample for a 64 KiB source however escaped (6 bytes a
+/// character at most, plus the envelope of the request).
+pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
+
+/// How many characters of a refused message its stderr line quotes.
+pub const QUOTED_CHARS: usize = 64;
+
+/// JSON-RPC error codes used here.
+pub mod code {
+    /// Invalid JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// Not a valid request object.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// Invalid method parameters.
+    pub const INVALID_PARAMS: i64 = -32602;
+}
+
+/// Answers a `tools/call` before rmcp sees it (MCP-19's non-object `arguments`): given the
+/// call's params, the tool result to send, or `None` to let the call through.
+pub type Precheck = Box<dyn Fn(&Value) -> Option<Value> + Send + Sync>;
+
+/// What to do with one inbound message.
+pub enum Inbound {
+    /// Hand it to rmcp (its request id replaced by an internal one).
+    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    /// Write this answer (compact JSON-RPC, no newline).
+    Reply(Vec<u8>),
+    /// Nothing to answer (a blank line, a notification).
+    Nothing,
+}
+
+/// The methods rmcp types; a request for one of them that rmcp can only read as a custom
+/// request has params the method cannot take.
+const TYPED_METHODS: [&str; 21] = [
+    "ping",
+    "initialize",
+    "server/discover",
+    "completion/complete",
+    "logging/setLevel",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "subscriptions/listen",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "tools/call",
+    "tools/list",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+    "skills/list",
+    "skills/get",
+    "resources/directory/read",
+];
+
+/// The id of a request as the client wrote it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum ClientId {
+    /// A JSON string (its decoded text).
+    Text(String),
+    /// A JSON integer of any length (its digits, with a leading `-` if negative).
+    Integer(String),
+}
+
+impl ClientId {
+    /// The id as JSON text.
+    fn json(&self) -> String {
+        match self {
+            ClientId::Text(s) => Value::String(s.clone()).to_string(),
+            ClientId::Integer(d) => d.clone(),
+        }
+    }
+}
+
+/// A token held while a request's answer is unwritten (the transport's backpressure);
+/// dropped when the answer has been written, or when the request is cancelled.
+pub type Held = tokio::sync::OwnedSemaphorePermit;
+
+/// Ids in flight: internal id ↔ the client's id.
+#[derive(Default)]
+struct Ids {
+    next: i64,
+    by_internal: HashMap<i64, (ClientId, Option<Held>)>,
+    in_flight: HashMap<ClientId, i64>,
+}
+
+/// The framing state of one connection (stdio) or of a whole service (HTTP, where each
+/// POST is its own exchange and ids are not tracked across requests).
+pub struct Framing {
+    ids: Mutex<Ids>,
+    precheck: Precheck,
+    refuse_duplicates: bool,
+}
+
+impl Framing {
+    /// Framing for one stdio connection: a request whose id is in flight is refused.
+    pub fn connection(precheck: Precheck) -> Arc<Framing> {
+        Arc::new(Framing {
+            ids: Mutex::new(Ids::default()),
+            precheck,
+            refuse_duplicates: true,
+        })
+    }
+
+    fn ids(&self) -> std::sync::MutexGuard<'_, Ids> {
+        // A poisoned lock only means another thread panicked while holding it; the maps
+        // stay consistent (every update is a single insert or remove).
+        self.ids.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The answer to a message longer than [`MAX_MESSAGE_BYTES`], of which `prefix` was read.
+    pub fn oversized(&self, prefix: &[u8]) -> Vec<u8> {
+        refuse(
+            prefix,
+            None,
+            code::INVALID_REQUEST,
+            &format!("Request too large: messages are limited to {MAX_MESSAGE_BYTES} bytes"),
+        )
+    }
+
+    /// Classify one inbound message (a line without its newline, or a body).
+    pub fn inbound(&self, raw: &[u8]) -> Inbound {
+        let mut bytes = raw;
+        bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Inbound::Nothing;
+        }
+        if bytes.len() > MAX_MESSAGE_BYTES {
+            return Inbound::Reply(self.oversized(bytes));
+        }
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                return Inbound::Reply(refuse(
+                    raw,
+                    None,
+                    code::PARSE_ERROR,
+                    &format!(
+                        "Parse error: the message is not valid UTF-8 (invalid byte at offset {})",
+                        e.valid_up_to()
+                    ),
+                ))
+            }
+        };
+        let text = replace_lone_surrogates(text);
+        let value: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => return Inbound::Reply(self.unreadable(&text, &e)),
+        };
+        let Value::Object(mut message) = value else {
+            let why = if value.is_array() {
+                "Invalid request: batches are not supported; send one JSON-RPC object per message"
+            } else {
+                "Invalid request: a JSON-RPC message is an object"
+            };
+            return Inbound::Reply(refuse(raw, None, code::INVALID_REQUEST, why));
+        };
+        let id = match message.get("id") {
+            None => None,
+            Some(v) => match client_id(v, &text) {
+                Some(id) => Some(id),
+                None => {
+                    return Inbound::Reply(refuse(
+                        raw,
+                        None,
+                        code::INVALID_REQUEST,
+                        "Invalid request: the id must be a string or an integer",
+                    ))
+                }
+            },
+        };
+        let method = match message.get("method") {
+            None => None,
+            Some(Value::String(m)) => Some(m.clone()),
+            Some(_) => {
+                return Inbound::Reply(refuse(
+                    raw,
+                    id.as_ref(),
+                    code::INVALID_REQUEST,
+                    "Invalid request: the method must be a string",
+                ))
+            }
+        };
+        match (method, id) {
+            (Some(method), Some(id)) => self.request(raw, message, method, id),
+            (Some(method), None) => {
+                self.notification(&mut message);
+                match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(Value::Object(message))
+                {
+                    Ok(m) => Inbound::Message(Box::new(m)),
+                    Err(e) => {
+                        // A notification is never answered (JSON-RPC 2.0 §4.1).
+                        log_refusal(raw, &format!("notification {method} dropped: {e}"));
+                        Inbound::Nothing
+                    }
+                }
+            }
+            // A response or error from the client: this server sends no requests, so
+            // nothing waits for it; rmcp reads and discards it.
+            (None, id) => {
+                if message.contains_key("result") || message.contains_key("error") {
+                    if let Ok(m) = serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(
+                        Value::Object(message),
+                    ) {
+                        return Inbound::Message(Box::new(m));
+                    }
+                }
+                Inbound::Reply(refuse(
+                    raw,
+                    id.as_ref(),
+                    code::INVALID_REQUEST,
+                    "Invalid request: a request has a method",
+                ))
+            }
+        }
+    }
+
+    /// A request: refused when its id is in flight or its params do not fit its method,
+    /// answered by the precheck, or handed on under an internal id.
+    fn request(
+        &self,
+        raw: &[u8],
+        mut message: serde_json::Map<String, Value>,
+        method: String,
+        id: ClientId,
+    ) -> Inbound {
+        if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return Inbound::Reply(refuse(
+                raw,
+                Some(&id),
+                code::INVALID_REQUEST,
+                "Invalid request: \"jsonrpc\" must be \"2.0\"",
+            ));
+        }
+        if self.refuse_duplicates && self.ids().in_flight.contains_key(&id) {
+            return Inbound::Reply(duplicate(raw, &id));
+        }
+        if let Some(problem) = params_problem(&method, message.get("params")) {
+            return Inbound::Reply(refuse(
+                raw,
+                Some(&id),
+                code::INVALID_PARAMS,
+                &format!("Invalid params for {method}: {problem}"),
+            ));
+        }
+        if method == "tools/call" {
+            if let Some(result) = message.get("params").and_then(|p| (self.precheck)(p)) {
+                return Inbound::Reply(answer(&id, &result));
+            }
+        }
+        let internal = {
+            let mut ids = self.ids();
+            if self.refuse_duplicates && ids.in_flight.contains_key(&id) {
+                drop(ids);
+                return Inbound::Reply(duplicate(raw, &id));
+            }
+            ids.next += 1;
+            let internal = ids.next;
+            ids.by_internal.insert(internal, (id.clone(), None));
+            ids.in_flight.insert(id.clone(), internal);
+            internal
+        };
+        message.insert("id".into(), Value::from(internal));
+        match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(Value::Object(message)) {
+            Ok(m) => {
+                if let JsonRpcMessage::Request(r) = &m {
+                    if matches!(r.request, ClientRequest::CustomRequest(_))
+                        && TYPED_METHODS.contains(&method.as_str())
+                    {
+                        self.release(internal);
+                        return Inbound::Reply(refuse(
+                            raw,
+                            Some(&id),
+                            code::INVALID_PARAMS,
+                            &format!("Invalid params for {method}: they do not have the form the method takes"),
+                        ));
+                    }
+                }
+                Inbound::Message(Box::new(m))
+            }
+            Err(e) => {
+                self.release(internal);
+                Inbound::Reply(refuse(
+                    raw,
+                    Some(&id),
+                    code::INVALID_REQUEST,
+                    &format!("Invalid request: {e}"),
+                ))
+            }
+        }
+    }
+
+    /// A cancellation names the client's id: point it at the internal one, and free the
+    /// client's id (a cancelled request is never answered, MCP-9).
+    fn notification(&self, message: &mut serde_json::Map<String, Value>) {
+        if message.get("method").and_then(Value::as_str) != Some("notifications/cancelled") {
+            return;
+        }
+        let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) else {
+            return;
+        };
+        let Some(written) = params.get("requestId") else {
+            return;
+        };
+        let Some(id) = client_id(written, &written.to_string()) else {
+            return;
+        };
+        let mut ids = self.ids();
+        if let Some(internal) = ids.in_flight.remove(&id) {
+            ids.by_internal.remove(&internal);
+            params.insert("requestId".into(), Value::from(internal));
+        }
+    }
+
+    fn release(&self, internal: i64) {
+        let mut ids = self.ids();
+        if let Some((id, _)) = ids.by_internal.remove(&internal) {
+            ids.in_flight.remove(&id);
+        }
+    }
+
+    /// Keep `held` with the request rmcp knows as `internal` until its answer goes out.
+    /// `false` when the request is no longer in flight (cancelled meanwhile).
+    pub fn hold(&self, internal: i64, held: Held) -> bool {
+        match self.ids().by_internal.get_mut(&internal) {
+            Some(entry) => {
+                entry.1 = Some(held);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Text that did not parse as a JSON value: `-32700`, unless it is JSON whose numbers
+    /// serde_json cannot hold (`1e400`), which is read for its id and refused as a request.
+    fn unreadable(&self, text: &str, e: &serde_json::Error) -> Vec<u8> {
+        if serde_json::from_str::<&RawValue>(text).is_err() {
+            return refuse(
+                text.as_bytes(),
+                None,
+                code::PARSE_ERROR,
+                &format!("Parse error: {e}"),
+            );
+        }
+        #[derive(serde::Deserialize)]
+        struct IdOnly<'a> {
+            #[serde(borrow)]
+            id: Option<&'a RawValue>,
+        }
+        let id = serde_json::from_str::<IdOnly<'_>>(text)
+            .ok()
+            .and_then(|m| m.id)
+            .and_then(|raw| raw_client_id(raw.get()));
+        refuse(
+            text.as_bytes(),
+            id.as_ref(),
+            code::INVALID_REQUEST,
+            "Invalid request: a number is out of the range this server reads",
+        )
+    }
+
+    /// The bytes to write for one outbound message, with the client's id restored; `None`
+    /// for an answer to a request that was cancelled (it gets no answer, MCP-9).
+    pub fn outbound(&self, item: &TxJsonRpcMessage<RoleServer>) -> Option<Vec<u8>> {
+        self.outbound_held(item).map(|(bytes, _)| bytes)
+    }
+
+    /// [`Framing::outbound`], with what the request held until its answer is written.
+    pub fn outbound_held(
+        &self,
+        item: &TxJsonRpcMessage<RoleServer>,
+    ) -> Option<(Vec<u8>, Option<Held>)> {
+        let (internal, body) = match item {
+            JsonRpcMessage::Response(r) => (
+                &r.id,
+                serde_json::to_string(&r.result).map(|s| format!("\"result\":{s}")),
+            ),
+            JsonRpcMessage::Error(e) => match &e.id {
+                Some(id) => (
+                    id,
+                    serde_json::to_string(&e.error).map(|s| format!("\"error\":{s}")),
+                ),
+                None => return serde_json::to_vec(item).ok().map(|b| (b, None)),
+            },
+            _ => return serde_json::to_vec(item).ok().map(|b| (b, None)),
+        };
+        let rmcp::model::NumberOrString::Number(internal) = internal else {
+            return serde_json::to_vec(item).ok().map(|b| (b, None));
+        };
+        let (id, held) = {
+            let mut ids = self.ids();
+            let (id, held) = ids.by_internal.remove(internal)?;
+            ids.in_flight.remove(&id);
+            (id, held)
+        };
+        let body = body.unwrap_or_else(|e| {
+            let error = json!({
+                "code": -32603,
+                "message": format!("Internal error: the answer could not be serialized ({e})")
+            });
+            format!("\"error\":{error}")
+        });
+        let bytes = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},{body}}}", id.json()).into_bytes();
+        Some((bytes, held))
+    }
+}
+
+/// The id of a parsed message: a string, or an integer of any length (read back from the
+/// text when serde_json could only hold it as a float).
+fn client_id(v: &Value, text: &str) -> Option<ClientId> {
+    match v {
+        Value::String(s) => Some(ClientId::Text(s.clone())),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some(ClientId::Integer(n.to_string())),
+        Value::Number(_) => {
+            #[derive(serde::Deserialize)]
+            struct IdOnly<'a> {
+                #[serde(borrow)]
+                id: &'a RawValue,
+            }
+            let raw = serde_json::from_str::<IdOnly<'_>>(text).ok()?.id.get();
+            match raw_client_id(raw)? {
+                id @ ClientId::Integer(_) => Some(id),
+                ClientId::Text(_) => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The id written as `raw` JSON text, if it is a string or an integer.
+fn raw_client_id(raw: &str) -> Option<ClientId> {
+    if raw.starts_with('"') {
+        return serde_json::from_str::<String>(raw).ok().map(ClientId::Text);
+    }
+    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| ClientId::Integer(raw.to_string()))
+}
+
+/// Why the params of a request cannot serve its method, for the methods whose params
+/// this server reads itself; the rest are decided by rmcp's types.
+fn params_problem(method: &str, params: Option<&Value>) -> Option<String> {
+    let field = |name: &str| -> Option<String> {
+        match params {
+            None => Some(format!("params are missing; they need a string `{name}`")),
+            Some(Value::Object(p)) => match p.get(name) {
+                Some(Value::String(_)) => None,
+                None => Some(format!("params have no `{name}`; it must be a string")),
+                Some(_) => Some(format!("`{name}` must be a string")),
+            },
+            Some(_) => Some("params must be an object".to_string()),
+        }
+    };
+    match method {
+        "tools/call" => field("name"),
+        "resources/read" => field("uri"),
+        _ => match params {
+            Some(Value::Object(_)) | None => None,
+            Some(_) if TYPED_METHODS.contains(&method) => {
+                Some("params must be an object".to_string())
+            }
+            Some(_) => None,
+        },
+    }
+}
+
+/// The refusal of a request whose id is already in flight.
+fn duplicate(raw: &[u8], id: &ClientId) -> Vec<u8> {
+    refuse(
+        raw,
+        None,
+        code::INVALID_REQUEST,
+        &format!(
+            "Invalid request: id {} is already in flight; wait for its answer or use another id",
+            shorten(&id.json())
+        ),
+    )
+}
+
+/// A success answer to `id` carrying `result`.
+fn answer(id: &ClientId, result: &Value) -> Vec<u8> {
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{result}}}",
+        id.json()
+    )
+    .into_bytes()
+}
+
+/// The error answer to a refused message, logged as one stderr line.
+fn refuse(raw: &[u8], id: Option<&ClientId>, code: i64, message: &str) -> Vec<u8> {
+    log_refusal(raw, &format!("code={code} {message}"));
+    let id = id.map_or_else(|| "null".to_string(), ClientId::json);
+    let error = json!({ "code": code, "message": message });
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}").into_bytes()
+}
+
+/// One stderr line about a refused message, quoting at most [`QUOTED_CHARS`] of it.
+fn log_refusal(raw: &[u8], what: &str) {
+    let text = String::from_utf8_lossy(&raw[..raw.len().min(QUOTED_CHARS * 4)]);
+    let quoted: String = text.chars().take(QUOTED_CHARS).collect();
+    let more = if text.chars().count() > QUOTED_CHARS || raw.len() > QUOTED_CHARS * 4 {
+        "…"
+    } else {
+        ""
+    };
+    tracing::warn!("refused input {what}; message {quoted:?}{more}");
+}
+
+/// At most 64 characters of an id for a message.
+fn shorten(s: &str) -> String {
+    if s.chars().count() <= QUOTED_CHARS {
+        return s.to_string();
+    }
+    let mut cut: String = s.chars().take(QUOTED_CHARS - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// `\uD800`–`\uDFFF` escapes that do not form a valid surrogate pair, inside strings,
+/// become `\uFFFD` (the same six bytes); everything else is unchanged.
+fn replace_lone_surrogates(text: &str) -> Cow<'_, str> {
+    let b = text.as_bytes();
+    if !text.contains("\\u") {
+        return Cow::Borrowed(text);
+    }
+    let mut out: Option<Vec<u8>> = None;
+    let mut in_string = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if !in_string {
+            if c == b'"' {
+                in_string = true;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' => {
+                in_string = false;
+                i += 1;
+            }
+            b'\\' if b.get(i + 1) == Some(&b'u') => {
+                let unit = hex4(b, i + 2);
+                match unit {
+                    Some(hi @ 0xD800..=0xDBFF) => {
+                        let lo = (b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u'))
+                            .then(|| hex4(b, i + 8))
+                            .flatten();
+                        if matches!(lo, Some(0xDC00..=0xDFFF)) {
+                            let _ = hi;
+                            i += 12;
+                        } else {
+                            out.get_or_insert_with(|| b.to_vec())[i..i + 6]
+                                .copy_from_slice(b"\\uFFFD");
+                            i += 6;
+                        }
+                    }
+                    Some(0xDC00..=0xDFFF) => {
+                        out.get_or_insert_with(|| b.to_vec())[i..i + 6].copy_from_slice(b"\\uFFFD");
+                        i += 6;
+                    }
+                    _ => i += 2,
+                }
+            }
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    match out {
+        // Only ASCII escapes were replaced by ASCII, so the text stays UTF-8.
+        Some(bytes) => Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// The value of four hex digits at `b[at..at + 4]`.
+fn hex4(b: &[u8], at: usize) -> Option<u32> {
+    let s = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
+    u32::from_str_radix(s, 16).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn framing() -> Arc<Framing> {
+        Framing::connection(Box::new(|_| None))
+    }
+
+    fn reply(f: &Framing, line: &[u8]) -> Value {
+        match f.inbound(line) {
+            Inbound::Reply(bytes) => serde_json::from_slice(&bytes).expect("a JSON answer"),
+            Inbound::Message(m) => panic!("handed on: {m:?}"),
+            Inbound::Nothing => panic!("no answer"),
+        }
+    }
+
+    fn reply_text(f: &Framing, line: &[u8]) -> String {
+        match f.inbound(line) {
+            Inbound::Reply(bytes) => String::from_utf8(bytes).expect("UTF-8"),
+            _ => panic!("no reply"),
+        }
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_a_parse_error_with_a_null_id() {
+        let f = framing();
+        for line in [
+            &b"{not json}"[..],
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} trailing",
+            b"\xff\xfe{}",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\xc3\x28\"}",
+        ] {
+            let v = reply(&f, line);
+            assert_eq!(v["error"]["code"], -32700, "{v}");
+            assert!(v["id"].is_null());
+            assert!(v.as_object().unwrap().contains_key("id"));
+        }
+    }
+
+    #[test]
+    fn batches_non_objects_and_bad_ids_are_invalid_requests_with_a_null_id() {
+        let f = framing();
+        for line in [
+            &br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#[..],
+            b"[]",
+            b"3",
+            br#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            br#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#,
+            br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            br#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#,
+            br#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+        ] {
+            let v = reply(&f, line);
+            assert_eq!(v["error"]["code"], -32600, "{v}");
+            assert!(v["id"].is_null(), "{v}");
+        }
+    }
+
+    #[test]
+    fn long_integer_ids_are_echoed_digit_for_digit() {
+        let f = framing();
+        let line = br#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}"#;
+        let Inbound::Message(m) = f.inbound(line) else {
+            panic!("a ping is handed on");
+        };
+        let JsonRpcMessage::Request(r) = *m else {
+            panic!("a request");
+        };
+        let internal = r.id.clone();
+        let out = f
+            .outbound(&JsonRpcMessage::Response(rmcp::model::JsonRpcResponse {
+                jsonrpc: rmcp::model::JsonRpcVersion2_0,
+                id: internal,
+                result: rmcp::model::ServerResult::empty(()),
+            }))
+            .expect("an answer");
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with(r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":"#),
+            "{text}"
+        );
+        // A number out of serde_json's range elsewhere keeps the id it came with.
+        let v = reply_text(
+            &f,
+            br#"{"jsonrpc":"2.0","id":98765432109876543210,"method":"ping","params":{"x":1e400}}"#,
+        );
+        assert!(v.contains(r#""id":98765432109876543210,"#), "{v}");
+    }
+
+    #[test]
+    fn a_request_whose_id_is_in_flight_is_refused_and_the_first_still_answers() {
+        let f = framing();
+        let line = br#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#;
+        let Inbound::Message(first) = f.inbound(line) else {
+            panic!("handed on");
+        };
+        let v = reply(&f, line);
+        assert_eq!(v["error"]["code"], -32600);
+        assert!(v["id"].is_null());
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains("\"a\""),
+            "{v}"
+        );
+        let JsonRpcMessage::Request(r) = *first else {
+            panic!("a request");
+        };
+        let out = f
+            .outbound(&JsonRpcMessage::Response(rmcp::model::JsonRpcResponse {
+                jsonrpc: rmcp::model::JsonRpcVersion2_0,
+                id: r.id,
+                result: rmcp::model::ServerResult::empty(()),
+            }))
+            .expect("the first answers");
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["id"], "a");
+        // Once answered, the id may be used again.
+        assert!(matches!(f.inbound(line), Inbound::Message(_)));
+    }
+
+    #[test]
+    fn known_methods_with_params_they_cannot_take_are_invalid_params() {
+        let f = framing();
+        for line in [
+            &br#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#[..],
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":3}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":7}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"resources/read"}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":3}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":3}}"#,
+        ] {
+            let v = reply(&f, line);
+            assert_eq!(v["error"]["code"], -32602, "{v}");
+            assert_eq!(v["id"], 1);
+        }
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_read_as_the_replacement_character() {
+        assert_eq!(
+            replace_lone_surrogates(r#"{"s":"'\ud800' x \uDC00 \ud83d\ude00 \\ud800"}"#),
+            r#"{"s":"'\uFFFD' x \uFFFD \ud83d\ude00 \\ud800"}"#
+        );
+        let f = framing();
+        let line = br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"compute","arguments":{"source":"'\ud800' CHARS"}}}"#;
+        let Inbound::Message(m) = f.inbound(line) else {
+            panic!("handed on");
+        };
+        let JsonRpcMessage::Request(r) = *m else {
+            panic!("a request");
+        };
+        let ClientRequest::CallToolRequest(call) = r.request else {
+            panic!("a tool call");
+        };
+        let source = &call.params.arguments.expect("arguments")["source"];
+        assert_eq!(source, "'\u{FFFD}' CHARS");
+    }
+
+    #[test]
+    fn notifications_are_never_answered_and_blank_lines_ignored() {
+        let f = framing();
+        assert!(matches!(f.inbound(b"   "), Inbound::Nothing));
+        assert!(matches!(
+            f.inbound(br#"{"jsonrpc":"2.0","method":"notifications/x","params":3}"#),
+            Inbound::Nothing | Inbound::Message(_)
+        ));
+    }
+
+    #[test]
+    fn cancellation_frees_the_id_and_suppresses_the_answer() {
+        let f = framing();
+        let Inbound::Message(m) = f.inbound(br#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#) else {
+            panic!("handed on");
+        };
+        let JsonRpcMessage::Request(r) = *m else {
+            panic!("a request");
+        };
+        let Inbound::Message(c) = f.inbound(
+            br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}"#,
+        ) else {
+            panic!("the cancellation is handed on");
+        };
+        let JsonRpcMessage::Notification(n) = *c else {
+            panic!("a notification");
+        };
+        let text = serde_json::to_string(&n).unwrap();
+        assert!(
+            text.contains(&format!(
+                "\"requestId\":{}",
+                match &r.id {
+                    rmcp::model::NumberOrString::Number(i) => *i,
+                    _ => 0,
+                }
+            )),
+            "{text}"
+        );
+        let late = f.outbound(&JsonRpcMessage::Response(rmcp::model::JsonRpcResponse {
+            jsonrpc: rmcp::model::JsonRpcVersion2_0,
+            id: r.id,
+            result: rmcp::model::ServerResult::empty(()),
+        }));
+        assert!(late.is_none());
+        assert!(matches!(
+            f.inbound(br#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#),
+            Inbound::Message(_)
+        ));
+    }
+}
