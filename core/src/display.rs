@@ -4,6 +4,7 @@
 //! native stack could recurse.
 
 use crate::code::write_block;
+use crate::limits::{grow, Halt};
 use crate::value::Value;
 
 /// The display of a value as one stack slot.
@@ -28,8 +29,53 @@ enum Task<'a> {
 
 /// Append the display of `v` to `out`.
 pub fn write_value(v: &Value, out: &mut String) {
+    let _ = write_value_polled(v, out, &mut || Ok(()));
+}
+
+/// The display of `v`, calling `poll` every few thousand parts so a host can stop a
+/// display that would not end (a Vector sharing sub-Vectors can have 2⁴⁰ leaves), and
+/// growing the text by bounded steps ([`grow`]).
+pub fn display_polled(
+    v: &Value,
+    poll: &mut dyn FnMut() -> Result<(), Halt>,
+) -> Result<String, Halt> {
+    let mut out = String::new();
+    write_value_polled(v, &mut out, poll)?;
+    Ok(out)
+}
+
+/// The least number of bytes the display of `v` takes: each leaf shows at least one
+/// character and a separator, each Vector its brackets. Read from cached statistics,
+/// so a host can refuse a display it could not hold before writing any of it.
+pub fn display_lower_bound(v: &Value) -> u64 {
+    match v {
+        Value::Vector(items) => items
+            .leaf_stats()
+            .leaves
+            .saturating_mul(2)
+            .saturating_add(3),
+        _ => 1,
+    }
+}
+
+/// Parts written between two polls.
+const POLL_EVERY: u32 = 4096;
+
+/// [`write_value`] with a poll every [`POLL_EVERY`] parts.
+pub fn write_value_polled(
+    v: &Value,
+    out: &mut String,
+    poll: &mut dyn FnMut() -> Result<(), Halt>,
+) -> Result<(), Halt> {
     let mut tasks: Vec<Task<'_>> = vec![Task::Value(v)];
+    let mut parts = 0u32;
     while let Some(t) = tasks.pop() {
+        parts += 1;
+        if parts >= POLL_EVERY {
+            parts = 0;
+            poll()?;
+        }
+        grow(out, 64);
         match t {
             Task::Text(s) => out.push_str(s),
             Task::Value(v) => match v {
@@ -40,6 +86,7 @@ pub fn write_value(v: &Value, out: &mut String) {
                 Value::Bool(true) => out.push_str("TRUE"),
                 Value::Bool(false) => out.push_str("FALSE"),
                 Value::Str(s) => {
+                    grow(out, s.len() + 2);
                     out.push('\'');
                     out.push_str(s);
                     out.push('\'');
@@ -57,6 +104,7 @@ pub fn write_value(v: &Value, out: &mut String) {
             },
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::outcome::{ErrorCategory, LangError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// The twelve declared limits, in the order `ajisai://limits` lists them.
+/// The thirteen declared limits, in the order `ajisai://limits` lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Limit {
     /// UTF-8 bytes of one program.
@@ -36,11 +36,13 @@ pub enum Limit {
     BigintBits,
     /// Terms of one algebraic Number.
     AlgebraicTerms,
+    /// Bytes one execution may hold at once (host-enforced by a counting allocator).
+    MemoryBytes,
 }
 
 impl Limit {
-    /// All twelve limits.
-    pub const ALL: [Limit; 12] = [
+    /// All thirteen limits.
+    pub const ALL: [Limit; 13] = [
         Limit::SourceBytes,
         Limit::WallTimeMs,
         Limit::ResponseBytes,
@@ -53,6 +55,7 @@ impl Limit {
         Limit::CollectionWork,
         Limit::BigintBits,
         Limit::AlgebraicTerms,
+        Limit::MemoryBytes,
     ];
 
     /// The nine limits the engine itself enforces.
@@ -83,6 +86,7 @@ impl Limit {
             Limit::CollectionWork => "collectionWork",
             Limit::BigintBits => "bigintBits",
             Limit::AlgebraicTerms => "algebraicTerms",
+            Limit::MemoryBytes => "memoryBytes",
         }
     }
 
@@ -103,6 +107,7 @@ impl Limit {
             }
             Limit::BigintBits => "bit width of any numerator or denominator of one computed Number",
             Limit::AlgebraicTerms => "terms of one algebraic Number",
+            Limit::MemoryBytes => "bytes of memory one execution holds at once",
         }
     }
 
@@ -141,6 +146,8 @@ pub struct Profile {
     pub bigint_bits: u64,
     /// Terms of one algebraic Number.
     pub algebraic_terms: u64,
+    /// Memory one execution may hold (host-enforced; `None` where the host applies none).
+    pub memory_bytes: Option<u64>,
 }
 
 impl Profile {
@@ -159,6 +166,7 @@ impl Profile {
         collection_work: 20_000_000,
         bigint_bits: 262_144,
         algebraic_terms: 512,
+        memory_bytes: Some(64 * 1024 * 1024),
     };
 
     /// The CLI's looser profile `cli-local`.
@@ -176,6 +184,7 @@ impl Profile {
         collection_work: 1_414_860_000,
         bigint_bits: 1_000_000,
         algebraic_terms: 10_000,
+        memory_bytes: Some(1024 * 1024 * 1024),
     };
 
     /// The value of `limit` in this profile (`None` for a host limit this profile does not apply).
@@ -193,6 +202,7 @@ impl Profile {
             Limit::CollectionWork => Some(self.collection_work),
             Limit::BigintBits => Some(self.bigint_bits),
             Limit::AlgebraicTerms => Some(self.algebraic_terms),
+            Limit::MemoryBytes => self.memory_bytes,
         }
     }
 
@@ -211,6 +221,7 @@ impl Profile {
             Limit::CollectionWork => self.collection_work = value,
             Limit::BigintBits => self.bigint_bits = value,
             Limit::AlgebraicTerms => self.algebraic_terms = value,
+            Limit::MemoryBytes => self.memory_bytes = Some(value),
         }
         self
     }
@@ -256,6 +267,58 @@ impl InterruptFlag {
     /// Whether the flag is raised.
     pub fn is_raised(&self) -> bool {
         self.0.load(Ordering::Relaxed)
+    }
+    /// The flag itself, for a host that raises it from where it cannot hold a clone
+    /// (the memory accountant, while the execution it serves holds the flag).
+    pub fn as_atomic(&self) -> &AtomicBool {
+        &self.0
+    }
+}
+
+/// Asks the host whether the running execution may reserve this many more bytes at
+/// once. A host that answers `false` has also raised the execution's interrupt flag, so
+/// the run stops as a host interrupt (its `memoryBytes` ceiling), never as a language
+/// result. Core never looks at memory itself.
+pub type ReserveHook = fn(bytes: u64) -> bool;
+
+static RESERVE_HOOK: std::sync::OnceLock<ReserveHook> = std::sync::OnceLock::new();
+
+/// Install the process's reservation check (once; later calls are ignored).
+pub fn set_reserve_hook(hook: ReserveHook) {
+    let _ = RESERVE_HOOK.set(hook);
+}
+
+/// Buffers grow by doubling up to this size and by this much at a time beyond it, so no
+/// single growth step reserves more than the memory ceiling's allowed overshoot.
+pub const GROWTH_STEP_BYTES: usize = 8 * 1024 * 1024;
+
+/// Make room for `additional` more bytes in `out`: by doubling while the buffer is
+/// small, by [`GROWTH_STEP_BYTES`] at a time beyond that (so a buffer near the memory
+/// ceiling never reserves twice its size in one step). Builders of big text call it
+/// before they append.
+#[inline]
+pub fn grow(out: &mut String, additional: usize) {
+    let need = out.len().saturating_add(additional);
+    if need > out.capacity() && out.capacity() >= GROWTH_STEP_BYTES {
+        out.reserve_exact(additional.max(GROWTH_STEP_BYTES));
+    }
+}
+
+/// [`grow`] for a vector of elements.
+#[inline]
+pub fn grow_vec<T>(out: &mut Vec<T>, additional: usize) {
+    let need = out.len().saturating_add(additional);
+    let step = GROWTH_STEP_BYTES / std::mem::size_of::<T>().max(1);
+    if need > out.capacity() && out.capacity() >= step {
+        out.reserve_exact(additional.max(step));
+    }
+}
+
+/// Whether `bytes` more may be reserved at once (always, without a host check).
+pub fn may_reserve(bytes: u64) -> bool {
+    match RESERVE_HOOK.get() {
+        Some(hook) => hook(bytes),
+        None => true,
     }
 }
 
@@ -382,6 +445,17 @@ impl Meter {
         let value = self.profile.get(limit).unwrap_or(u64::MAX);
         if observed > value {
             return Err(exceeded(limit, observed, value));
+        }
+        Ok(())
+    }
+
+    /// Stop before reserving `bytes` at once when the host's memory ceiling would not
+    /// hold them (a big result known up front); polls the interrupt flag too.
+    #[inline]
+    pub fn reserve(&self, bytes: u64) -> Result<(), Halt> {
+        self.poll()?;
+        if bytes >= (1 << 20) && !may_reserve(bytes) {
+            return Err(Halt::Interrupted(Interrupt::Raised));
         }
         Ok(())
     }

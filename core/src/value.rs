@@ -6,6 +6,7 @@
 use crate::code::Block;
 use crate::number::Number;
 use crate::outcome::NilReason;
+use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
@@ -27,25 +28,105 @@ pub enum Value {
 }
 
 /// Leaf statistics of a Vector, cached once computed (Vectors are immutable while
-/// shared), so pricing a Vector that wraps a deep one does not walk it again.
+/// shared), so pricing a Vector that wraps a deep one does not walk it again. Vectors
+/// can share sub-Vectors, so a few steps can build one with 2⁴⁰ leaves; everything here
+/// is computed once per distinct Vector, and the Words read these instead of walking
+/// the leaves (a walk would take forever while allocating nothing).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LeafStats {
-    /// Non-Vector leaves at any depth (0 for a Vector of empty Vectors).
+    /// Non-Vector leaves at any depth (0 for a Vector of empty Vectors), saturating.
     pub leaves: u64,
     /// Largest limb count over Number leaves (0 when there is none).
     pub limbs: u64,
     /// Largest term count over algebraic Number leaves (0 when there is none).
     pub terms: u64,
+    /// Depth (§4.5): 1 + the deepest element Vector's depth.
+    pub depth: u64,
+    /// Which kinds of leaves occur at any depth.
+    pub kinds: LeafKinds,
+    /// Whether the Vector is rectangular (§4.5: every Vector at one level has the same
+    /// length, and no level mixes Vectors with other values).
+    pub rectangular: bool,
+}
+
+/// Kinds of leaves that occur somewhere in a Vector (a bit set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeafKinds(u8);
+
+impl LeafKinds {
+    /// A leaf that is neither a Number nor a NIL.
+    pub const NON_NUMERIC: LeafKinds = LeafKinds(1);
+    /// A Number leaf equal to zero.
+    pub const ZERO: LeafKinds = LeafKinds(2);
+    /// An irrational (algebraic) Number leaf.
+    pub const ALGEBRAIC: LeafKinds = LeafKinds(4);
+    /// A Number leaf that is not an integer.
+    pub const NON_INTEGER: LeafKinds = LeafKinds(8);
+    /// A CodeBlock leaf.
+    pub const BLOCK: LeafKinds = LeafKinds(16);
+    /// A NIL leaf.
+    pub const NIL: LeafKinds = LeafKinds(32);
+    /// A Number leaf that may have no finite decimal (JSON) form: an algebraic one, or a
+    /// fraction whose denominator is not 2^a·5^b (or too wide to be judged here).
+    pub const MAYBE_INEXACT: LeafKinds = LeafKinds(64);
+
+    /// The kinds of one leaf value.
+    pub fn of(v: &Value) -> LeafKinds {
+        match v {
+            Value::Number(n) => {
+                let mut k = 0;
+                if n.is_zero() {
+                    k |= Self::ZERO.0;
+                }
+                if !n.is_integer() {
+                    k |= Self::NON_INTEGER.0;
+                }
+                match n {
+                    Number::Alg(_) => k |= Self::ALGEBRAIC.0 | Self::MAYBE_INEXACT.0,
+                    Number::Rat(r) => {
+                        let decimal = match r.denom() {
+                            crate::number::Int::Small(d) => {
+                                let mut d = d.unsigned_abs();
+                                d >>= d.trailing_zeros();
+                                while d % 5 == 0 {
+                                    d /= 5;
+                                }
+                                d == 1
+                            }
+                            crate::number::Int::Big(_) => false,
+                        };
+                        if !decimal {
+                            k |= Self::MAYBE_INEXACT.0;
+                        }
+                    }
+                }
+                LeafKinds(k)
+            }
+            Value::Nil(_) => Self::NIL,
+            Value::Block(_) => LeafKinds(Self::NON_NUMERIC.0 | Self::BLOCK.0),
+            _ => Self::NON_NUMERIC,
+        }
+    }
+
+    /// Whether any of `kinds` occurs.
+    pub fn any(self, kinds: LeafKinds) -> bool {
+        self.0 & kinds.0 != 0
+    }
+
+    fn union(self, other: LeafKinds) -> LeafKinds {
+        LeafKinds(self.0 | other.0)
+    }
 }
 
 impl LeafStats {
     /// Fold one more leaf value (not a Vector) into the statistics.
     pub fn add_leaf(&mut self, v: &Value) {
-        self.leaves += 1;
+        self.leaves = self.leaves.saturating_add(1);
         if let Value::Number(n) = v {
             self.limbs = self.limbs.max(n.work_limbs());
             self.terms = self.terms.max(n.work_terms());
         }
+        self.kinds = self.kinds.union(LeafKinds::of(v));
     }
 
     /// Fold the statistics of a nested Vector into these.
@@ -53,13 +134,79 @@ impl LeafStats {
         self.leaves = self.leaves.saturating_add(other.leaves);
         self.limbs = self.limbs.max(other.limbs);
         self.terms = self.terms.max(other.terms);
+        self.kinds = self.kinds.union(other.kinds);
+        // While accumulating children, `depth` holds the deepest child's depth.
+        self.depth = self.depth.max(other.depth);
     }
+}
+
+/// A hasher seeded with a Vector's length.
+fn start_hash(v: &Vector) -> std::hash::DefaultHasher {
+    let mut h = std::hash::DefaultHasher::new();
+    v.len().hash(&mut h);
+    h
+}
+
+/// Whether two rectangular Vectors have the same shape: their first-element paths
+/// decide it (O(depth)).
+fn same_shape(a: &Vector, b: &Vector) -> bool {
+    let (mut a, mut b) = (a, b);
+    loop {
+        if a.ptr_eq(b) {
+            return true;
+        }
+        if a.len() != b.len() {
+            return false;
+        }
+        match (a.items().first(), b.items().first()) {
+            (Some(Value::Vector(x)), Some(Value::Vector(y))) => {
+                a = x;
+                b = y;
+            }
+            (Some(Value::Vector(_)), Some(_)) | (Some(_), Some(Value::Vector(_))) => return false,
+            _ => return true,
+        }
+    }
+}
+
+/// Whether a Vector with these elements is rectangular, given that every element
+/// Vector's statistics are already computed.
+fn rectangular_items(items: &[Value]) -> bool {
+    let mut first: Option<&Vector> = None;
+    let mut leaves = false;
+    for x in items {
+        match x {
+            Value::Vector(v) => {
+                let rect = v.0.stats.get().is_some_and(|s| s.rectangular);
+                if !rect || leaves {
+                    return false;
+                }
+                match first {
+                    None => first = Some(v),
+                    Some(f) => {
+                        if !same_shape(f, v) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            _ => {
+                if first.is_some() {
+                    return false;
+                }
+                leaves = true;
+            }
+        }
+    }
+    true
 }
 
 #[derive(Clone, Debug, Default)]
 struct VectorData {
     items: Vec<Value>,
     stats: OnceLock<LeafStats>,
+    /// The structural hash of the elements (see [`Vector::structural_hash`]).
+    hash: OnceLock<u64>,
 }
 
 /// A shared, copy-on-write sequence of values.
@@ -72,6 +219,7 @@ impl Vector {
         Vector(Arc::new(VectorData {
             items,
             stats: OnceLock::new(),
+            hash: OnceLock::new(),
         }))
     }
 
@@ -102,6 +250,7 @@ impl Vector {
     pub fn make_mut(&mut self) -> &mut Vec<Value> {
         let data = Arc::make_mut(&mut self.0);
         data.stats = OnceLock::new();
+        data.hash = OnceLock::new();
         &mut data.items
     }
 
@@ -117,6 +266,44 @@ impl Vector {
     #[inline]
     pub fn ptr_eq(&self, other: &Vector) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// A hash of the elements consistent with value equality, computed once per distinct
+    /// Vector (iteratively, caching every nested Vector on the way), so hashing a Vector
+    /// that shares sub-Vectors costs its distinct structure, not its leaves. Fixed keys:
+    /// the same value hashes the same in every run (hash order is never observable
+    /// anyway).
+    pub fn structural_hash(&self) -> u64 {
+        use std::hash::DefaultHasher;
+        if let Some(h) = self.0.hash.get() {
+            return *h;
+        }
+        let mut work: Vec<(&Vector, usize, DefaultHasher)> = vec![(self, 0, start_hash(self))];
+        loop {
+            let (vector, next, state) = work
+                .last_mut()
+                .expect("the walk ends when the root is done");
+            if let Some(child) = vector.items().get(*next) {
+                *next += 1;
+                match child {
+                    Value::Vector(inner) => match inner.0.hash.get() {
+                        Some(h) => (5u8, *h).hash(state),
+                        None => {
+                            let fresh = start_hash(inner);
+                            work.push((inner, 0, fresh));
+                        }
+                    },
+                    leaf => leaf.hash(state),
+                }
+                continue;
+            }
+            let (vector, _, state) = work.pop().expect("non-empty");
+            let h = *vector.0.hash.get_or_init(|| state.finish());
+            match work.last_mut() {
+                Some((_, _, parent)) => (5u8, h).hash(parent),
+                None => return h,
+            }
+        }
     }
 
     /// The leaf statistics, computed (iteratively, caching every nested Vector on
@@ -142,7 +329,9 @@ impl Vector {
                 }
                 continue;
             }
-            let (vector, _, stats) = work.pop().expect("non-empty");
+            let (vector, _, mut stats) = work.pop().expect("non-empty");
+            stats.depth = stats.depth.saturating_add(1);
+            stats.rectangular = rectangular_items(vector.items());
             let stats = *vector.0.stats.get_or_init(|| stats);
             match work.last_mut() {
                 Some((_, _, parent)) => parent.merge(stats),
@@ -308,15 +497,10 @@ impl Value {
 
     /// Depth (§4.5): 0 for a non-Vector, 1 + the deepest element for a Vector.
     pub fn depth(&self) -> usize {
-        let mut deepest = 0;
-        let mut work: Vec<(&Value, usize)> = vec![(self, 0)];
-        while let Some((v, d)) = work.pop() {
-            if let Value::Vector(items) = v {
-                deepest = deepest.max(d + 1);
-                work.extend(items.items().iter().map(|x| (x, d + 1)));
-            }
+        match self {
+            Value::Vector(items) => usize::try_from(items.leaf_stats().depth).unwrap_or(usize::MAX),
+            _ => 0,
         }
-        deepest
     }
 
     /// Number of non-Vector leaves at any depth.
@@ -333,7 +517,21 @@ impl Value {
 impl PartialEq for Value {
     fn eq(&self, other: &Value) -> bool {
         let mut work: Vec<(&Value, &Value)> = vec![(self, other)];
+        // Pairs of Vectors already scheduled, once a comparison runs long: two Vectors
+        // built alike but apart share no storage, and without this their 2⁴⁰ shared
+        // leaves would be compared one by one.
+        let mut seen: Option<HashSet<(usize, usize)>> = None;
+        let mut pairs = 0u32;
         while let Some((a, b)) = work.pop() {
+            if let (Value::Vector(x), Value::Vector(y)) = (a, b) {
+                pairs = pairs.saturating_add(1);
+                if pairs > 4096 {
+                    let key = (Arc::as_ptr(&x.0) as usize, Arc::as_ptr(&y.0) as usize);
+                    if !seen.get_or_insert_with(HashSet::new).insert(key) {
+                        continue;
+                    }
+                }
+            }
             let same = match (a, b) {
                 (Value::Number(x), Value::Number(y)) => x == y,
                 (Value::Bool(x), Value::Bool(y)) => x == y,
@@ -376,10 +574,7 @@ impl Hash for Value {
                     4u8.hash(state);
                     crate::code::hash_items(b.items(), state);
                 }
-                Value::Vector(items) => {
-                    (5u8, items.len()).hash(state);
-                    work.extend(items.items().iter().rev());
-                }
+                Value::Vector(items) => (5u8, items.structural_hash()).hash(state),
             }
         }
     }

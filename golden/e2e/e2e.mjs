@@ -160,7 +160,7 @@ for (const r of resources) {
 check(isDeepStrictEqual(read["ajisai://schema/result"], tools[0].outputSchema),
   "ajisai://schema/result equals the outputSchema");
 check(read["ajisai://limits"]?.profile === "mcp-local-stdio" &&
-  Object.keys(read["ajisai://limits"]?.limits ?? {}).length === 12, "ajisai://limits: twelve limits");
+  Object.keys(read["ajisai://limits"]?.limits ?? {}).length === 13, "ajisai://limits: thirteen limits");
 
 const { resourceTemplates } = await client.listResourceTemplates();
 check(isDeepStrictEqual(resourceTemplates.map((t) => t.uriTemplate), ["ajisai://words/{name}"]),

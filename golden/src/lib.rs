@@ -5,10 +5,15 @@
 //!   tags [seed] (no reference oracle exists for them);
 //! - `limits.json`: every declared limit with its boundary pair or the test that pins it
 //!   (MCP.md MCP-56);
-//! - the no-panic fuzzer (`tests/fuzz.rs`).
+//! - `hostile.json`: programs written to exhaust time or memory, with the answer each
+//!   must get from the live server within its limits;
+//! - the no-panic fuzzer (`tests/fuzz.rs`), whose random programs ([`programs`]) the
+//!   boundedness benchmark (`benches/bounded.rs`) shares.
 //!
 //! This library holds what the runners share: the case model, running a case
 //! through `engine::compute`, and comparing every recorded field of the result.
+
+pub mod programs;
 
 use ajisai_core::display::display;
 use ajisai_core::engine::{self, ComputeReport, Options};

@@ -28,6 +28,11 @@
 //! Presence rules of MCP-28 are checked on the way: `contractDecls` iff the source has
 //! a `#:contract` line, `prelude` iff Words were requested.
 
+/// Allocations are counted as in the binaries, so sources that the server refuses with
+/// `memoryExhausted` stop here too instead of filling this process's memory.
+#[global_allocator]
+static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Counting;
+
 use ajisai_core::lexer;
 use ajisai_core::parser;
 use ajisai_core::Profile;
@@ -567,6 +572,7 @@ fn verify_all(what: &str, sources: Vec<Source>) -> (usize, bool, bool) {
     let what = what.to_string();
     on_big_stack(move || {
         link();
+        ajisai_server::memory::install();
         let server = AjisaiServer::new(ServerOptions::production());
         let mut problems = Vec::new();
         let (mut stricter, mut suggested, mut run_time_only) = (false, false, 0);
@@ -749,6 +755,7 @@ fn every_evaluation_case_answers_as_expected_through_the_server() {
     let cases: Vec<Value> = doc["cases"].as_array().expect("cases").clone();
     let failures = on_big_stack(move || {
         link();
+        ajisai_server::memory::install();
         let server = AjisaiServer::new(ServerOptions::production());
         let rt = ajisai_server::mcp::modes::runtime().expect("a runtime");
         let mut failures = Vec::new();

@@ -5,7 +5,7 @@
 //! which the loader turns into a backend fault of the host.
 
 use crate::gmp::GMP;
-use crate::interface::{Answer, IntArg, IntOut, NumericsModule, NumericsModuleRef};
+use crate::interface::{Answer, HostAllocator, IntArg, IntOut, NumericsModule, NumericsModuleRef};
 use abi_stable::prefix_type::PrefixTypeTrait;
 use abi_stable::std_types::{RErr, ROk, RStr, RString, Tuple2};
 use ajisai_core::numerics::Numerics;
@@ -38,6 +38,10 @@ extern "C" fn kind() -> RString {
 #[cfg(feature = "test-layout-mismatch")]
 extern "C" fn kind(_: u32) -> u64 {
     0
+}
+
+extern "C" fn set_allocator(host: HostAllocator) -> Answer<()> {
+    guard(|| crate::gmp::install_allocator(host.alloc, host.realloc, host.free))
 }
 
 extern "C" fn library() -> Answer<RString> {
@@ -154,6 +158,7 @@ pub fn module() -> NumericsModuleRef {
         isqrt,
         to_decimal,
         parse_decimal,
+        set_allocator,
     }
     .leak_into_prefix()
 }

@@ -217,7 +217,37 @@ impl Numerics for Gmp {
 }
 
 fn get() -> &'static dyn Numerics {
+    route_allocations();
     &GMP
+}
+
+/// Install [`crate::alloc`]'s functions as GMP's allocator, once.
+pub(crate) fn route_allocations() {
+    install_allocator(
+        crate::alloc::gmp_alloc,
+        crate::alloc::gmp_realloc,
+        crate::alloc::gmp_free,
+    );
+}
+
+/// Install these functions as GMP's allocator. Only the first installation of the
+/// process takes effect: GMP must free every block with the functions that allocated it.
+pub(crate) fn install_allocator(
+    alloc: extern "C" fn(usize) -> *mut std::ffi::c_void,
+    realloc: unsafe extern "C" fn(*mut std::ffi::c_void, usize, usize) -> *mut std::ffi::c_void,
+    free: unsafe extern "C" fn(*mut std::ffi::c_void, usize),
+) {
+    static ROUTED: std::sync::Once = std::sync::Once::new();
+    ROUTED.call_once(|| {
+        // SAFETY: GMP's documented way to replace its allocator. Hosts call this before
+        // GMP allocates; where GMP did allocate before (tests linking the backend
+        // directly, with no counting allocator), both allocators are the same malloc
+        // underneath, so blocks stay compatible.
+        #[allow(unsafe_code)]
+        unsafe {
+            gmp::set_memory_functions(Some(alloc), Some(realloc), Some(free));
+        }
+    });
 }
 
 inventory::submit! {

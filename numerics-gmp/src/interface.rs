@@ -10,6 +10,8 @@
 //! Every function returns [`Answer`]: `RErr` carries the message of a fault inside the
 //! plugin (a panic caught at its `extern "C"` boundary), never a language result.
 
+use std::ffi::c_void;
+
 use abi_stable::{
     declare_root_module_statics,
     library::RootModule,
@@ -20,7 +22,7 @@ use abi_stable::{
 
 /// The interface version this build speaks (`major.minor.patch`).
 #[cfg(not(feature = "test-interface-mismatch"))]
-pub const INTERFACE_VERSION: &str = "1.0.0";
+pub const INTERFACE_VERSION: &str = "1.1.0";
 /// A deliberately different interface version, for the mismatch tests only.
 #[cfg(feature = "test-interface-mismatch")]
 pub const INTERFACE_VERSION: &str = "2.0.0";
@@ -84,8 +86,36 @@ pub struct NumericsModule {
     /// Decimal text, `-` for negatives.
     pub to_decimal: extern "C" fn(IntArg<'_>) -> Answer<RString>,
     /// Parse a non-empty string of ASCII digits (no sign).
-    #[sabi(last_prefix_field)]
     pub parse_decimal: extern "C" fn(RStr<'_>) -> Answer<IntOut>,
+    /// Since 1.1.0: allocate everything the plugin's GMP allocates through the host's
+    /// functions, so the host counts it (its `memoryBytes` ceiling). The host calls it
+    /// once, right after loading, before any other function.
+    #[sabi(last_prefix_field)]
+    pub set_allocator: extern "C" fn(HostAllocator) -> Answer<()>,
+}
+
+/// The host's allocation functions, with the signatures of GMP's custom allocators
+/// (`crate::alloc`'s functions, compiled into the host).
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug)]
+pub struct HostAllocator {
+    /// Allocate `size` bytes.
+    pub alloc: extern "C" fn(usize) -> *mut c_void,
+    /// Resize a block from its old size to a new one.
+    pub realloc: unsafe extern "C" fn(*mut c_void, usize, usize) -> *mut c_void,
+    /// Free a block of the given size.
+    pub free: unsafe extern "C" fn(*mut c_void, usize),
+}
+
+impl HostAllocator {
+    /// This process's allocation functions ([`crate::alloc`]).
+    pub fn this_process() -> HostAllocator {
+        HostAllocator {
+            alloc: crate::alloc::gmp_alloc,
+            realloc: crate::alloc::gmp_realloc,
+            free: crate::alloc::gmp_free,
+        }
+    }
 }
 
 impl RootModule for NumericsModuleRef {

@@ -12,6 +12,7 @@
 //!
 //! The crate never depends on the vocabulary (`ajisai-words`).
 
+pub mod alloc;
 pub mod interface;
 pub mod loader;
 
@@ -25,6 +26,15 @@ pub mod export;
 
 pub use interface::INTERFACE_VERSION;
 pub use loader::{load, BackendFault, FaultKind, LoadError, Plugin};
+
+/// Route the built-in GMP's allocations through the process's global allocator (once;
+/// later calls do nothing). Hosts call it first thing, before GMP allocates anything:
+/// a block GMP got from malloc must not be freed through the new functions. Without the
+/// `backend` feature there is no built-in GMP and this does nothing.
+pub fn route_allocations() {
+    #[cfg(feature = "backend")]
+    gmp::route_allocations();
+}
 
 /// Make sure this crate is linked (its registration is found through `inventory`).
 /// Without the `backend` feature there is nothing to register and this does nothing.

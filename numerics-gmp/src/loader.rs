@@ -12,7 +12,9 @@
 //! the host side with a [`BackendFault`] payload, which hosts map to their own errors
 //! (MCP.md MCP-13). There is never a fallback to another backend.
 
-use crate::interface::{Answer, IntArg, IntOut, NumericsModuleRef, INTERFACE_VERSION};
+use crate::interface::{
+    Answer, HostAllocator, IntArg, IntOut, NumericsModuleRef, INTERFACE_VERSION,
+};
 use abi_stable::library::{lib_header_from_path, LibraryError};
 use abi_stable::sabi_types::{VersionNumber, VersionStrings};
 use abi_stable::std_types::{RResult, RStr};
@@ -260,6 +262,14 @@ impl Plugin {
     /// `path` names where it came from, for messages.
     pub fn from_module(module: NumericsModuleRef, path: &Path) -> Result<Plugin, LoadError> {
         let path = path.to_path_buf();
+        // Before anything else: the plugin's GMP allocates through this process's
+        // allocator from its first block on, so the host counts it (memoryBytes).
+        if let RResult::RErr(e) = (module.set_allocator())(HostAllocator::this_process()) {
+            return Err(LoadError::Fault {
+                path,
+                reason: one_line(e.as_str()),
+            });
+        }
         let kind = call_kind(module);
         if kind != BackendKind::Gmp.id() {
             return Err(LoadError::Kind { path, found: kind });

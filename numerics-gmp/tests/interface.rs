@@ -6,7 +6,7 @@
 use abi_stable::prefix_type::PrefixTypeTrait;
 use abi_stable::std_types::{RErr, ROk, RStr, RString, Tuple2};
 use ajisai_core::numerics::{IntBuf, IntRef, Numerics};
-use ajisai_numerics_gmp::interface::{Answer, IntArg, IntOut, NumericsModule};
+use ajisai_numerics_gmp::interface::{Answer, HostAllocator, IntArg, IntOut, NumericsModule};
 use ajisai_numerics_gmp::{export, BackendFault, FaultKind, LoadError, Plugin, GMP};
 use ajisai_numerics_pure::PURE;
 use proptest::prelude::*;
@@ -125,6 +125,9 @@ extern "C" fn bad_decimal(_: IntArg<'_>) -> Answer<RString> {
 extern "C" fn zero_parse(_: RStr<'_>) -> Answer<IntOut> {
     ROk(IntOut::default())
 }
+extern "C" fn keep_allocator(_: HostAllocator) -> Answer<()> {
+    ROk(())
+}
 extern "C" fn pure_kind() -> RString {
     RString::from("pure")
 }
@@ -145,6 +148,7 @@ fn faulty() -> NumericsModule {
         isqrt: zero1,
         to_decimal: bad_decimal,
         parse_decimal: zero_parse,
+        set_allocator: keep_allocator,
     }
 }
 

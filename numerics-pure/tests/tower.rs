@@ -617,3 +617,29 @@ fn signs_of_wide_values_close_to_zero() {
     assert_eq!(p.sub(&num("1e-800")).signum(), 1);
     assert_eq!(p.mul(&num("1e764")).floor().to_string(), "1");
 }
+
+#[test]
+fn square_free_parts_of_huge_prime_powers_come_out_whole() {
+    // Factors are removed by powers p^(2^k) (trailing zeros for 2), not one at a time;
+    // the decomposition and the charges are those of §4.2.3's trial division.
+    use ajisai_core::number::roots::square_free_decompose;
+    setup();
+    for p in [2i64, 3, 5, 7, 101] {
+        for e in [1u64, 2, 3, 15, 16, 17, 255, 256, 1000, 4097] {
+            for c in [1i64, 11 * 13] {
+                let n = Int::from(p).pow(e).mul(&Int::from(c));
+                let mut b = Counting::default();
+                let (s, t) = square_free_decompose(&n, &mut b).expect("unmetered");
+                assert_eq!(s, Int::from(p).pow(e / 2), "{p}^{e}·{c}");
+                assert_eq!(t, Int::from(p).pow(e % 2).mul(&Int::from(c)), "{p}^{e}·{c}");
+            }
+        }
+    }
+    // 6^100000 (258,497 bits, 4,040 limbs): candidates 2 and 3 only, 4,040 each.
+    assert_eq!(
+        charged("6 100000 POW SQRT") - charged("6 100000 POW"),
+        2 * 4040
+    );
+    check("6 100000 POW SQRT 6 50000 POW =", "TRUE");
+    check("2 262001 POW SQRT 2 131000 POW / ", "sqrt(2)");
+}

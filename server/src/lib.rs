@@ -1,10 +1,11 @@
 //! `ajisai-server`: the hosts of the Ajisai engine.
 //!
-//! For now this is the human CLI `ajisai` ([`cli`]); the MCP server joins it here.
-//! Hosts own all I/O and never reinterpret language results: they render the
+//! The human CLI `ajisai` ([`cli`]) and the MCP server ([`mcp`]), with what both share:
+//! embedded assets, backend selection, and the memory ceiling ([`memory`]). Hosts own all I/O and never reinterpret language results: they render the
 //! engine's envelope (`ajisai_core::envelope`) and add their own host fields.
 
 pub mod assets;
 pub mod backend;
 pub mod cli;
 pub mod mcp;
+pub mod memory;

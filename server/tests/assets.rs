@@ -225,7 +225,7 @@ fn ids<T: Copy>(all: &[T], id: impl Fn(T) -> &'static str) -> Vec<&'static str> 
 }
 
 /// (code, retryable, limit, retryAfterMs required) of every host error (MCP-43).
-const HOST_ERRORS: [(&str, bool, Option<&str>, bool); 10] = [
+const HOST_ERRORS: [(&str, bool, Option<&str>, bool); 11] = [
     ("invalidRequest", false, None, false),
     ("unknownTool", false, None, false),
     ("sourceTooLarge", false, Some("sourceBytes"), false),
@@ -238,6 +238,7 @@ const HOST_ERRORS: [(&str, bool, Option<&str>, bool); 10] = [
     ),
     ("timeout", true, Some("wallTimeMs"), false),
     ("responseTooLarge", false, Some("responseBytes"), false),
+    ("memoryExhausted", false, Some("memoryBytes"), false),
     ("malformedBackendResponse", false, None, false),
     ("backendFailure", false, None, false),
     ("registryUnavailable", false, None, false),

@@ -56,3 +56,85 @@ fn a_stack_of_100000_slots_answers_its_error_with_one_run_record() {
     let env = server.compute(2, "1 2 ADD");
     assert_eq!(env["stackDisplay"], json!(["3/1"]));
 }
+
+/// The whole server may hold the 64 MiB ceiling, the 16 MiB overshoot and what it holds
+/// at rest (debug builds hold more of it).
+const PEAK_KIB_PER_CALL: u64 = (64 + 16 + 40) * 1024;
+
+/// `golden/hostile.json`: each program, in a fresh server process, gets the answer the
+/// file records — a value, a named language error or a host error — while the process
+/// stays under the ceiling plus the overshoot, and the next call is served.
+#[test]
+fn every_hostile_program_gets_its_answer_within_the_memory_ceiling() {
+    let doc: serde_json::Value =
+        serde_json::from_str(include_str!("../../golden/hostile.json")).expect("JSON");
+    let mut problems = Vec::new();
+    for p in doc["programs"].as_array().expect("programs") {
+        let name = p["name"].as_str().expect("a name");
+        let mut server = RawServer::started(&[]);
+        let env = server.compute(1, p["source"].as_str().expect("a source"));
+        for (pointer, want) in p["expect"].as_object().expect("expectations") {
+            if env.pointer(pointer) != Some(want) {
+                problems.push(format!(
+                    "{name}: {pointer} expected {want}, got {:?}",
+                    env.pointer(pointer)
+                ));
+            }
+        }
+        let peak = server.peak_kib();
+        if peak > PEAK_KIB_PER_CALL {
+            problems.push(format!("{name}: the server peaked at {peak} KiB"));
+        }
+        let next = server.compute(2, "1 2 ADD");
+        if next["stackDisplay"] != json!(["3/1"]) {
+            problems.push(format!("{name}: the next call got {next}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Four memory bombs at once on the live server, all answered `memoryExhausted`; once
+/// the answers are out a fifth call is admitted at once (the slots were given back
+/// before the answers were sent), and the server gave the memory back.
+#[test]
+fn after_four_memory_bombs_a_fifth_call_is_admitted_at_once() {
+    let mut server = RawServer::started(&[]);
+    let doubled = |seed: &str| {
+        format!(
+            "{{ 'V' BIND [ 1 1 ] {{ V }} MAP }} 'D' DEF {seed}{}",
+            " D".repeat(40)
+        )
+    };
+    // Two that fill their memory until they are stopped (fractions too wide to judge up
+    // front could still make the text NIL, so it is written, not refused), two refused
+    // before they build anything.
+    let bombs = [
+        format!("{} JSON-ENCODE", doubled("[ 1 ] 2 100 POW /")),
+        format!("{} JSON-ENCODE", doubled("[ 3 ] 5 90 POW /")),
+        format!("{} NEG", doubled("[ 1 ]")),
+        format!("{} STR", doubled("[ 1 ]")),
+    ];
+    for (id, bomb) in (1..=4u64).zip(&bombs) {
+        server.send(&json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": "compute", "arguments": { "source": bomb } }
+        }));
+    }
+    for _ in 0..4 {
+        let v = server.recv();
+        assert_eq!(
+            v["result"]["structuredContent"]["error"]["code"], "memoryExhausted",
+            "{v}"
+        );
+    }
+    let env = server.compute(5, "1 2 ADD");
+    assert_eq!(env["stackDisplay"], json!(["3/1"]), "{env}");
+    let peak = server.peak_kib();
+    // Four calls near their ceiling at once.
+    assert!(peak < 4 * PEAK_KIB_PER_CALL, "peak {peak} KiB");
+    let resident = server.resident_kib();
+    assert!(
+        resident < 64 * 1024,
+        "memory given back after the bombs: {resident} KiB resident (peak {peak} KiB)"
+    );
+}

@@ -110,6 +110,87 @@ fn a_report_for_people_shows_the_top_1000_slots_and_counts_the_rest() {
     assert!(last.ends_with("| 1001/1"), "{last}");
 }
 
+/// The CLI applies `memoryBytes` (1 GiB in cli-local): a run that needs more exits 1
+/// with the host error `memoryExhausted` — one line without `--json`, the envelope with
+/// it — never a signal or an abort.
+#[test]
+fn a_run_that_needs_more_memory_than_its_ceiling_exits_1_with_memory_exhausted() {
+    // Pushes a 1,000-element Vector per call: 12 million steps would need 384 GB.
+    let bomb = "{ 0 999 RANGE F } 'F' DEF F";
+    let out = ajisai(&["run", "-"], bomb);
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            1,
+            "",
+            "ajisai: memoryExhausted: Execution needed more than the 1073741824-byte memory limit (memoryBytes); build smaller values or keep fewer of them.\n"
+        )
+    );
+    let out = ajisai(&["run", "--json", "--profile", "mcp", "-"], bomb);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = one_json(&out);
+    assert_eq!(
+        keys(&doc),
+        [
+            "schemaVersion",
+            "status",
+            "error",
+            "limitProfile",
+            "backend"
+        ]
+    );
+    assert_eq!(doc["schemaVersion"], 6);
+    assert_eq!(doc["status"], "hostError");
+    assert_eq!(
+        doc["error"],
+        serde_json::json!({
+            "code": "memoryExhausted",
+            "message": "Execution needed more than the 67108864-byte memory limit (memoryBytes); build smaller values or keep fewer of them.",
+            "retryable": false,
+            "limit": "memoryBytes"
+        })
+    );
+    assert_eq!(doc["limitProfile"], "mcp-local-stdio");
+    // A display no ceiling could hold is refused before it is written.
+    let shared = format!(
+        "{{ 'V' BIND [ 1 1 ] {{ V }} MAP }} 'D' DEF [ 1 ]{}",
+        " D".repeat(40)
+    );
+    let out = ajisai(&["run", "-"], &shared);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("ajisai: memoryExhausted: "),
+        "{}",
+        out.stderr
+    );
+    let out = ajisai(&["run", "--json", "-"], &shared);
+    assert_eq!(one_json(&out)["error"]["code"], "memoryExhausted");
+    // A repl session is one execution: it ends when it runs out.
+    let out = ajisai(&["repl"], "1 2 +\n{ 0 999 RANGE F } 'F' DEF F\n3\n");
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout.lines().next(), Some("3/1"));
+    assert!(
+        out.stderr.starts_with("ajisai: memoryExhausted: "),
+        "{}",
+        out.stderr
+    );
+    // A test example is one execution too.
+    let dir = scratch();
+    let file = write(
+        &dir,
+        "bomb.ajisai",
+        format!("#:example {bomb} => 1/1\n#:example 1 2 + => 3/1\n").as_bytes(),
+    );
+    let out = ajisai(&["test", &file], "");
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("got hostError:memoryExhausted"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stderr.contains("1 passed, 1 failed"), "{}", out.stderr);
+}
+
 #[test]
 fn a_nil_result_is_success_with_its_reason_shown() {
     let out = ajisai(&["run", "-"], "NIL");

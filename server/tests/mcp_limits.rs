@@ -4,8 +4,22 @@
 //!
 //! Test hooks hold chosen calls on their slot, so admission order is observed instead
 //! of timed.
+//!
+//! This test executable counts its allocations as the binaries do, so in-process
+//! servers enforce `memoryBytes` too.
 
 mod mcp_support;
+
+/// Every allocation is charged to the execution that made it, as in the binaries.
+#[global_allocator]
+static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Counting;
+
+/// What the binaries do first: GMP allocates through the counting allocator, and the
+/// engine asks before big reservations.
+fn count_memory() {
+    ajisai_numerics_gmp::route_allocations();
+    ajisai_server::memory::install();
+}
 
 use ajisai_core::limits::InterruptFlag;
 use ajisai_core::Limit;
@@ -407,4 +421,84 @@ async fn cancellation_raises_the_interrupt_and_frees_the_slot() {
         compute(&client, "52").await["stackDisplay"],
         json!(["52/1"])
     );
+}
+
+/// A program that ends holding `vectors` Vectors of 1,000 small integers (about 32 KB
+/// each) on its stack.
+fn holding(vectors: usize) -> String {
+    let mut s = "0 999 RANGE ".repeat(vectors);
+    s.push_str("LENGTH");
+    s
+}
+
+/// `memoryBytes` (golden/limits.json hostGate): under a small injected ceiling a call
+/// that fits runs and answers exactly as without it, a call that does not answers
+/// `memoryExhausted` (not retryable, naming the limit and its value); after four such
+/// bombs a fifth call is admitted at once (the gate's in-flight count is zero as soon
+/// as the answers are out: the slot was given back before the answer), and the meters
+/// of what fits are unchanged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memory_ceiling_stops_a_call_and_frees_its_slot() {
+    count_memory();
+    assert!(
+        ajisai_server::memory::counting(),
+        "this executable counts allocations"
+    );
+    let ceiling = 16 * 1024 * 1024;
+    // One slot and no queue: a slot still held would answer capacityExhausted at once.
+    let o = options(1, 0).with_limit(Limit::MemoryBytes, ceiling);
+    let client = in_process(o).await;
+    let unbounded = in_process(options(1, 0)).await;
+    let fits = "0 9999 RANGE LENGTH 0 9999 RANGE SUM";
+    let v = compute(&client, fits).await;
+    assert_eq!(v["stackDisplay"], json!(["10000/1", "49995000/1"]), "{v}");
+    assert_eq!(v, compute(&unbounded, fits).await);
+    // About 1.6 MB of vectors (and the rendering of their result) fit the 16 MiB
+    // ceiling; 32 MB of vectors do not.
+    let under = compute(&client, &holding(50)).await;
+    assert_eq!(under["status"], "ok", "{under}");
+    assert_eq!(under, compute(&unbounded, &holding(50)).await);
+    for _ in 0..4 {
+        let v = compute(&client, &holding(1000)).await;
+        assert_eq!(
+            v["error"],
+            json!({
+                "code": "memoryExhausted",
+                "message": "Execution needed more than the 16777216-byte memory limit (memoryBytes); build smaller values or keep fewer of them.",
+                "retryable": false,
+                "limit": "memoryBytes"
+            }),
+            "{v}"
+        );
+        assert_schema_valid(&v);
+    }
+    let v = compute(&client, "1 2 ADD").await;
+    assert_eq!(v["stackDisplay"], json!(["3/1"]), "{v}");
+    let (_, limits) = read(&client, "ajisai://limits").await;
+    let limits: Value = serde_json::from_str(&limits).expect("JSON");
+    assert_eq!(
+        limits["limits"]["memoryBytes"], ceiling,
+        "the resource shows what is enforced"
+    );
+    // A bomb of the shared kind is refused before anything is built.
+    let shared = "{ 'V' BIND [ 1 1 ] { V } MAP } 'D' DEF [ 1 ] D D D D D D D D D D D D D D D D D D D D D D D D D D D D D D STR";
+    let v = compute(&client, shared).await;
+    assert_eq!(v["error"]["code"], "memoryExhausted", "{v}");
+}
+
+/// Four time bombs answered `timeout`; the engines stop within moments of the deadline,
+/// so a fifth call gets a slot within the queue wait (MCP-51).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_four_time_bombs_a_fifth_call_is_admitted() {
+    count_memory();
+    let o = ServerOptions::production()
+        .with_limit(Limit::WallTimeMs, 100)
+        .with_limit(Limit::ExecutionSteps, u64::MAX / 2);
+    let client = Arc::new(in_process(o).await);
+    let bombs: Vec<_> = (0..4).map(|_| spawn_compute(&client, FOREVER)).collect();
+    for b in bombs {
+        assert_eq!(b.await.expect("joined")["error"]["code"], "timeout");
+    }
+    let v = compute(&client, "1 2 ADD").await;
+    assert_eq!(v["stackDisplay"], json!(["3/1"]), "{v}");
 }

@@ -217,7 +217,7 @@ fn a_library_that_is_not_a_plugin_is_refused() {
         &out,
         &lib,
         &[
-            "expected an Ajisai numeric plugin (interface 1.0.0)",
+            "expected an Ajisai numeric plugin (interface 1.1.0)",
             "found a shared library that exports no abi_stable root module",
         ],
     );
@@ -231,7 +231,7 @@ fn a_plugin_of_another_interface_version_is_refused() {
         &out,
         &lib,
         &[
-            "expected interface version 1.x with x >= 0 (compatible with 1.0.0)",
+            "expected interface version 1.x with x >= 1 (compatible with 1.1.0)",
             "found interface version 2.0.0",
         ],
     );
@@ -245,7 +245,7 @@ fn a_plugin_with_another_layout_is_refused() {
         &out,
         &lib,
         &[
-            "expected the module layout of interface 1.0.0",
+            "expected the module layout of interface 1.1.0",
             "found a different layout",
         ],
     );
@@ -356,7 +356,7 @@ fn the_mcp_servers_doctor_checks_the_plugin() {
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert!(
         out.stdout.contains(&format!(
-            "FAIL  numeric backend — AJISAI_NUMERICS_PLUGIN: numeric plugin {}: expected interface version 1.x with x >= 0 (compatible with 1.0.0), found interface version 2.0.0",
+            "FAIL  numeric backend — AJISAI_NUMERICS_PLUGIN: numeric plugin {}: expected interface version 1.x with x >= 1 (compatible with 1.1.0), found interface version 2.0.0",
             other.display()
         )),
         "{}",

@@ -8,7 +8,9 @@
 //! `bigintBits` and `algebraicTerms` before anything is pushed. A refusal at any
 //! point leaves the operands where they were.
 
-use crate::lifting::{check_numeric, lift_unary, Broadcast, Ceilings, Leaves, Names, OPERANDS};
+use crate::lifting::{
+    check_numeric, lift_unary, sum_over_numbers, Broadcast, Ceilings, Names, OPERANDS,
+};
 use crate::support::{base, describe};
 use ajisai_core::limits::Meter;
 use ajisai_core::number::{Int, Number, Rat};
@@ -229,14 +231,10 @@ fn quantize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     };
     check_numeric("QUANTIZE", "its operand x", &x)?;
     let md = measure_number(&dn);
-    let charge = Leaves::of(&x)
-        .filter_map(Value::as_number)
-        .map(|n| {
-            let mx = measure_number(n);
-            binary_charge(ArithOp::Mul, &mx, &md, 1)
-                .saturating_add(mx.limbs.saturating_mul(md.limbs))
-        })
-        .fold(0u64, u64::saturating_add);
+    let charge = sum_over_numbers(&x, |n| {
+        let mx = measure_number(n);
+        binary_charge(ArithOp::Mul, &mx, &md, 1).saturating_add(mx.limbs.saturating_mul(md.limbs))
+    });
     ctx.charge_numeric(charge)?;
     let ceilings = Ceilings::of(ctx.meter());
     let result = lift_unary("QUANTIZE", &x, ctx.meter(), |m, n| {

@@ -13,11 +13,11 @@
 
 use crate::support::{base, describe};
 use ajisai_core::json::write_str;
-use ajisai_core::limits::exceeded;
+use ajisai_core::limits::{exceeded, grow_vec};
 use ajisai_core::number::literal::{build_scaled, BuildError};
 use ajisai_core::number::{Int, Number};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
-use ajisai_core::value::Value;
+use ajisai_core::value::{LeafKinds, Value};
 use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
 use ajisai_core::{Ctx, Halt, Limit, Profile};
 use std::sync::Arc;
@@ -29,6 +29,8 @@ pub enum DecodeError {
     Invalid(usize, &'static str),
     /// A limit refused the text (`resourceLimitExceeded`).
     Limit(LangError),
+    /// The host stopped the run while the text was read (deadline, memory).
+    Halted(Halt),
 }
 
 /// A container being filled.
@@ -259,6 +261,17 @@ impl<'t> Reader<'t> {
 
 /// Decode one JSON text (RFC 8259) into Ajisai values under `profile`'s limits.
 pub fn decode(text: &str, profile: &Profile) -> Result<Value, DecodeError> {
+    decode_polled(text, profile, &mut || Ok(()))
+}
+
+/// [`decode`], calling `poll` every few thousand values so a host can stop the reading
+/// of a huge text.
+pub fn decode_polled(
+    text: &str,
+    profile: &Profile,
+    poll: &mut dyn FnMut() -> Result<(), Halt>,
+) -> Result<Value, DecodeError> {
+    let mut values = 0u32;
     let mut r = Reader {
         b: text.as_bytes(),
         text,
@@ -271,6 +284,11 @@ pub fn decode(text: &str, profile: &Profile) -> Result<Value, DecodeError> {
     // Levels of the value currently open: each array or object, and each member's pair.
     let mut depth: u64 = 0;
     'value: loop {
+        values += 1;
+        if values >= 4096 {
+            values = 0;
+            poll().map_err(DecodeError::Halted)?;
+        }
         r.skip_ws();
         let mut value = match r.peek() {
             None => return invalid(r.i, "expected a value"),
@@ -371,10 +389,13 @@ fn json_decode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         nil @ Value::Nil(_) => nil.clone(),
         Value::Str(s) => {
             let s = s.clone();
-            match decode(&s, ctx.profile()) {
+            let profile = ctx.profile().clone();
+            let meter = ctx.meter();
+            match decode_polled(&s, &profile, &mut || meter.poll()) {
                 Ok(v) => v,
                 Err(DecodeError::Invalid(..)) => Value::Nil(NilReason::InvalidEncoding),
                 Err(DecodeError::Limit(e)) => return Err(e.into()),
+                Err(DecodeError::Halted(h)) => return Err(h),
             }
         }
         other => {
@@ -448,48 +469,79 @@ pub enum EncodeError {
 enum Task<'v> {
     Value(&'v Value),
     Text(&'static str),
+    /// The text of the Vector with this key ended here; it began at this offset.
+    Remember(usize, usize),
 }
+
+/// Vectors with at least this many leaves are encoded once and copied where they recur.
+const REMEMBERED_LEAVES: u64 = 16;
 
 /// The compact JSON text of `v`. Every CodeBlock is found before any number is
 /// judged, so a block anywhere decides over an inexact number anywhere.
-/// `poll` is called now and then so a host interrupt can stop a huge walk.
+/// `poll(0)` is called now and then so a host interrupt can stop a huge walk, and
+/// `poll(n)` before `n` more bytes are reserved at once (a recurring Vector's copy).
 pub fn encode(
     v: &Value,
-    mut poll: impl FnMut() -> Result<(), Halt>,
+    mut poll: impl FnMut(u64) -> Result<(), Halt>,
 ) -> Result<Result<String, EncodeError>, Halt> {
-    let mut work: Vec<&Value> = vec![v];
-    let mut seen: u32 = 0;
-    while let Some(x) = work.pop() {
-        seen = seen.wrapping_add(1);
-        if seen % 4096 == 0 {
-            poll()?;
-        }
-        match x {
-            Value::Block(_) => return Ok(Err(EncodeError::Block)),
-            Value::Vector(items) => work.extend(items.items().iter()),
-            _ => {}
-        }
+    // A CodeBlock anywhere: read from the cached leaf kinds, never by walking leaves.
+    let has_block = match v {
+        Value::Block(_) => true,
+        Value::Vector(items) => items.leaf_stats().kinds.any(LeafKinds::BLOCK),
+        _ => false,
+    };
+    if has_block {
+        return Ok(Err(EncodeError::Block));
     }
-    let mut out = String::new();
+    let mut seen: u32 = 0;
+    // Bytes (valid UTF-8 by construction), so a recurring Vector's text can be copied
+    // from earlier in the output: a Vector sharing sub-Vectors is encoded once per
+    // distinct sub-Vector, and its copies cost a memcpy each.
+    let mut out: Vec<u8> = Vec::new();
+    let mut remembered: std::collections::HashMap<usize, std::ops::Range<usize>> =
+        std::collections::HashMap::new();
     let mut tasks: Vec<Task<'_>> = vec![Task::Value(v)];
     while let Some(t) = tasks.pop() {
         seen = seen.wrapping_add(1);
         if seen % 4096 == 0 {
-            poll()?;
+            poll(0)?;
         }
+        grow_vec(&mut out, 64);
         match t {
-            Task::Text(s) => out.push_str(s),
+            Task::Text(s) => out.extend_from_slice(s.as_bytes()),
+            Task::Remember(key, start) => {
+                remembered.insert(key, start..out.len());
+            }
             Task::Value(x) => match x {
                 Value::Number(n) => match decimal(n) {
-                    Some(d) => out.push_str(&d),
+                    Some(d) => {
+                        grow_vec(&mut out, d.len());
+                        out.extend_from_slice(d.as_bytes())
+                    }
                     None => return Ok(Err(EncodeError::Inexact)),
                 },
-                Value::Bool(true) => out.push_str("true"),
-                Value::Bool(false) => out.push_str("false"),
-                Value::Str(s) => write_str(&mut out, s),
-                Value::Nil(_) => out.push_str("null"),
+                Value::Bool(true) => out.extend_from_slice(b"true"),
+                Value::Bool(false) => out.extend_from_slice(b"false"),
+                Value::Str(s) => {
+                    let mut quoted = String::new();
+                    write_str(&mut quoted, s);
+                    grow_vec(&mut out, quoted.len());
+                    out.extend_from_slice(quoted.as_bytes())
+                }
+                Value::Nil(_) => out.extend_from_slice(b"null"),
                 Value::Vector(items) => {
-                    out.push('[');
+                    let key = items.items().as_ptr() as usize;
+                    if let Some(range) = remembered.get(&key) {
+                        // A copy can double the text: ask before reserving room for it.
+                        poll(range.len() as u64)?;
+                        grow_vec(&mut out, range.len());
+                        out.extend_from_within(range.clone());
+                        continue;
+                    }
+                    if !items.is_empty() && items.leaf_stats().leaves >= REMEMBERED_LEAVES {
+                        tasks.push(Task::Remember(key, out.len()));
+                    }
+                    out.push(b'[');
                     tasks.push(Task::Text("]"));
                     for (i, item) in items.items().iter().enumerate().rev() {
                         tasks.push(Task::Value(item));
@@ -502,7 +554,9 @@ pub fn encode(
             },
         }
     }
-    Ok(Ok(out))
+    Ok(Ok(String::from_utf8(out).unwrap_or_else(|e| {
+        String::from_utf8_lossy(e.as_bytes()).into_owned()
+    })))
 }
 
 fn json_encode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -512,9 +566,25 @@ fn json_encode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         // A top-level NIL passes through with its reason.
         return ctx.finish1(1, v);
     }
+    // With every Number of an exact decimal form (and no CodeBlock, a typeMismatch)
+    // anywhere, the text is certain and at least two bytes a leaf: a text the host could
+    // not hold is refused before any of it is written. Otherwise an inexact number may
+    // yet end the walk with a NIL, and polling stops the walk if memory runs out first.
+    if let Value::Vector(items) = &v {
+        let stats = items.leaf_stats();
+        if !stats.kinds.any(LeafKinds::MAYBE_INEXACT) && !stats.kinds.any(LeafKinds::BLOCK) {
+            ctx.meter().reserve(stats.leaves.saturating_mul(2))?;
+        }
+    }
     let encoded = {
         let meter = ctx.meter();
-        encode(&v, || meter.poll())?
+        encode(&v, |bytes| {
+            if bytes == 0 {
+                meter.poll()
+            } else {
+                meter.reserve(bytes)
+            }
+        })?
     };
     let result = match encoded {
         Ok(s) => Value::str(s),

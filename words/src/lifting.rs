@@ -15,8 +15,11 @@ use crate::support::describe;
 use ajisai_core::limits::{exceeded, Limit, Meter};
 use ajisai_core::number::Number;
 use ajisai_core::outcome::{err, LangError};
-use ajisai_core::value::Value;
+use ajisai_core::value::{LeafKinds, Value, Vector};
 use ajisai_core::Halt;
+
+/// The bytes of one slot of a built result (a lane or a leaf), the least it costs.
+const SLOT_BYTES: u64 = std::mem::size_of::<Value>() as u64;
 
 /// How many lanes run between two interrupt polls: often enough for a host deadline
 /// to stop a huge broadcast promptly, rarely enough to cost nothing measurable.
@@ -169,7 +172,9 @@ pub fn map_leaves<E>(v: &Value, mut f: impl FnMut(&Value) -> Result<Value, E>) -
 /// `typeMismatch` unless every leaf of `v` is a Number or a NIL. `whose` names the
 /// operand in the message (`its operand`, `its left operand`, …).
 pub fn check_numeric(word: &str, whose: &str, v: &Value) -> Result<(), LangError> {
-    match Leaves::of(v).find(|leaf| !matches!(leaf, Value::Number(_) | Value::Nil(_))) {
+    match first_leaf(v, LeafKinds::NON_NUMERIC, |leaf| {
+        !matches!(leaf, Value::Number(_) | Value::Nil(_))
+    }) {
         None => Ok(()),
         Some(bad) if std::ptr::eq(bad, v) => Err(err::type_mismatch(format!(
             "{word} needs a Number or a Vector of Numbers as {whose}, got {}",
@@ -180,6 +185,84 @@ pub fn check_numeric(word: &str, whose: &str, v: &Value) -> Result<(), LangError
             describe(bad)
         ))),
     }
+}
+
+/// The first leaf of `v` (itself when it is not a Vector), left to right at any depth,
+/// for which `p` holds, where `kinds` says which leaves can satisfy `p`: sub-Vectors
+/// whose cached statistics show none of `kinds` are skipped whole, so the search costs
+/// the distinct structure on the way to the leaf, not the leaves before it (a Vector
+/// sharing sub-Vectors can have 2⁴⁰ of them).
+pub fn first_leaf<'v>(
+    v: &'v Value,
+    kinds: LeafKinds,
+    mut p: impl FnMut(&Value) -> bool,
+) -> Option<&'v Value> {
+    let Value::Vector(root) = v else {
+        return p(v).then_some(v);
+    };
+    if !root.leaf_stats().kinds.any(kinds) {
+        return None;
+    }
+    let mut stack: Vec<std::slice::Iter<'v, Value>> = vec![root.items().iter()];
+    loop {
+        let top = stack.last_mut()?;
+        match top.next() {
+            Some(Value::Vector(items)) => {
+                if items.leaf_stats().kinds.any(kinds) {
+                    stack.push(items.items().iter());
+                }
+            }
+            Some(leaf) => {
+                if p(leaf) {
+                    return Some(leaf);
+                }
+            }
+            None => {
+                stack.pop();
+            }
+        }
+    }
+}
+
+/// The saturating sum of `f` over the Number leaves of `v`, computed once per distinct
+/// sub-Vector (a Vector sharing sub-Vectors has far more leaves than structure).
+pub fn sum_over_numbers(v: &Value, f: impl Fn(&Number) -> u64) -> u64 {
+    let Value::Vector(root) = v else {
+        return v.as_number().map_or(0, &f);
+    };
+    let key = |x: &Vector| x.items().as_ptr() as usize;
+    let mut memo: std::collections::HashMap<usize, u64> = std::collections::HashMap::new();
+    let mut work: Vec<(&Vector, usize, u64)> = vec![(root, 0, 0)];
+    loop {
+        let Some((vector, next, acc)) = work.last_mut() else {
+            return 0;
+        };
+        if let Some(child) = vector.items().get(*next) {
+            *next += 1;
+            match child {
+                Value::Vector(inner) if !inner.is_empty() => match memo.get(&key(inner)) {
+                    Some(sub) => *acc = acc.saturating_add(*sub),
+                    None => work.push((inner, 0, 0)),
+                },
+                Value::Number(n) => *acc = acc.saturating_add(f(n)),
+                _ => {}
+            }
+            continue;
+        }
+        let Some((vector, _, total)) = work.pop() else {
+            return 0;
+        };
+        memo.insert(key(vector), total);
+        match work.last_mut() {
+            Some((_, _, parent)) => *parent = parent.saturating_add(total),
+            None => return total,
+        }
+    }
+}
+
+/// Whether some leaf of `v` satisfies `p` (see [`first_leaf`]).
+pub fn any_leaf(v: &Value, kinds: LeafKinds, p: impl FnMut(&Value) -> bool) -> bool {
+    first_leaf(v, kinds, p).is_some()
 }
 
 /// Unary lifting: `f` applied to every Number lane of `v` (a Number, or a Vector of
@@ -194,6 +277,9 @@ pub fn lift_unary(
     meter: &mut Meter,
     mut f: impl FnMut(&mut Meter, &Number) -> Result<Value, Halt>,
 ) -> Result<Value, Halt> {
+    // The result has a slot for every leaf (shared sub-Vectors are rebuilt apart): one the
+    // host could not hold is refused before it is built.
+    meter.reserve(v.leaf_count().saturating_mul(SLOT_BYTES))?;
     let mut ticker = Ticker::new();
     map_leaves(v, |leaf| match leaf {
         Value::Number(n) => {
@@ -208,42 +294,24 @@ pub fn lift_unary(
 }
 
 /// Shape of a value per §4.5: `Some([])` for a non-Vector, `Some([n, …])` for a
-/// rectangular Vector, `None` for a ragged one. Works level by level, so its cost
-/// is linear in the value's size and it never recurses.
+/// rectangular Vector, `None` for a ragged one. Rectangularity is cached per distinct
+/// Vector ([`LeafStats::rectangular`]), so the shape is read along the first elements,
+/// in time proportional to the depth.
 pub fn shape(v: &Value) -> Option<Vec<usize>> {
+    let Value::Vector(root) = v else {
+        return Some(Vec::new());
+    };
+    if !root.leaf_stats().rectangular {
+        return None;
+    }
     let mut dims = Vec::new();
-    let mut level: Vec<&Value> = vec![v];
+    let mut at = root;
     loop {
-        let mut vectors = 0usize;
-        let mut len: Option<usize> = None;
-        for x in &level {
-            if let Value::Vector(items) = x {
-                vectors += 1;
-                match len {
-                    None => len = Some(items.len()),
-                    Some(l) if l != items.len() => return None,
-                    Some(_) => {}
-                }
-            }
+        dims.push(at.len());
+        match at.items().first() {
+            Some(Value::Vector(inner)) => at = inner,
+            _ => return Some(dims),
         }
-        if vectors == 0 {
-            return Some(dims);
-        }
-        if vectors != level.len() {
-            return None;
-        }
-        let n = len.unwrap_or(0);
-        dims.push(n);
-        let mut next = Vec::with_capacity(level.len().saturating_mul(n));
-        for x in &level {
-            if let Value::Vector(items) = x {
-                next.extend(items.items());
-            }
-        }
-        if next.is_empty() {
-            return Some(dims);
-        }
-        level = next;
     }
 }
 
@@ -289,8 +357,11 @@ enum Form<'v> {
 
 struct Grid<'v> {
     shape: Vec<usize>,
-    a_leaves: Vec<&'v Value>,
-    b_leaves: Vec<&'v Value>,
+    a: &'v Value,
+    b: &'v Value,
+    /// Both operands' leaves in order, collected only once the lanes are paid for
+    /// ([`Grid::prepare`]).
+    leaves: std::cell::OnceCell<(Vec<&'v Value>, Vec<&'v Value>)>,
     /// Per result axis: how far a step along it moves in each operand's leaves (0 where
     /// that operand's length is 1 and its single lane is reused).
     a_steps: Vec<usize>,
@@ -323,8 +394,8 @@ impl<'v> Broadcast<'v> {
     pub fn lanes(&self) -> u64 {
         match &self.form {
             Form::Scalars => 1,
-            Form::LeftScalar => Leaves::of(self.b).count() as u64,
-            Form::RightScalar => Leaves::of(self.a).count() as u64,
+            Form::LeftScalar => self.b.leaf_count(),
+            Form::RightScalar => self.a.leaf_count(),
             Form::Grid(g) => g.lanes,
         }
     }
@@ -336,14 +407,25 @@ impl<'v> Broadcast<'v> {
     /// the priced Words are bounded by `numericWork` instead (docs/decisions.md).
     pub fn check_expansion(&self, meter: &Meter) -> Result<(), LangError> {
         match &self.form {
-            Form::Grid(g) if g.lanes > g.a_leaves.len().max(g.b_leaves.len()) as u64 => {
+            Form::Grid(g) if g.lanes > self.a.leaf_count().max(self.b.leaf_count()) => {
                 meter.check_size(Limit::MaterializedElements, g.lanes)
             }
             _ => Ok(()),
         }
     }
 
-    /// Every lane's pair of leaves (left, right), in result order, NIL lanes included.
+    /// Make the lanes walkable: a grid collects its operands' leaves (polling, and asking
+    /// the host before a big list). [`Broadcast::build`] and
+    /// [`Broadcast::find_numbers`] do this themselves.
+    pub fn prepare(&self, meter: &Meter) -> Result<(), Halt> {
+        match &self.form {
+            Form::Grid(g) => g.prepare(meter),
+            _ => Ok(()),
+        }
+    }
+
+    /// Every lane's pair of leaves (left, right), in result order, NIL lanes included
+    /// (a grid's lanes only after [`Broadcast::prepare`]).
     pub fn pairs(&self) -> Box<dyn Iterator<Item = (&'v Value, &'v Value)> + '_> {
         let (a, b) = (self.a, self.b);
         match &self.form {
@@ -362,6 +444,7 @@ impl<'v> Broadcast<'v> {
         meter: &Meter,
         mut p: impl FnMut(&Number, &Number) -> bool,
     ) -> Result<Option<(&'v Number, &'v Number)>, Halt> {
+        self.prepare(meter)?;
         let mut ticker = Ticker::new();
         for pair in self.pairs() {
             ticker.tick(meter)?;
@@ -378,8 +461,11 @@ impl<'v> Broadcast<'v> {
     /// NIL and MOD's `invalidArgument`). Without a zero leaf in the divisor there is
     /// no such lane, which spares the lane walk in the common case.
     pub fn zero_divisor(&self, meter: &Meter) -> Result<bool, Halt> {
-        let any_zero =
-            Leaves::of(self.b).any(|leaf| matches!(leaf, Value::Number(n) if n.is_zero()));
+        let any_zero = any_leaf(
+            self.b,
+            LeafKinds::ZERO,
+            |leaf| matches!(leaf, Value::Number(n) if n.is_zero()),
+        );
         if !any_zero {
             return Ok(false);
         }
@@ -395,6 +481,9 @@ impl<'v> Broadcast<'v> {
         meter: &mut Meter,
         mut f: impl FnMut(&mut Meter, &Number, &Number) -> Result<Value, Halt>,
     ) -> Result<Value, Halt> {
+        // A slot for every lane: refused before it is built when the host could not hold it.
+        meter.reserve(self.lanes().saturating_mul(SLOT_BYTES))?;
+        self.prepare(meter)?;
         let mut ticker = Ticker::new();
         self.run_lanes(|x, y| {
             ticker.tick(meter)?;
@@ -492,11 +581,23 @@ impl<'v> Grid<'v> {
         Ok(Grid {
             a_steps: strides(&pa),
             b_steps: strides(&pb),
-            a_leaves: Leaves::of(a).collect(),
-            b_leaves: Leaves::of(b).collect(),
+            a,
+            b,
+            leaves: std::cell::OnceCell::new(),
             shape: out,
             lanes,
         })
+    }
+
+    /// Collect both operands' leaves (polling, and asking the host before a big list).
+    fn prepare(&self, meter: &Meter) -> Result<(), Halt> {
+        if self.leaves.get().is_some() {
+            return Ok(());
+        }
+        let a = collect_leaves(self.a, meter)?;
+        let b = collect_leaves(self.b, meter)?;
+        let _ = self.leaves.set((a, b));
+        Ok(())
     }
 
     fn pairs(&self) -> GridPairs<'_, 'v> {
@@ -508,6 +609,20 @@ impl<'v> Grid<'v> {
             left: self.lanes,
         }
     }
+}
+
+/// The leaves of `v` in order, polling `meter` and asking the host before reserving
+/// room for them all.
+pub fn collect_leaves<'v>(v: &'v Value, meter: &Meter) -> Result<Vec<&'v Value>, Halt> {
+    let n = v.leaf_count();
+    meter.reserve(n.saturating_mul(std::mem::size_of::<&Value>() as u64))?;
+    let mut out = Vec::with_capacity(usize::try_from(n).unwrap_or(usize::MAX).min(1 << 20));
+    let mut ticker = Ticker::new();
+    for leaf in Leaves::of(v) {
+        ticker.tick(meter)?;
+        out.push(leaf);
+    }
+    Ok(out)
 }
 
 /// Walks the result index space of a [`Grid`] like an odometer, keeping the flat
@@ -529,7 +644,8 @@ impl<'v> Iterator for GridPairs<'_, 'v> {
         }
         self.left -= 1;
         let g = self.grid;
-        let pair = (*g.a_leaves.get(self.at_a)?, *g.b_leaves.get(self.at_b)?);
+        let (a_leaves, b_leaves) = g.leaves.get()?;
+        let pair = (*a_leaves.get(self.at_a)?, *b_leaves.get(self.at_b)?);
         for axis in (0..g.shape.len()).rev() {
             self.index[axis] += 1;
             self.at_a += g.a_steps[axis];
@@ -649,8 +765,13 @@ mod tests {
         let row = v(vec![Value::num(1), Value::num(2), Value::num(3)]);
         let col = v(vec![v(vec![Value::num(10)]), v(vec![Value::num(20)])]);
         let plan = Broadcast::plan("ADD", OPERANDS, &col, &row).map_err(|e| e.message);
-        let pairs: Result<Vec<(Value, Value)>, String> =
-            plan.map(|p| p.pairs().map(|(x, y)| (x.clone(), y.clone())).collect());
+        let meter = Meter::new(ajisai_core::Profile::CLI_LOCAL);
+        let pairs: Result<Vec<(Value, Value)>, String> = plan.map(|p| {
+            if p.prepare(&meter).is_err() {
+                return Vec::new();
+            }
+            p.pairs().map(|(x, y)| (x.clone(), y.clone())).collect()
+        });
         let want: Vec<(Value, Value)> = [(10, 1), (10, 2), (10, 3), (20, 1), (20, 2), (20, 3)]
             .iter()
             .map(|&(x, y)| (Value::num(x), Value::num(y)))

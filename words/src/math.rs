@@ -6,13 +6,16 @@
 //! are charged to `numericWork` as they run. `RANDOM` is SplitMix64 exactly as
 //! WORDS.md states it, so a seed determines every draw on every host.
 
-use crate::lifting::{check_numeric, lift_unary, Broadcast, Ceilings, Leaves, Names, Ticker};
+use crate::lifting::{
+    any_leaf, check_numeric, first_leaf, lift_unary, Broadcast, Ceilings, Names, Ticker,
+};
 use crate::support::{base, describe, integer_operand};
 use ajisai_core::limits::{exceeded, Limit};
 use ajisai_core::number::roots::{pow as exact_pow, sqrt_rat, PowLimits};
 use ajisai_core::number::{Int, Number, Rat};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::price::GENERATED_ELEMENT;
+use ajisai_core::value::LeafKinds;
 use ajisai_core::value::Value;
 use ajisai_core::word::{ex, Family, FamilyRegistration, Field, Flow, NilPolicy, Tier, WordSpec};
 use ajisai_core::{Ctx, Halt};
@@ -25,7 +28,9 @@ fn sqrt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         return ctx.finish1(1, x);
     }
     check_numeric("SQRT", "its operand", &x)?;
-    if let Some(alg) = Leaves::of(&x).find(|leaf| matches!(leaf, Value::Number(Number::Alg(_)))) {
+    if let Some(alg) = first_leaf(&x, LeafKinds::ALGEBRAIC, |leaf| {
+        matches!(leaf, Value::Number(Number::Alg(_)))
+    }) {
         return Err(err::type_mismatch(format!(
             "SQRT takes square roots of rational Numbers only, got {} (already irrational)",
             describe(alg)
@@ -61,7 +66,9 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     check_numeric("POW", POW_OPERANDS.right, &e)?;
     // Every domain check comes before the shape check (§7.3), so an irrational
     // exponent is refused wherever it stands.
-    if let Some(alg) = Leaves::of(&e).find(|leaf| matches!(leaf, Value::Number(Number::Alg(_)))) {
+    if let Some(alg) = first_leaf(&e, LeafKinds::ALGEBRAIC, |leaf| {
+        matches!(leaf, Value::Number(Number::Alg(_)))
+    }) {
         return Err(err::type_mismatch(format!(
             "POW needs a rational exponent, got {}; only bases may be irrational",
             describe(alg)
@@ -71,9 +78,14 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let plan = Broadcast::plan("POW", POW_OPERANDS, &b, &e)?;
     // An irrational base only takes integer exponents; this needs the lanes paired
     // (after the shape check), and is skipped unless both kinds of leaf occur.
-    let irrational_base = Leaves::of(&b).any(|l| matches!(l, Value::Number(Number::Alg(_))));
-    let fractional_exponent =
-        Leaves::of(&e).any(|l| matches!(l, Value::Number(n) if !n.is_integer()));
+    let irrational_base = any_leaf(&b, LeafKinds::ALGEBRAIC, |l| {
+        matches!(l, Value::Number(Number::Alg(_)))
+    });
+    let fractional_exponent = any_leaf(
+        &e,
+        LeafKinds::NON_INTEGER,
+        |l| matches!(l, Value::Number(n) if !n.is_integer()),
+    );
     if irrational_base && fractional_exponent {
         let bad = plan.find_numbers(ctx.meter(), |x, y| {
             matches!(x, Number::Alg(_)) && !y.is_integer()

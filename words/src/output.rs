@@ -1,7 +1,8 @@
 //! Output (`output`): PRINT, the only Word that emits output lines (LANGUAGE.md §6.8).
 
 use crate::support::base;
-use ajisai_core::display::print_line;
+use ajisai_core::display::{display_lower_bound, display_polled};
+use ajisai_core::value::Value;
 use ajisai_core::word::{
     ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec,
 };
@@ -9,7 +10,16 @@ use ajisai_core::{Ctx, Halt};
 
 fn print(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.need(1)?;
-    let line = print_line(ctx.peek(0));
+    let v = ctx.peek(0).clone();
+    let line = match &v {
+        Value::Str(s) => s.to_string(),
+        other => {
+            // A line the host could not hold is refused before it is written.
+            let meter = ctx.meter();
+            meter.reserve(display_lower_bound(other))?;
+            display_polled(other, &mut || meter.poll())?
+        }
+    };
     ctx.print(line);
     ctx.finish(1, [])
 }

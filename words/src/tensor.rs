@@ -159,22 +159,12 @@ fn reshape_dim(n: &Number, what: &str) -> Result<Int, LangError> {
     })
 }
 
-/// Non-Vector leaves of `v` at any depth (iterative; polls as it goes).
+/// Non-Vector leaves of `v` at any depth, from its cached statistics (computed once
+/// per distinct sub-Vector, so a Vector sharing sub-Vectors costs its structure, not
+/// its leaves).
 fn count_leaves(meter: &Meter, v: &Vector) -> Result<u64, Halt> {
-    let mut count = 0u64;
-    let mut steps = 0usize;
-    let mut work: Vec<&Vector> = vec![v];
-    while let Some(w) = work.pop() {
-        for x in w.items() {
-            tick(meter, steps)?;
-            steps += 1;
-            match x {
-                Value::Vector(inner) => work.push(inner),
-                _ => count += 1,
-            }
-        }
-    }
-    Ok(count)
+    meter.poll()?;
+    Ok(v.leaf_stats().leaves)
 }
 
 /// The leaves of `v` in depth-first left-to-right order (iterative; polls).

@@ -7,7 +7,7 @@
 //! text. The JSON Words of the same family live in [`crate::json`].
 
 use crate::support::{base, describe, string_operand, vector_operand};
-use ajisai_core::limits::{exceeded, Limit};
+use ajisai_core::limits::{exceeded, grow, Limit};
 use ajisai_core::number::Number;
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::parser::number_value;
@@ -15,13 +15,36 @@ use ajisai_core::value::Value;
 use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
 use ajisai_core::{Ctx, Halt};
 
+/// The least memory one element of CHARS's result takes: its slot.
+const CHAR_ELEMENT_BYTES: u64 = std::mem::size_of::<Value>() as u64;
+
 fn chars(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let operand = ctx.peek(0).clone();
     let s = string_operand(
         "CHARS",
         "operand (a one-element Vector holding a String is not one)",
-        ctx.peek(0),
+        &operand,
     )?;
-    let out: Vec<Value> = s.chars().map(|c| Value::str(c.to_string())).collect();
+    // One element a character: a Vector the host could not hold is refused before it is
+    // built (the host's memoryBytes, never a language limit), and the loop polls.
+    let count = s.chars().count();
+    let meter = ctx.meter();
+    meter.reserve((count as u64).saturating_mul(CHAR_ELEMENT_BYTES))?;
+    // ASCII characters share one String each, so a long text costs one slot a character.
+    let ascii: Vec<Value> = (0u8..128)
+        .map(|b| Value::str((b as char).to_string()))
+        .collect();
+    let mut out: Vec<Value> = Vec::with_capacity(count);
+    for (i, c) in s.chars().enumerate() {
+        if i % 4096 == 4095 {
+            meter.poll()?;
+        }
+        out.push(if c.is_ascii() {
+            ascii[c as usize].clone()
+        } else {
+            Value::str(c.to_string())
+        });
+    }
     ctx.finish1(1, Value::vector(out))
 }
 
@@ -105,15 +128,28 @@ fn trim(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 }
 
 fn tokenize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    let s = string_operand("TOKENIZE", "to split (below the separator)", ctx.peek(1))?;
-    let sep = string_operand("TOKENIZE", "separator (on top)", ctx.peek(0))?;
+    let (text, separator) = (ctx.peek(1).clone(), ctx.peek(0).clone());
+    let s = string_operand("TOKENIZE", "to split (below the separator)", &text)?;
+    let sep = string_operand("TOKENIZE", "separator (on top)", &separator)?;
     if sep.is_empty() {
         return Err(err::invalid_argument(
             "TOKENIZE needs a non-empty separator; use CHARS to split into characters",
         )
         .into());
     }
-    let pieces: Vec<Value> = s.split(sep).map(Value::str).collect();
+    // One element a piece (and each piece a String): refused before it is built when the
+    // host could not hold even the slots, and the loop polls.
+    let count = s.matches(sep).count() as u64 + 1;
+    let meter = ctx.meter();
+    meter.reserve(count.saturating_mul(CHAR_ELEMENT_BYTES))?;
+    let mut pieces: Vec<Value> =
+        Vec::with_capacity(usize::try_from(count).unwrap_or(0).min(1 << 20));
+    for (i, piece) in s.split(sep).enumerate() {
+        if i % 4096 == 4095 {
+            meter.poll()?;
+        }
+        pieces.push(Value::str(piece));
+    }
     ctx.finish1(2, Value::vector(pieces))
 }
 
@@ -161,6 +197,9 @@ fn leaf_text(v: &Value) -> Option<String> {
 /// STR of a Vector: its leaves depth-first, joined by single spaces. Walked with an
 /// explicit stack (a Vector built at run time can nest millions deep).
 fn vector_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
+    // Every leaf shows at least one character and a space: a text the host could not
+    // hold is refused before any of it is written.
+    ctx.meter().reserve(v.leaf_count().saturating_mul(2))?;
     let mut out = String::new();
     let mut first = true;
     let mut work: Vec<&Value> = vec![v];
@@ -176,6 +215,7 @@ fn vector_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
                 let Some(text) = leaf_text(leaf) else {
                     return Ok(None);
                 };
+                grow(&mut out, text.len() + 1);
                 if !first {
                     out.push(' ');
                 }

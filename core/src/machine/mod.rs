@@ -221,12 +221,12 @@ impl Machine {
     fn step_item(&mut self, item: &Item, block: &Arc<Block>, index: usize) -> Result<Next, Halt> {
         match item {
             Item::Number { value: Some(n), .. } => {
-                self.stack.push(Value::Number(n.clone()));
+                push_slot(&mut self.stack, Value::Number(n.clone()));
                 Ok(Next::Same)
             }
             Item::Number { value: None, .. } => unreachable!("blocks are prepared before they run"),
             Item::Str { text, .. } => {
-                self.stack.push(Value::Str(text.clone()));
+                push_slot(&mut self.stack, Value::Str(text.clone()));
                 Ok(Next::Same)
             }
             Item::Vector { value, .. } => {
@@ -235,7 +235,7 @@ impl Machine {
                 Ok(Next::Same)
             }
             Item::Block { block, .. } => {
-                self.stack.push(Value::Block(block.clone()));
+                push_slot(&mut self.stack, Value::Block(block.clone()));
                 Ok(Next::Same)
             }
             Item::LineBreak { .. } => Ok(Next::Same),
@@ -290,7 +290,7 @@ impl Machine {
             return self.dispatch_core(id, pos, at_block_end);
         }
         if let Some(v) = self.lookup_binding(&name.normalized) {
-            self.stack.push(v);
+            push_slot(&mut self.stack, v);
             self.top_code_mut().keep = false;
             return Ok(Next::Same);
         }
@@ -512,7 +512,7 @@ impl Machine {
             }
             let top = self.pop();
             self.truncate_to(tb);
-            self.stack.push(top);
+            push_slot(&mut self.stack, top);
         }
         if f.keep_record {
             let rec = self
@@ -766,14 +766,14 @@ impl Ctx<'_> {
                 self.m.pop();
             }
         }
-        self.m.stack.push(result);
+        push_slot(&mut self.m.stack, result);
         Ok(Flow::Done)
     }
 
     /// Push a value.
     #[inline]
     pub fn push(&mut self, v: Value) {
-        self.m.stack.push(v);
+        push_slot(&mut self.m.stack, v);
     }
 
     /// Pop the top value regardless of KEEP. The caller checked the depth.
@@ -940,4 +940,15 @@ impl Ctx<'_> {
     pub fn error(&self, category: ErrorCategory, message: impl Into<String>) -> Halt {
         LangError::new(category, message).into()
     }
+}
+
+/// Push a slot, growing the stack by bounded steps once it is big
+/// ([`crate::limits::grow_vec`]): a stack of millions of slots never reserves twice its
+/// size at once, so the host's memory ceiling holds within its allowed overshoot.
+#[inline]
+fn push_slot(stack: &mut Vec<Value>, v: Value) {
+    if stack.len() == stack.capacity() {
+        crate::limits::grow_vec(stack, 1);
+    }
+    stack.push(v);
 }

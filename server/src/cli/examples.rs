@@ -8,9 +8,10 @@
 //! the form `error:<category>` expects that error instead (a display never starts
 //! with `error:`, so the two cannot be confused).
 
+use super::bounded::Bounded;
 use super::source::{read_file, ReadError};
 use super::{Exit, Io};
-use ajisai_core::display::display;
+use ajisai_core::display::{display_lower_bound, display_polled};
 use ajisai_core::envelope::one_line;
 use ajisai_core::lexer;
 use ajisai_core::machine::Dictionary;
@@ -104,10 +105,35 @@ fn definitions(text: &str, profile: &Profile) -> Result<Dictionary, String> {
 
 /// Run one example; `None` when it holds, else what it produced.
 pub fn check_example(ex: &Example, dict: &Dictionary, profile: &Profile) -> Option<String> {
+    // Each example is one execution under `memoryBytes`.
+    let bounded = Bounded::begin(profile);
+    let got = run_example(ex, dict, profile, &bounded);
+    match bounded.finish() {
+        Some(e) => Some(format!("hostError:{} ({})", e.code.id(), e.message)),
+        None => got,
+    }
+}
+
+fn run_example(
+    ex: &Example,
+    dict: &Dictionary,
+    profile: &Profile,
+    bounded: &Bounded,
+) -> Option<String> {
     let mut m = Machine::new(profile.clone());
+    m.meter_mut().set_interrupt(bounded.flag());
     *m.dictionary_mut() = dict.clone();
     let got = match m.run_source(&ex.source) {
-        Ok(()) => m.stack().iter().map(display).collect::<Vec<_>>().join(" "),
+        Ok(()) => {
+            let mut shown = Vec::with_capacity(m.stack().len());
+            for v in m.stack() {
+                match slot_display(v, bounded) {
+                    Ok(s) => shown.push(s),
+                    Err(_) => return Some("an interrupted run".to_string()),
+                }
+            }
+            shown.join(" ")
+        }
         Err(Halt::Error(e)) => {
             let id = e.outcome_id();
             if ex.expect == id {
@@ -122,6 +148,14 @@ pub fn check_example(ex: &Example, dict: &Dictionary, profile: &Profile) -> Opti
     } else {
         Some(got)
     }
+}
+
+/// The display of a slot, refused or stopped when memory runs out.
+fn slot_display(v: &ajisai_core::value::Value, bounded: &Bounded) -> Result<String, Halt> {
+    if !bounded.admits(display_lower_bound(v)) {
+        return Err(Halt::Interrupted(ajisai_core::limits::Interrupt::Raised));
+    }
+    display_polled(v, &mut || bounded.poll())
 }
 
 /// Every `*.ajisai` file under `dir`, sorted by path.

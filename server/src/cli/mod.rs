@@ -9,6 +9,7 @@
 //! failed example; [`Exit::Usage`] (2) — a usage or I/O error, with nothing on stdout.
 
 pub mod args;
+pub mod bounded;
 pub mod examples;
 pub mod repl;
 pub mod report;

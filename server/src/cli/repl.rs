@@ -5,29 +5,37 @@
 //! LANGUAGE.md §7.4 leaves, and the session goes on. After each line the REPL prints
 //! the new output lines, any error, then the stack (`bottom | … | top`, `(empty)`).
 
-use super::report::{error_line, shown_slots, slot_line};
+use super::bounded::Bounded;
+use super::report::{error_line, host_error_line, shown_slots, slot_line_bounded};
 use super::{Exit, Io};
+use crate::mcp::hosterror::HostError;
 use ajisai_core::{Halt, Machine, Profile};
 use std::io;
 
 /// The stack as one line: slots bottom to top joined by ` | `, or `(empty)`; at most
 /// the top [`super::report::SHOWN_SLOTS`] slots, after a count of those left out.
-pub fn stack_line(m: &Machine) -> String {
+/// `Err` when memory ran out while writing it.
+fn stack_line_bounded(m: &Machine, bounded: &Bounded) -> Result<String, Halt> {
     if m.stack().is_empty() {
-        return "(empty)".to_string();
+        return Ok("(empty)".to_string());
     }
     let (left_out, shown) = shown_slots(m.stack());
     let mut parts: Vec<String> = Vec::with_capacity(shown.len() + 1);
     if left_out > 0 {
         parts.push(format!("... {left_out} slots not shown"));
     }
-    parts.extend(shown.iter().map(slot_line));
-    parts.join(" | ")
+    for v in shown {
+        parts.push(slot_line_bounded(v, bounded)?);
+    }
+    Ok(parts.join(" | "))
 }
 
 /// Read lines until end of input; exit 0 at its end, 2 when stdin cannot be read as UTF-8.
 pub fn run(profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit> {
+    // The whole session is one execution under `memoryBytes`.
+    let bounded = Bounded::begin(profile);
     let mut machine = Machine::new(profile.clone());
+    machine.meter_mut().set_interrupt(bounded.flag());
     let mut shown_output = 0usize;
     let mut buf = Vec::new();
     let mut line_no = 0u64;
@@ -70,12 +78,27 @@ pub fn run(profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit> {
             writeln!(io.stdout, "{line}")?;
         }
         shown_output = machine.output().len();
-        match result {
-            Ok(()) => {}
-            Err(Halt::Error(e)) => io.stdout.write_all(error_line(&e).as_bytes())?,
-            Err(Halt::Interrupted(_)) => writeln!(io.stdout, "interrupted")?,
+        let line = match result {
+            Ok(()) => stack_line_bounded(&machine, &bounded).ok(),
+            Err(Halt::Error(e)) => {
+                io.stdout.write_all(error_line(&e).as_bytes())?;
+                stack_line_bounded(&machine, &bounded).ok()
+            }
+            Err(Halt::Interrupted(_)) => None,
+        };
+        match (line, bounded.exhausted()) {
+            (Some(line), None) => writeln!(io.stdout, "{line}")?,
+            (_, exhausted) => {
+                // The session crossed its memory ceiling: it ends here.
+                let error = exhausted
+                    .unwrap_or_else(|| HostError::backend_failure("the session was interrupted"));
+                drop(machine);
+                drop(bounded);
+                io.stderr.write_all(host_error_line(&error).as_bytes())?;
+                super::flush(io)?;
+                return Ok(Exit::Failure);
+            }
         }
-        writeln!(io.stdout, "{}", stack_line(&machine))?;
     }
     if io.interactive {
         writeln!(io.stdout)?;

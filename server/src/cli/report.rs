@@ -3,14 +3,18 @@
 //! The envelope is the engine's (`ajisai_core::envelope`); the CLI only appends its
 //! two host fields, `limitProfile` and `backend`, where the server puts `mcp`.
 
+use super::bounded::Bounded;
 use super::{Exit, Io};
+use crate::mcp::hosterror::HostError;
 use ajisai_core::contract::Verdict;
-use ajisai_core::display::display;
+use ajisai_core::display::{display, display_lower_bound, display_polled};
 use ajisai_core::engine::{self, CheckReport, ComputeReport, InferReport, Options};
 use ajisai_core::envelope::{self, one_line};
 use ajisai_core::json::ObjectWriter;
 use ajisai_core::numerics::{BackendProvenance, Selected};
+use ajisai_core::render::{slot_sizes, Size};
 use ajisai_core::value::Value;
+use ajisai_core::Halt;
 use ajisai_core::{ErrorCategory, LangError, Profile};
 use std::io;
 
@@ -25,37 +29,107 @@ pub struct Rendered {
     pub exit: Exit,
 }
 
-/// `run`: execute `text` under `profile` and render the result.
+/// `run`: execute `text` under `profile` and render the result, all of it one
+/// execution under `memoryBytes`.
 pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
-    let report = engine::compute(text, &Options::new(profile.clone()));
+    let bounded = Bounded::begin(profile);
+    let options = Options {
+        profile: profile.clone(),
+        interrupt: Some(bounded.flag()),
+    };
+    let report = engine::compute(text, &options);
     let exit = exit_of(report.error.is_some());
-    if json {
-        Rendered::json(compute_json(&report, profile, &backend.provenance()), exit)
+    let rendered = if report.interrupted {
+        None
+    } else if json {
+        // The document is about as long as the slot costs together (MCP-53): refuse one
+        // the ceiling could not hold before writing it.
+        let total = slot_sizes(&report.stack)
+            .iter()
+            .map(Size::cost)
+            .fold(0u64, u64::saturating_add);
+        bounded
+            .admits(total)
+            .then(|| Rendered::json(compute_json(&report, profile, &backend.provenance()), exit))
     } else {
-        human_run(&report, exit)
-    }
+        human_run(&report, exit, &bounded)
+    };
+    drop(report);
+    finish(bounded, rendered, json, profile, backend)
 }
 
 /// `check`: check `text` without executing it and render the verdict.
 pub fn check(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
+    let bounded = Bounded::begin(profile);
     let report = engine::check(text, &Options::new(profile.clone()));
     let exit = exit_of(report.error.is_some());
-    if json {
+    let rendered = if json {
         Rendered::json(check_json(&report, profile, &backend.provenance()), exit)
     } else {
         human_check(&report, exit)
-    }
+    };
+    finish(bounded, Some(rendered), json, profile, backend)
 }
 
 /// `contract`: infer the contracts of the User Words `text` defines, executing nothing.
 pub fn contract(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Rendered {
+    let bounded = Bounded::begin(profile);
     let report = engine::infer_contracts(text, &Options::new(profile.clone()));
     let exit = exit_of(report.error.is_some());
-    if json {
+    let rendered = if json {
         Rendered::json(infer_json(&report, profile, &backend.provenance()), exit)
     } else {
         human_contract(&report, exit)
+    };
+    finish(bounded, Some(rendered), json, profile, backend)
+}
+
+/// Close the execution: its rendering, or the host error `memoryExhausted` when it
+/// crossed its ceiling (`None` means it was stopped before its rendering was done).
+fn finish(
+    bounded: Bounded,
+    rendered: Option<Rendered>,
+    json: bool,
+    profile: &Profile,
+    backend: &Selected,
+) -> Rendered {
+    let error = match (bounded.finish(), rendered) {
+        (None, Some(r)) => return r,
+        (Some(e), _) => e,
+        // Nothing but the memory accountant stops a CLI run.
+        (None, None) => HostError::backend_failure("the run was interrupted"),
+    };
+    host_error(&error, json, profile, &backend.provenance())
+}
+
+/// A host error: its envelope with the CLI's host fields under `--json`, else one
+/// line on stderr; exit 1 either way.
+pub fn host_error(
+    error: &HostError,
+    json: bool,
+    profile: &Profile,
+    backend: &BackendProvenance,
+) -> Rendered {
+    if json {
+        let mut doc =
+            error.envelope_with(&|o: &mut ObjectWriter<'_>| write_host_fields(o, profile, backend));
+        doc.push('\n');
+        return Rendered::json(doc, Exit::Failure);
     }
+    Rendered {
+        stdout: String::new(),
+        stderr: host_error_line(error),
+        exit: Exit::Failure,
+    }
+}
+
+/// The one line a host error prints for people.
+pub fn host_error_line(error: &HostError) -> String {
+    format!(
+        "ajisai: {}: {}\n",
+        error.code.id(),
+        envelope::message_line(&error.message)
+    )
 }
 
 fn exit_of(failed: bool) -> Exit {
@@ -158,7 +232,8 @@ pub fn left_out_line(left_out: usize, total: usize) -> String {
     )
 }
 
-fn human_run(report: &ComputeReport, exit: Exit) -> Rendered {
+/// The report for people, or `None` when memory ran out while writing it.
+fn human_run(report: &ComputeReport, exit: Exit, bounded: &Bounded) -> Option<Rendered> {
     let mut stdout = String::new();
     for line in &report.output {
         stdout.push_str(line);
@@ -170,15 +245,27 @@ fn human_run(report: &ComputeReport, exit: Exit) -> Rendered {
         stdout.push('\n');
     }
     for v in shown {
-        stdout.push_str(&slot_line(v));
+        stdout.push_str(&slot_line_bounded(v, bounded).ok()?);
         stdout.push('\n');
     }
     let stderr = report.error.as_ref().map(error_line).unwrap_or_default();
-    Rendered {
+    Some(Rendered {
         stdout,
         stderr,
         exit,
+    })
+}
+
+/// [`slot_line`] for a slot of any size: refused up front when even its shortest
+/// display would not fit the memory ceiling, stopped when memory runs out.
+pub fn slot_line_bounded(v: &Value, bounded: &Bounded) -> Result<String, Halt> {
+    if let Value::Nil(_) = v {
+        return Ok(slot_line(v));
     }
+    if !bounded.admits(display_lower_bound(v)) {
+        return Err(Halt::Interrupted(ajisai_core::limits::Interrupt::Raised));
+    }
+    display_polled(v, &mut || bounded.poll())
 }
 
 fn human_check(report: &CheckReport, exit: Exit) -> Rendered {

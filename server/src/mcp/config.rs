@@ -122,6 +122,14 @@ impl ServerOptions {
             .max(1)
     }
 
+    /// `memoryBytes`: the most one execution may hold at once.
+    pub fn memory_bytes(&self) -> u64 {
+        self.profile
+            .memory_bytes
+            .or(Profile::MCP_LOCAL_STDIO.memory_bytes)
+            .unwrap_or(64 * 1024 * 1024)
+    }
+
     /// The queue wait as a duration.
     pub fn capacity_wait(&self) -> Duration {
         Duration::from_millis(self.capacity_wait_ms)
@@ -140,6 +148,7 @@ mod tests {
         assert_eq!(o.wall_time_ms(), 5_000);
         assert_eq!(o.response_bytes(), 1_048_576);
         assert_eq!(o.slots(), 4);
+        assert_eq!(o.memory_bytes(), 64 * 1024 * 1024);
         assert_eq!(o.capacity_wait_ms, 1_000);
         assert_eq!(o.value_stack_bytes, 450_560);
         assert_eq!(o.error_stack_bytes, 65_536);

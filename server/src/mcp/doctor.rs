@@ -162,8 +162,14 @@ pub fn checks(
 }
 
 fn build_detail() -> String {
+    let memory = ServerOptions::production().memory_bytes();
+    let counted = if crate::memory::counting() {
+        "every allocation counted"
+    } else {
+        "allocations not counted in this executable"
+    };
     format!(
-        "tokio multi-thread runtime and blocking pool started; {}, {} build, {}",
+        "tokio multi-thread runtime and blocking pool started; {}, {} build, {}; memoryBytes {memory} per execution ({counted})",
         env!("AJISAI_BUILD_TARGET"),
         env!("AJISAI_BUILD_PROFILE"),
         env!("AJISAI_BUILD_RUSTC")

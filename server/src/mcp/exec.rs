@@ -15,6 +15,7 @@ use super::phrasebook::{self, Phrasebook};
 use super::provenance::Provenance;
 use super::result::{self, Undeliverable};
 use super::validate::ToolKind;
+use crate::memory;
 use ajisai_core::engine::{self, ComputeReport, Options};
 use ajisai_core::envelope::{self, Rendered};
 use ajisai_core::json::ObjectWriter;
@@ -26,6 +27,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
+
+/// An execution that held more than this gives freed memory back to the system when it
+/// ends (glibc would keep a bomb's pages otherwise).
+pub const GIVE_BACK_AFTER_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What the engine and the host need to run a source tool, shared by every call.
 pub struct Executor {
@@ -131,12 +136,7 @@ impl Executor {
             tokio::task::spawn_blocking(move || {
                 // Held until the engine has stopped, whatever the caller saw.
                 let _slot = slot;
-                catch_unwind(AssertUnwindSafe(|| {
-                    if let Some(h) = &this.options.hooks {
-                        h.before_run(&source, &flag);
-                    }
-                    this.execute(tool, &source, &prelude, flag)
-                }))
+                this.execute_counted(tool, &source, &prelude, flag)
             })
         };
         let outcome = tokio::select! {
@@ -192,6 +192,51 @@ impl Executor {
             self.poisoned.store(true, Ordering::Release);
         }
         HostError::backend_failure(detail)
+    }
+
+    /// [`Executor::execute`] under its own memory account (`memoryBytes`), on the
+    /// blocking thread, with panics caught: everything the call allocates — the engine's
+    /// values, the rendered envelope, the delivered result — counts while it runs, and a
+    /// call that crossed the ceiling answers `memoryExhausted`, whatever it stopped with.
+    pub fn execute_counted(
+        &self,
+        tool: ToolKind,
+        source: &str,
+        prelude: &[Entry],
+        flag: InterruptFlag,
+    ) -> std::thread::Result<Result<CallToolResult, HostError>> {
+        self.execute_measured(tool, source, prelude, flag).0
+    }
+
+    /// [`Executor::execute_counted`], also returning what the call held (for the
+    /// boundedness benchmark).
+    pub fn execute_measured(
+        &self,
+        tool: ToolKind,
+        source: &str,
+        prelude: &[Entry],
+        flag: InterruptFlag,
+    ) -> (
+        std::thread::Result<Result<CallToolResult, HostError>>,
+        memory::Usage,
+    ) {
+        let ceiling = self.options.memory_bytes();
+        let account = memory::Execution::begin(ceiling, &flag);
+        let answer = catch_unwind(AssertUnwindSafe(|| {
+            if let Some(h) = &self.options.hooks {
+                h.before_run(source, &flag);
+            }
+            self.execute(tool, source, prelude, flag.clone())
+        }));
+        let usage = account.usage();
+        drop(account);
+        if usage.peak_bytes > GIVE_BACK_AFTER_BYTES {
+            memory::give_back();
+        }
+        if usage.exceeded {
+            return (Ok(Err(HostError::memory_exhausted(ceiling))), usage);
+        }
+        (answer, usage)
     }
 
     /// Run the engine and build the delivered result, on the blocking thread. The
@@ -257,6 +302,16 @@ impl Executor {
         prelude: &[Entry],
     ) -> Result<CallToolResult, HostError> {
         let limit = self.options.response_bytes();
+        // The output lines arrive whole, twice (text mirror and structured content): when
+        // they alone exceed the limit no elision can help, and nothing is rendered.
+        let output_bytes = report
+            .output
+            .iter()
+            .map(|l| l.len() as u64)
+            .fold(0u64, u64::saturating_add);
+        if output_bytes.saturating_mul(2) > limit {
+            return Err(HostError::response_too_large(limit));
+        }
         let mut budget = if report.error.is_some() {
             self.options.error_stack_bytes
         } else {

@@ -92,6 +92,11 @@ impl AjisaiServer {
         }
     }
 
+    /// The executor of the source tools (benchmarks drive it directly).
+    pub fn executor(&self) -> &Arc<Executor> {
+        &self.inner.exec
+    }
+
     /// The tool list.
     pub fn tool_list(&self) -> &[Tool] {
         &self.inner.tools
@@ -255,12 +260,18 @@ impl AjisaiServer {
     ) -> Result<CallToolResult, HostError> {
         let names = self.inner.phrasebook.resolve(tool.name(), words)?;
         let prelude = self.inner.phrasebook.prelude(&names);
-        self.inner.exec.execute(
+        // Under the call's memory account, as a served call runs.
+        match self.inner.exec.execute_counted(
             tool,
             source,
             &prelude,
             ajisai_core::limits::InterruptFlag::new(),
-        )
+        ) {
+            Ok(answer) => answer,
+            Err(payload) => Err(HostError::backend_failure(super::exec::panic_text(
+                payload.as_ref(),
+            ))),
+        }
     }
 
     /// The initialize answer (MCP-10).

@@ -8,7 +8,7 @@ use super::provenance::Provenance;
 use ajisai_core::envelope::SCHEMA_VERSION;
 use ajisai_core::json::ObjectWriter;
 
-/// The ten stable host-error codes.
+/// The eleven stable host-error codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostErrorCode {
     /// Malformed arguments or a bad `words` entry.
@@ -25,6 +25,8 @@ pub enum HostErrorCode {
     Timeout,
     /// No further elision makes the result fit `responseBytes`.
     ResponseTooLarge,
+    /// The execution needed more memory than `memoryBytes`.
+    MemoryExhausted,
     /// The engine produced data that breaks the envelope's invariants.
     MalformedBackendResponse,
     /// Any other engine fault, including a caught panic.
@@ -35,7 +37,7 @@ pub enum HostErrorCode {
 
 impl HostErrorCode {
     /// Every code, in the order MCP-43 lists them.
-    pub const ALL: [HostErrorCode; 10] = [
+    pub const ALL: [HostErrorCode; 11] = [
         HostErrorCode::InvalidRequest,
         HostErrorCode::UnknownTool,
         HostErrorCode::SourceTooLarge,
@@ -43,6 +45,7 @@ impl HostErrorCode {
         HostErrorCode::CapacityExhausted,
         HostErrorCode::Timeout,
         HostErrorCode::ResponseTooLarge,
+        HostErrorCode::MemoryExhausted,
         HostErrorCode::MalformedBackendResponse,
         HostErrorCode::BackendFailure,
         HostErrorCode::RegistryUnavailable,
@@ -58,6 +61,7 @@ impl HostErrorCode {
             HostErrorCode::CapacityExhausted => "capacityExhausted",
             HostErrorCode::Timeout => "timeout",
             HostErrorCode::ResponseTooLarge => "responseTooLarge",
+            HostErrorCode::MemoryExhausted => "memoryExhausted",
             HostErrorCode::MalformedBackendResponse => "malformedBackendResponse",
             HostErrorCode::BackendFailure => "backendFailure",
             HostErrorCode::RegistryUnavailable => "registryUnavailable",
@@ -79,6 +83,7 @@ impl HostErrorCode {
             HostErrorCode::CapacityExhausted => Some("concurrentExecutions"),
             HostErrorCode::Timeout => Some("wallTimeMs"),
             HostErrorCode::ResponseTooLarge => Some("responseBytes"),
+            HostErrorCode::MemoryExhausted => Some("memoryBytes"),
             _ => None,
         }
     }
@@ -157,6 +162,17 @@ impl HostError {
         )
     }
 
+    /// `memoryExhausted` for a ceiling of `bytes` (not retryable: the same program needs
+    /// the same memory).
+    pub fn memory_exhausted(bytes: u64) -> HostError {
+        HostError::new(
+            HostErrorCode::MemoryExhausted,
+            format!(
+                "Execution needed more than the {bytes}-byte memory limit (memoryBytes); build smaller values or keep fewer of them."
+            ),
+        )
+    }
+
     /// `backendFailure` for an internal fault described by `detail` (logged, not sent).
     pub fn backend_failure(detail: impl Into<String>) -> HostError {
         HostError::new(
@@ -181,6 +197,12 @@ impl HostError {
 
     /// The envelope (MCP-42): `{schemaVersion, status, error, mcp}`, compact.
     pub fn envelope(&self, provenance: &Provenance) -> String {
+        self.envelope_with(&|o: &mut ObjectWriter<'_>| provenance.write(o))
+    }
+
+    /// The envelope with `host` writing the host's trailing fields (the server's `mcp`,
+    /// the CLI's `limitProfile` and `backend`).
+    pub fn envelope_with(&self, host: ajisai_core::envelope::HostFields<'_>) -> String {
         let mut out = String::new();
         let mut o = ObjectWriter::new(&mut out);
         o.int("schemaVersion", SCHEMA_VERSION)
@@ -201,7 +223,7 @@ impl HostError {
             }
             e.end();
         });
-        provenance.write(&mut o);
+        host(&mut o);
         o.end();
         out
     }
@@ -262,6 +284,7 @@ mod tests {
             HostError::capacity_exhausted(4, 1000),
             HostError::timeout(5000),
             HostError::response_too_large(1_048_576),
+            HostError::memory_exhausted(67_108_864),
             HostError::backend_failure("panic: at /root/x.rs:3 in libfoo.so"),
             HostError::backend_unavailable(),
             HostError::malformed(

@@ -120,6 +120,7 @@ pub fn limits_document(options: &ServerOptions) -> String {
                 Limit::WallTimeMs => options.wall_time_ms(),
                 Limit::ResponseBytes => options.response_bytes(),
                 Limit::ConcurrentExecutions => options.slots(),
+                Limit::MemoryBytes => options.memory_bytes(),
                 other => p.get(other).unwrap_or(0),
             };
             l.int(limit.name(), value);
@@ -221,12 +222,17 @@ mod tests {
     }
 
     #[test]
-    fn limits_document_lists_twelve_limits_and_cli_local() {
+    fn limits_document_lists_thirteen_limits_and_cli_local() {
         let doc: serde_json::Value =
             serde_json::from_str(&limits_document(&ServerOptions::production())).unwrap();
         assert_eq!(doc["profile"], "mcp-local-stdio");
-        assert_eq!(doc["limits"].as_object().unwrap().len(), 12);
+        assert_eq!(doc["limits"].as_object().unwrap().len(), 13);
         assert_eq!(doc["limits"]["wallTimeMs"], 5000);
+        assert_eq!(doc["limits"]["memoryBytes"], 64 * 1024 * 1024);
+        assert_eq!(
+            doc["otherProfiles"]["cli-local"]["memoryBytes"],
+            1024 * 1024 * 1024
+        );
         assert_eq!(doc["limits"]["nestingDepth"], 32);
         assert_eq!(doc["capacityWaitMs"], 1000);
         assert_eq!(doc["stackBudgets"]["valueStackBytes"], 450_560);

@@ -92,12 +92,30 @@ pub fn host_error_result(
 /// (`content`, `structuredContent`, `isError`), as a JavaScript client's
 /// `JSON.stringify(result)` measures it.
 pub fn measure(result: &CallToolResult) -> u64 {
-    let mut r = result.clone();
-    // The protocol revisions this server negotiates carry no `resultType` on the wire.
-    r.result_type = None;
-    serde_json::to_vec(&r)
-        .map(|v| v.len() as u64)
-        .unwrap_or(u64::MAX)
+    // Counted while serializing: neither a copy of the result nor its text is held.
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let written = if result.result_type.is_none() {
+        serde_json::to_writer(&mut count, result)
+    } else {
+        // The protocol revisions this server negotiates carry no `resultType` on the wire.
+        let mut r = result.clone();
+        r.result_type = None;
+        serde_json::to_writer(&mut count, &r)
+    };
+    match written {
+        Ok(()) => count.0,
+        Err(_) => u64::MAX,
+    }
 }
 
 /// The wire form of a result for a protocol revision without `resultType`.
