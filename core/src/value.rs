@@ -73,34 +73,34 @@ impl LeafKinds {
     /// The kinds of one leaf value.
     pub fn of(v: &Value) -> LeafKinds {
         match v {
-            Value::Number(n) => {
-                let mut k = 0;
-                if n.is_zero() {
-                    k |= Self::ZERO.0;
+            // Integers first: the common leaf decides in two comparisons.
+            Value::Number(Number::Rat(r)) if r.denom().is_one() => {
+                if r.numer().is_zero() {
+                    Self::ZERO
+                } else {
+                    LeafKinds(0)
                 }
-                if !n.is_integer() {
-                    k |= Self::NON_INTEGER.0;
-                }
-                match n {
-                    Number::Alg(_) => k |= Self::ALGEBRAIC.0 | Self::MAYBE_INEXACT.0,
-                    Number::Rat(r) => {
-                        let decimal = match r.denom() {
-                            crate::number::Int::Small(d) => {
-                                let mut d = d.unsigned_abs();
-                                d >>= d.trailing_zeros();
-                                while d % 5 == 0 {
-                                    d /= 5;
-                                }
-                                d == 1
-                            }
-                            crate::number::Int::Big(_) => false,
-                        };
-                        if !decimal {
-                            k |= Self::MAYBE_INEXACT.0;
+            }
+            Value::Number(Number::Rat(r)) => {
+                let decimal = match r.denom() {
+                    crate::number::Int::Small(d) => {
+                        let mut d = d.unsigned_abs();
+                        d >>= d.trailing_zeros();
+                        while d % 5 == 0 {
+                            d /= 5;
                         }
+                        d == 1
                     }
+                    crate::number::Int::Big(_) => false,
+                };
+                if decimal {
+                    Self::NON_INTEGER
+                } else {
+                    LeafKinds(Self::NON_INTEGER.0 | Self::MAYBE_INEXACT.0)
                 }
-                LeafKinds(k)
+            }
+            Value::Number(Number::Alg(_)) => {
+                LeafKinds(Self::ALGEBRAIC.0 | Self::NON_INTEGER.0 | Self::MAYBE_INEXACT.0)
             }
             Value::Nil(_) => Self::NIL,
             Value::Block(_) => LeafKinds(Self::NON_NUMERIC.0 | Self::BLOCK.0),
@@ -123,6 +123,16 @@ impl LeafStats {
     pub fn add_leaf(&mut self, v: &Value) {
         self.leaves = self.leaves.saturating_add(1);
         if let Value::Number(n) = v {
+            // The common leaf, a machine integer: one limb, no terms, zero or not.
+            if let Number::Rat(r) = n {
+                if let (crate::number::Int::Small(num), true) = (r.numer(), r.denom().is_one()) {
+                    self.limbs = self.limbs.max(1);
+                    if *num == 0 {
+                        self.kinds = self.kinds.union(LeafKinds::ZERO);
+                    }
+                    return;
+                }
+            }
             self.limbs = self.limbs.max(n.work_limbs());
             self.terms = self.terms.max(n.work_terms());
         }

@@ -123,21 +123,49 @@ impl Tag {
     }
 }
 
+/// What a thread charges: its account, and the charges not yet published to it. One
+/// thread-local cell, so an allocation reads and writes it once.
+#[derive(Clone, Copy)]
+struct ThreadState {
+    tag: Tag,
+    pending: i64,
+}
+
 thread_local! {
-    /// The account this thread charges (the host's outside an execution).
-    static CURRENT: Cell<Tag> = const { Cell::new(Tag::HOST) };
-    /// Charges of `CURRENT` not yet published to its slot.
-    static PENDING: Cell<i64> = const { Cell::new(0) };
+    static STATE: Cell<ThreadState> = const {
+        Cell::new(ThreadState { tag: Tag::HOST, pending: 0 })
+    };
+}
+
+fn state() -> ThreadState {
+    STATE.try_with(Cell::get).unwrap_or(ThreadState {
+        tag: Tag::HOST,
+        pending: 0,
+    })
+}
+
+fn set_state(s: ThreadState) {
+    let _ = STATE.try_with(|c| c.set(s));
 }
 
 fn current() -> Tag {
-    CURRENT.try_with(Cell::get).unwrap_or(Tag::HOST)
+    state().tag
 }
 
 /// Publish this thread's pending charges to its account and check the ceiling.
 fn publish(tag: Tag) {
-    let delta = PENDING.try_with(|p| p.replace(0)).unwrap_or(0);
-    if tag.slot == 0 || delta == 0 {
+    let mut st = state();
+    if st.tag != tag || st.pending == 0 {
+        return;
+    }
+    let delta = st.pending;
+    st.pending = 0;
+    set_state(st);
+    publish_delta(tag, delta);
+}
+
+fn publish_delta(tag: Tag, delta: i64) {
+    if tag.slot == 0 {
         return;
     }
     let slot = &TABLE[tag.slot as usize];
@@ -150,21 +178,40 @@ fn publish(tag: Tag) {
     }
 }
 
+/// Charge a new block of `size` bytes to this thread's account; its tag.
+#[inline]
+fn charge_new(size: i64) -> Tag {
+    let mut st = state();
+    if st.tag.slot != 0 {
+        st.pending += size;
+        if st.pending >= FLUSH_BYTES {
+            let delta = st.pending;
+            st.pending = 0;
+            set_state(st);
+            publish_delta(st.tag, delta);
+        } else {
+            set_state(st);
+        }
+    }
+    st.tag
+}
+
 /// Charge (`delta` > 0) or credit (`delta` < 0) the account `tag` of a block.
+#[inline]
 fn account(tag: Tag, delta: i64) {
     if tag.slot == 0 {
         return;
     }
-    if tag == current() {
-        let pending = PENDING
-            .try_with(|p| {
-                let v = p.get() + delta;
-                p.set(v);
-                v
-            })
-            .unwrap_or(0);
-        if pending.abs() >= FLUSH_BYTES {
-            publish(tag);
+    let mut st = state();
+    if tag == st.tag {
+        st.pending += delta;
+        if st.pending.abs() >= FLUSH_BYTES {
+            let d = st.pending;
+            st.pending = 0;
+            set_state(st);
+            publish_delta(tag, d);
+        } else {
+            set_state(st);
         }
         return;
     }
@@ -202,12 +249,11 @@ unsafe impl GlobalAlloc for Counting {
         if base.is_null() {
             return base;
         }
-        let tag = current();
+        let tag = charge_new(outer.size() as i64);
         // SAFETY: `offset` ≥ 16 lies inside the block; the tag slot is 8-aligned.
         unsafe {
             let user = base.add(offset);
             user.sub(8).cast::<u64>().write(tag.pack());
-            account(tag, outer.size() as i64);
             user
         }
     }
@@ -221,12 +267,11 @@ unsafe impl GlobalAlloc for Counting {
         if base.is_null() {
             return base;
         }
-        let tag = current();
+        let tag = charge_new(outer.size() as i64);
         // SAFETY: as in `alloc`.
         unsafe {
             let user = base.add(offset);
             user.sub(8).cast::<u64>().write(tag.pack());
-            account(tag, outer.size() as i64);
             user
         }
     }
@@ -314,8 +359,7 @@ impl Execution {
             // Every slot busy (over a thousand executions at once): run uncounted.
             None => Tag::HOST,
         };
-        let _ = CURRENT.try_with(|c| c.set(tag));
-        let _ = PENDING.try_with(|p| p.set(0));
+        set_state(ThreadState { tag, pending: 0 });
         Execution {
             tag,
             previous,
@@ -354,8 +398,10 @@ impl Drop for Execution {
             slot.generation.fetch_add(1, Ordering::AcqRel);
             slot.in_use.store(false, Ordering::Release);
         }
-        let _ = CURRENT.try_with(|c| c.set(self.previous));
-        let _ = PENDING.try_with(|p| p.set(0));
+        set_state(ThreadState {
+            tag: self.previous,
+            pending: 0,
+        });
     }
 }
 
