@@ -62,11 +62,7 @@ fn each_malformed_line_is_answered_once_and_the_server_goes_on() {
         assert!(answer.as_object().is_some_and(|o| o.contains_key("id")));
     }
     // One stderr line per refused line, quoting at most 64 characters of it.
-    let refused: Vec<String> = server
-        .stderr_lines()
-        .into_iter()
-        .filter(|l| l.contains("refused input"))
-        .collect();
+    let refused = server.stderr_lines_with("refused input", lines.len());
     assert_eq!(refused.len(), lines.len(), "{refused:?}");
     assert!(refused[0].contains("\"{not json}\""), "{}", refused[0]);
     // The server still computes.
@@ -241,11 +237,7 @@ fn a_line_over_one_mebibyte_is_refused_and_one_just_under_runs() {
         v["result"]["structuredContent"]["stackDisplay"],
         json!(["4/1"])
     );
-    let refused: Vec<String> = server
-        .stderr_lines()
-        .into_iter()
-        .filter(|l| l.contains("refused input"))
-        .collect();
+    let refused = server.stderr_lines_with("refused input", 1);
     assert_eq!(refused.len(), 1, "{refused:?}");
     assert!(refused[0].len() < 400, "{}", refused[0]);
 }

@@ -170,6 +170,23 @@ impl RawServer {
         proc_status_kib(self.child.id(), "VmRSS:")
     }
 
+    /// The stderr lines containing `needle`, once there are at least `count` of them (or
+    /// after 30 s: stderr is read by its own thread, behind the answers on stdout).
+    pub fn stderr_lines_with(&self, needle: &str, count: usize) -> Vec<String> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let lines: Vec<String> = self
+                .stderr_lines()
+                .into_iter()
+                .filter(|l| l.contains(needle))
+                .collect();
+            if lines.len() >= count || std::time::Instant::now() > deadline {
+                return lines;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// The stderr lines so far.
     pub fn stderr_lines(&self) -> Vec<String> {
         self.stderr.lock().expect("the stderr lock").clone()
