@@ -99,19 +99,22 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// One report line of a run.
+fn row(r: &Run) {
+    println!(
+        "    {:>9.1} ms {:>7.1} MiB  {:<28} {}",
+        ms(r.elapsed),
+        mib(r.peak_bytes),
+        r.name,
+        r.outcome
+    );
+}
+
 fn top(runs: &[Run], what: &str, n: usize, key: impl Fn(&Run) -> u128) {
     let mut order: Vec<&Run> = runs.iter().collect();
     order.sort_by_key(|r| std::cmp::Reverse(key(r)));
     println!("  {what}:");
-    for r in order.into_iter().take(n) {
-        println!(
-            "    {:>9.1} ms {:>7.1} MiB  {:<28} {}",
-            ms(r.elapsed),
-            mib(r.peak_bytes),
-            r.name,
-            r.outcome
-        );
-    }
+    order.into_iter().take(n).for_each(row);
 }
 
 fn hostile() -> Vec<(String, String)> {
@@ -153,15 +156,7 @@ fn main() {
         "hostile set ({} programs, golden/hostile.json), 5 s deadline:",
         runs.len()
     );
-    for r in &runs {
-        println!(
-            "    {:>9.1} ms {:>7.1} MiB  {:<28} {}",
-            ms(r.elapsed),
-            mib(r.peak_bytes),
-            r.name,
-            r.outcome
-        );
-    }
+    runs.iter().for_each(row);
     let answered: Vec<&Run> = runs
         .iter()
         .filter(|r| !r.outcome.starts_with("hostError:timeout"))

@@ -232,6 +232,28 @@ fn outer(layout: Layout) -> Option<(Layout, usize)> {
         .map(|l| (l, offset))
 }
 
+/// Allocate the outer block of `layout` with `allocate`, write this thread's tag into its
+/// header and charge it; the caller's block, or null.
+///
+/// # Safety
+/// `allocate` must return a block of the layout it is given (or null).
+unsafe fn tagged(layout: Layout, allocate: impl FnOnce(Layout) -> *mut u8) -> *mut u8 {
+    let Some((outer, offset)) = outer(layout) else {
+        return std::ptr::null_mut();
+    };
+    let base = allocate(outer);
+    if base.is_null() {
+        return base;
+    }
+    let tag = charge_new(outer.size() as i64);
+    // SAFETY: `offset` ≥ 16 lies inside the block; the tag slot is 8-aligned.
+    unsafe {
+        let user = base.add(offset);
+        user.sub(8).cast::<u64>().write(tag.pack());
+        user
+    }
+}
+
 /// The counting global allocator of the binaries.
 pub struct Counting;
 
@@ -241,39 +263,13 @@ pub struct Counting;
 // from which `outer` recomputes the same outer layout and offset.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let Some((outer, offset)) = outer(layout) else {
-            return std::ptr::null_mut();
-        };
-        // SAFETY: `outer` has a non-zero size (it includes the header).
-        let base = unsafe { System.alloc(outer) };
-        if base.is_null() {
-            return base;
-        }
-        let tag = charge_new(outer.size() as i64);
-        // SAFETY: `offset` ≥ 16 lies inside the block; the tag slot is 8-aligned.
-        unsafe {
-            let user = base.add(offset);
-            user.sub(8).cast::<u64>().write(tag.pack());
-            user
-        }
+        // SAFETY: `System.alloc` with the outer layout, as `tagged` requires.
+        unsafe { tagged(layout, |outer| System.alloc(outer)) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let Some((outer, offset)) = outer(layout) else {
-            return std::ptr::null_mut();
-        };
         // SAFETY: as in `alloc`.
-        let base = unsafe { System.alloc_zeroed(outer) };
-        if base.is_null() {
-            return base;
-        }
-        let tag = charge_new(outer.size() as i64);
-        // SAFETY: as in `alloc`.
-        unsafe {
-            let user = base.add(offset);
-            user.sub(8).cast::<u64>().write(tag.pack());
-            user
-        }
+        unsafe { tagged(layout, |outer| System.alloc_zeroed(outer)) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {

@@ -132,13 +132,7 @@ impl RawServer {
 
     /// A `tools/call` of `tool` with `arguments` under `id`; the answer's message.
     pub fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
-        self.send(&json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "method": "tools/call",
-            "params": { "name": tool, "arguments": arguments }
-        }));
-        let answer = self.recv();
+        let answer = self.call_with_id(json!(id), tool, arguments);
         assert_eq!(answer["id"], id, "{answer}");
         answer
     }
