@@ -502,3 +502,44 @@ async fn after_four_time_bombs_a_fifth_call_is_admitted() {
     let v = compute(&client, "1 2 ADD").await;
     assert_eq!(v["stackDisplay"], json!(["3/1"]), "{v}");
 }
+
+/// A call that fills its memory step by step is stopped within the allowed overshoot
+/// past its ceiling, whatever fills it: Vectors on the stack, a text written piece by
+/// piece, GMP integers.
+#[test]
+fn a_growing_call_stops_within_the_overshoot() {
+    count_memory();
+    ajisai_server::backend::link();
+    let ceiling: u64 = 16 * 1024 * 1024;
+    let server = ajisai_server::mcp::AjisaiServer::new(
+        ServerOptions::production()
+            .with_limit(Limit::MemoryBytes, ceiling)
+            .with_limit(Limit::CollectionWork, u64::MAX / 2)
+            .with_limit(Limit::NumericWork, u64::MAX / 2)
+            .with_limit(Limit::BigintBits, u64::MAX / 2),
+    );
+    let wide_fractions = format!(
+        "{{ 'V' BIND [ 1 1 ] {{ V }} MAP }} 'D' DEF [ 1 ] 2 100 POW /{} JSON-ENCODE",
+        " D".repeat(40)
+    );
+    let integers = "{ [ 'N' ] BIND 3 N POW N 1000 + F } 'F' DEF 1000 F";
+    for source in [holding(2000), wide_fractions, integers.to_string()] {
+        let (answer, usage) = server.executor().execute_measured(
+            ajisai_server::mcp::validate::ToolKind::Compute,
+            &source,
+            &[],
+            InterruptFlag::new(),
+        );
+        let code = match answer {
+            Ok(Err(e)) => e.code.id(),
+            _ => "an answer",
+        };
+        assert_eq!(code, "memoryExhausted", "{source}");
+        assert!(usage.exceeded);
+        assert!(
+            usage.peak_bytes <= ceiling + ajisai_server::memory::OVERSHOOT_BYTES,
+            "held {} bytes under a {ceiling}-byte ceiling: {source}",
+            usage.peak_bytes
+        );
+    }
+}
