@@ -169,6 +169,14 @@ impl Profile {
         memory_bytes: Some(64 * 1024 * 1024),
     };
 
+    /// The MCP server's profile over Streamable HTTP, `mcp-remote-http`: the engine limits
+    /// and host limits of `mcp-local-stdio` under another name, so that an envelope tells
+    /// which transport served it and nothing else differs.
+    pub const MCP_REMOTE_HTTP: Profile = Profile {
+        name: "mcp-remote-http",
+        ..Profile::MCP_LOCAL_STDIO
+    };
+
     /// The CLI's looser profile `cli-local`.
     pub const CLI_LOCAL: Profile = Profile {
         name: "cli-local",

@@ -49,10 +49,13 @@ fn measure(server: &AjisaiServer, name: &str, source: &str, deadline: Duration) 
         _ => None,
     });
     let start = Instant::now();
-    let (answer, usage) =
-        server
-            .executor()
-            .execute_measured(ToolKind::Compute, source, &[], flag.clone());
+    let (answer, usage) = server.executor().execute_measured(
+        ToolKind::Compute,
+        source,
+        &[],
+        flag.clone(),
+        Default::default(),
+    );
     let end = Instant::now();
     let _ = done_tx.send(());
     let raised_at = timer.join().ok().flatten();

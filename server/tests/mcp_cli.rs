@@ -179,8 +179,10 @@ fn usage_errors_exit_2_naming_the_argument() {
         assert_eq!(out.code, 2, "{args:?}");
         assert!(out.stdout.is_empty(), "nothing on stdout for {args:?}");
         assert!(out.stderr.contains(needle), "{}", out.stderr);
+        // clap's format: an `error:` line naming the argument, then the usage.
+        assert!(out.stderr.starts_with("error: "), "{}", out.stderr);
         assert!(
-            out.stderr.contains("usage: ajisai-mcp-server"),
+            out.stderr.contains("Usage: ajisai-mcp-server"),
             "{}",
             out.stderr
         );

@@ -529,6 +529,7 @@ fn a_growing_call_stops_within_the_overshoot() {
             &source,
             &[],
             InterruptFlag::new(),
+            Default::default(),
         );
         let code = match answer {
             Ok(Err(e)) => e.code.id(),

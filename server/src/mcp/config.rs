@@ -1,7 +1,8 @@
-//! What one server instance enforces: the `mcp-local-stdio` profile and the host's own
-//! admission and delivery constants.
+//! What one server instance enforces: its profile (`mcp-local-stdio` over stdio,
+//! `mcp-remote-http` over Streamable HTTP, equal apart from the name) with the configured
+//! number of slots, and the host's own admission and delivery constants.
 //!
-//! The production binary always uses [`ServerOptions::production`]. Tests build servers
+//! The production binary uses [`ServerOptions::serving`] with `--max-concurrency`. Tests build servers
 //! in-process with injected values (a 1 ms deadline, a small response limit, one slot)
 //! and optional [`Hooks`]; nothing in the environment can change the binary's values.
 
@@ -12,6 +13,33 @@ use std::time::Duration;
 
 /// How long a caller waits in the gate's queue for a slot (`capacityWaitMs`, MCP-50).
 pub const CAPACITY_WAIT_MS: u64 = 1_000;
+
+/// Callers that may wait in the gate's queue, per slot; one more gets
+/// `capacityExhausted` at once instead of queueing (a shared service must not queue
+/// without bound).
+pub const WAITING_PER_SLOT: u64 = 8;
+
+/// The slots of `concurrentExecutions` when `--max-concurrency` is not given.
+pub const DEFAULT_SLOTS: u64 = 4;
+
+/// The transport a server instance serves; it names the instance's profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// Newline-delimited JSON-RPC on stdin/stdout: `mcp-local-stdio`.
+    Stdio,
+    /// Streamable HTTP: `mcp-remote-http`.
+    Http,
+}
+
+impl Transport {
+    /// The profile of this transport with its declared values.
+    pub fn profile(self) -> Profile {
+        match self {
+            Transport::Stdio => Profile::MCP_LOCAL_STDIO,
+            Transport::Http => Profile::MCP_REMOTE_HTTP,
+        }
+    }
+}
 
 /// The `retryAfterMs` of `capacityExhausted` (MCP-42): a fixed hint, whatever the wait.
 pub const RETRY_AFTER_MS: u64 = 1_000;
@@ -75,6 +103,16 @@ impl ServerOptions {
         }
     }
 
+    /// The values of the production server on `transport` with `slots` execution slots
+    /// (`--max-concurrency`; at least one).
+    pub fn serving(transport: Transport, slots: u64) -> ServerOptions {
+        let mut options = ServerOptions::production();
+        options.profile = transport
+            .profile()
+            .with(Limit::ConcurrentExecutions, slots.max(1));
+        options
+    }
+
     /// The same options with `limit` set to `value` (tests).
     pub fn with_limit(mut self, limit: Limit, value: u64) -> ServerOptions {
         self.profile = self.profile.with(limit, value);
@@ -130,6 +168,11 @@ impl ServerOptions {
             .unwrap_or(64 * 1024 * 1024)
     }
 
+    /// How many callers may wait for a slot at once.
+    pub fn max_waiting(&self) -> u64 {
+        WAITING_PER_SLOT * self.slots()
+    }
+
     /// The queue wait as a duration.
     pub fn capacity_wait(&self) -> Duration {
         Duration::from_millis(self.capacity_wait_ms)
@@ -152,5 +195,25 @@ mod tests {
         assert_eq!(o.capacity_wait_ms, 1_000);
         assert_eq!(o.value_stack_bytes, 450_560);
         assert_eq!(o.error_stack_bytes, 65_536);
+        assert_eq!(o.max_waiting(), 32);
+        assert_eq!(
+            ServerOptions::serving(Transport::Stdio, 4).profile,
+            o.profile
+        );
+    }
+
+    #[test]
+    fn the_http_profile_differs_only_in_its_name_and_slots() {
+        let o = ServerOptions::serving(Transport::Http, 7);
+        assert_eq!(o.profile.name, "mcp-remote-http");
+        assert_eq!(o.slots(), 7);
+        assert_eq!(o.max_waiting(), 56);
+        let mut renamed = o.profile.clone();
+        renamed.name = Profile::MCP_LOCAL_STDIO.name;
+        assert_eq!(
+            renamed.with(Limit::ConcurrentExecutions, 4),
+            Profile::MCP_LOCAL_STDIO
+        );
+        assert_eq!(ServerOptions::serving(Transport::Http, 0).slots(), 1);
     }
 }

@@ -28,6 +28,34 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
+/// How an answer is framed on the wire: the bytes the negotiated protocol revision adds
+/// to the result that `responseBytes` measures (MCP-52 measures what is delivered).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delivery {
+    /// Bytes the revision's frame adds to the result object.
+    pub frame_bytes: u64,
+}
+
+impl Delivery {
+    /// The member 2026-07-28 adds to every result (`"resultType":"complete",`).
+    pub const RESULT_TYPE_MEMBER: &'static str = "\"resultType\":\"complete\",";
+
+    /// The delivery of an answer in protocol revision `revision` (`None`: a revision
+    /// before 2026-07-28).
+    pub fn for_revision(revision: Option<&str>) -> Delivery {
+        // Revisions are dates: they order as text.
+        let carries_result_type =
+            revision.is_some_and(|v| v >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
+        Delivery {
+            frame_bytes: if carries_result_type {
+                Self::RESULT_TYPE_MEMBER.len() as u64
+            } else {
+                0
+            },
+        }
+    }
+}
+
 /// An execution that held more than this gives freed memory back to the system when it
 /// ends (glibc would keep a bomb's pages otherwise).
 pub const GIVE_BACK_AFTER_BYTES: u64 = 16 * 1024 * 1024;
@@ -75,7 +103,7 @@ impl Executor {
         plugin_backend: bool,
         phrasebook: Phrasebook,
     ) -> Executor {
-        let gate = Gate::new(options.slots() as usize);
+        let gate = Gate::new(options.slots() as usize, options.max_waiting() as usize);
         Executor {
             options,
             provenance,
@@ -100,6 +128,7 @@ impl Executor {
         source: String,
         prelude: Vec<Entry>,
         ct: CancellationToken,
+        delivery: Delivery,
     ) -> Option<CallToolResult> {
         let name = tool.name();
         if self.poisoned.load(Ordering::Acquire) || crate::backend::poisoned() {
@@ -120,7 +149,8 @@ impl Executor {
         };
         let slot = match admission {
             Admission::Immediate(s) | Admission::AfterWait(s) => s,
-            Admission::Expired => {
+            Admission::Expired | Admission::QueueFull => {
+                super::metrics::capacity_exhausted();
                 let e = HostError::capacity_exhausted(
                     self.options.slots(),
                     self.options.capacity_wait_ms,
@@ -136,7 +166,9 @@ impl Executor {
             tokio::task::spawn_blocking(move || {
                 // Held until the engine has stopped, whatever the caller saw.
                 let _slot = slot;
-                this.execute_counted(tool, &source, &prelude, flag)
+                let _in_flight = super::metrics::InFlight::start();
+                this.execute_measured(tool, &source, &prelude, flag, delivery)
+                    .0
             })
         };
         let outcome = tokio::select! {
@@ -205,7 +237,8 @@ impl Executor {
         prelude: &[Entry],
         flag: InterruptFlag,
     ) -> std::thread::Result<Result<CallToolResult, HostError>> {
-        self.execute_measured(tool, source, prelude, flag).0
+        self.execute_measured(tool, source, prelude, flag, Delivery::default())
+            .0
     }
 
     /// [`Executor::execute_counted`], also returning what the call held (for the
@@ -216,6 +249,7 @@ impl Executor {
         source: &str,
         prelude: &[Entry],
         flag: InterruptFlag,
+        delivery: Delivery,
     ) -> (
         std::thread::Result<Result<CallToolResult, HostError>>,
         memory::Usage,
@@ -226,7 +260,7 @@ impl Executor {
             if let Some(h) = &self.options.hooks {
                 h.before_run(source, &flag);
             }
-            self.execute(tool, source, prelude, flag.clone())
+            self.execute(tool, source, prelude, flag.clone(), delivery)
         }));
         let usage = account.usage();
         drop(account);
@@ -234,6 +268,7 @@ impl Executor {
             memory::give_back();
         }
         if usage.exceeded {
+            super::metrics::memory_exhausted();
             return (Ok(Err(HostError::memory_exhausted(ceiling))), usage);
         }
         (answer, usage)
@@ -248,6 +283,7 @@ impl Executor {
         source: &str,
         prelude: &[Entry],
         flag: InterruptFlag,
+        delivery: Delivery,
     ) -> Result<CallToolResult, HostError> {
         let options = Options {
             profile: self.options.profile.clone(),
@@ -264,30 +300,40 @@ impl Executor {
                 if let Some(e) = report.error.as_mut() {
                     self.phrasebook.annotate_unknown(e, prelude);
                 }
-                self.fit_compute(&report, prelude)
+                self.fit_compute(&report, prelude, delivery)
             }
             ToolKind::Check => {
                 let mut report = engine::check_in(source, &defined, &options);
                 if let Some(e) = report.error.as_mut() {
                     self.phrasebook.annotate_unknown(e, prelude);
                 }
-                self.fit_plain(envelope::check_json(&report, &host))
+                self.fit_plain(envelope::check_json(&report, &host), delivery)
             }
-            ToolKind::InferContracts => self.fit_plain(envelope::infer_json(
-                &engine::infer_contracts_in(source, &defined, &options),
-                &host,
-            )),
+            ToolKind::InferContracts => self.fit_plain(
+                envelope::infer_json(
+                    &engine::infer_contracts_in(source, &defined, &options),
+                    &host,
+                ),
+                delivery,
+            ),
             ToolKind::WordContract => Err(HostError::backend_failure(
                 "word_contract reached the source-tool executor",
             )),
         }
     }
 
+    /// The most a result may measure in `delivery`'s frame.
+    fn result_limit(&self, delivery: Delivery) -> u64 {
+        self.options
+            .response_bytes()
+            .saturating_sub(delivery.frame_bytes)
+    }
+
     /// Deliver an envelope that has no stack to elide.
-    pub fn fit_plain(&self, json: String) -> Result<CallToolResult, HostError> {
+    pub fn fit_plain(&self, json: String, delivery: Delivery) -> Result<CallToolResult, HostError> {
         let limit = self.options.response_bytes();
         match result::tool_result(json, false) {
-            Ok(r) if result::measure(&r) <= limit => Ok(r),
+            Ok(r) if result::measure(&r) <= self.result_limit(delivery) => Ok(r),
             Ok(_) => Err(HostError::response_too_large(limit)),
             Err(u) => Err(undeliverable(u)),
         }
@@ -300,8 +346,10 @@ impl Executor {
         &self,
         report: &ComputeReport,
         prelude: &[Entry],
+        delivery: Delivery,
     ) -> Result<CallToolResult, HostError> {
         let limit = self.options.response_bytes();
+        let fits = self.result_limit(delivery);
         // The output lines arrive whole, twice (text mirror and structured content): when
         // they alone exceed the limit no elision can help, and nothing is rendered.
         let output_bytes = report
@@ -309,7 +357,7 @@ impl Executor {
             .iter()
             .map(|l| l.len() as u64)
             .fold(0u64, u64::saturating_add);
-        if output_bytes.saturating_mul(2) > limit {
+        if output_bytes.saturating_mul(2) > fits {
             return Err(HostError::response_too_large(limit));
         }
         let mut budget = if report.error.is_some() {
@@ -323,7 +371,7 @@ impl Executor {
             let rendered = fitter.render(&Fit::mcp(budget), &host);
             let failure = match result::tool_result(rendered.json, false) {
                 Ok(r) => {
-                    if result::measure(&r) <= limit {
+                    if result::measure(&r) <= fits {
                         return Ok(r);
                     }
                     HostError::response_too_large(limit)

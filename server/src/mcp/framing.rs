@@ -1,4 +1,4 @@
-//! One JSON-RPC front for every transport: each inbound message (a stdio line, later an
+//! One JSON-RPC front for every transport: each inbound message (a stdio line or an
 //! HTTP body) is parsed once here and either answered at once or handed to rmcp, and
 //! every outbound answer passes back through here. Every request gets exactly one answer.
 //!
@@ -52,8 +52,10 @@ pub type Precheck = Box<dyn Fn(&Value) -> Option<Value> + Send + Sync>;
 pub enum Inbound {
     /// Hand it to rmcp (its request id replaced by an internal one).
     Message(Box<RxJsonRpcMessage<RoleServer>>),
-    /// Write this answer (compact JSON-RPC, no newline).
+    /// Write this refusal (a compact JSON-RPC error, no newline).
     Reply(Vec<u8>),
+    /// Write this result, answered before rmcp (MCP-19's non-object `arguments`).
+    Answer(Vec<u8>),
     /// Nothing to answer (a blank line, a notification).
     Nothing,
 }
@@ -120,7 +122,28 @@ struct Ids {
 pub struct Framing {
     ids: Mutex<Ids>,
     precheck: Precheck,
+    /// One connection (stdio): every id is remapped and a duplicate in flight refused.
+    /// A stateless service (HTTP): ids rmcp can hold pass unchanged, only integers
+    /// beyond `i64` are remapped, and duplicates are moot (each POST stands alone).
     refuse_duplicates: bool,
+}
+
+/// What to do with one HTTP request body.
+pub enum Body {
+    /// Hand these bytes to rmcp; `remapped` is the internal id the answer carries
+    /// instead of the client's (restore it with [`Framing::restore`]).
+    Forward {
+        /// The message for rmcp.
+        bytes: Vec<u8>,
+        /// The internal id, when the client's id could not be passed on.
+        remapped: Option<i64>,
+    },
+    /// Answer this refusal (HTTP 400).
+    Refused(Vec<u8>),
+    /// Answer this result (HTTP 200).
+    Answered(Vec<u8>),
+    /// Nothing to answer (a notification): HTTP 202.
+    Accepted,
 }
 
 impl Framing {
@@ -131,6 +154,61 @@ impl Framing {
             precheck,
             refuse_duplicates: true,
         })
+    }
+
+    /// Framing for a stateless service (HTTP): each message is its own exchange.
+    pub fn stateless(precheck: Precheck) -> Arc<Framing> {
+        Arc::new(Framing {
+            ids: Mutex::new(Ids::default()),
+            precheck,
+            refuse_duplicates: false,
+        })
+    }
+
+    /// Classify one HTTP request body (already read whole, at most
+    /// [`MAX_MESSAGE_BYTES`]): the same rules as a stdio line.
+    pub fn body(&self, raw: &[u8]) -> Body {
+        match self.inbound(raw) {
+            Inbound::Reply(bytes) => Body::Refused(bytes),
+            Inbound::Answer(bytes) => Body::Answered(bytes),
+            Inbound::Nothing => Body::Accepted,
+            Inbound::Message(m) => {
+                let remapped = match m.as_ref() {
+                    JsonRpcMessage::Request(r) => match r.id {
+                        rmcp::model::NumberOrString::Number(i)
+                            if self.ids().by_internal.contains_key(&i) =>
+                        {
+                            Some(i)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match serde_json::to_vec(m.as_ref()) {
+                    Ok(bytes) => Body::Forward { bytes, remapped },
+                    Err(e) => {
+                        if let Some(i) = remapped {
+                            self.release(i);
+                        }
+                        Body::Refused(refuse(
+                            raw,
+                            None,
+                            code::INVALID_REQUEST,
+                            &format!("Invalid request: {e}"),
+                        ))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The client's id (as JSON text) of a request remapped to `internal`, forgetting
+    /// the mapping; `None` when it is not known (already restored).
+    pub fn restore(&self, internal: i64) -> Option<String> {
+        self.ids()
+            .by_internal
+            .remove(&internal)
+            .map(|(id, _)| id.json())
     }
 
     fn ids(&self) -> std::sync::MutexGuard<'_, Ids> {
@@ -277,7 +355,17 @@ impl Framing {
         }
         if method == "tools/call" {
             if let Some(result) = message.get("params").and_then(|p| (self.precheck)(p)) {
-                return Inbound::Reply(answer(&id, &result));
+                return Inbound::Answer(answer(&id, &result));
+            }
+        }
+        if !self.refuse_duplicates {
+            // Stateless: pass the id on when rmcp can hold it.
+            let passes = match &id {
+                ClientId::Text(_) => true,
+                ClientId::Integer(digits) => digits.parse::<i64>().is_ok(),
+            };
+            if passes {
+                return self.typed(raw, message, &method, &id, None);
             }
         }
         let internal = {
@@ -289,20 +377,40 @@ impl Framing {
             ids.next += 1;
             let internal = ids.next;
             ids.by_internal.insert(internal, (id.clone(), None));
-            ids.in_flight.insert(id.clone(), internal);
+            if self.refuse_duplicates {
+                ids.in_flight.insert(id.clone(), internal);
+            }
             internal
         };
         message.insert("id".into(), Value::from(internal));
+        self.typed(raw, message, &method, &id, Some(internal))
+    }
+
+    /// Read a request as rmcp's type; `internal` is the id it now carries, if remapped
+    /// (released again when the request is refused here).
+    fn typed(
+        &self,
+        raw: &[u8],
+        message: serde_json::Map<String, Value>,
+        method: &str,
+        id: &ClientId,
+        internal: Option<i64>,
+    ) -> Inbound {
+        let release = || {
+            if let Some(i) = internal {
+                self.release(i);
+            }
+        };
         match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(Value::Object(message)) {
             Ok(m) => {
                 if let JsonRpcMessage::Request(r) = &m {
                     if matches!(r.request, ClientRequest::CustomRequest(_))
-                        && TYPED_METHODS.contains(&method.as_str())
+                        && TYPED_METHODS.contains(&method)
                     {
-                        self.release(internal);
+                        release();
                         return Inbound::Reply(refuse(
                             raw,
-                            Some(&id),
+                            Some(id),
                             code::INVALID_PARAMS,
                             &format!("Invalid params for {method}: they do not have the form the method takes"),
                         ));
@@ -311,10 +419,10 @@ impl Framing {
                 Inbound::Message(Box::new(m))
             }
             Err(e) => {
-                self.release(internal);
+                release();
                 Inbound::Reply(refuse(
                     raw,
-                    Some(&id),
+                    Some(id),
                     code::INVALID_REQUEST,
                     &format!("Invalid request: {e}"),
                 ))
@@ -347,7 +455,9 @@ impl Framing {
     fn release(&self, internal: i64) {
         let mut ids = self.ids();
         if let Some((id, _)) = ids.by_internal.remove(&internal) {
-            ids.in_flight.remove(&id);
+            if ids.in_flight.get(&id) == Some(&internal) {
+                ids.in_flight.remove(&id);
+            }
         }
     }
 
@@ -435,6 +545,52 @@ impl Framing {
         let bytes = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},{body}}}", id.json()).into_bytes();
         Some((bytes, held))
     }
+}
+
+/// A JSON-RPC answer (`bytes`) with its `id` member replaced by `id_json`, every other
+/// member unchanged and in order; `None` if `bytes` is not a JSON object.
+pub fn with_id(bytes: &[u8], id_json: &str) -> Option<Vec<u8>> {
+    /// The members of an object, in order, their values unparsed.
+    struct Members<'a>(Vec<(String, &'a RawValue)>);
+    impl<'de> serde::Deserialize<'de> for Members<'de> {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Visit;
+            impl<'de> serde::de::Visitor<'de> for Visit {
+                type Value = Members<'de>;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("a JSON object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<Self::Value, A::Error> {
+                    let mut members = Vec::new();
+                    while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
+                        members.push((k, v));
+                    }
+                    Ok(Members(members))
+                }
+            }
+            d.deserialize_map(Visit)
+        }
+    }
+    let Members(members) = serde_json::from_slice::<Members<'_>>(bytes).ok()?;
+    let mut out = Vec::with_capacity(bytes.len() + id_json.len());
+    out.push(b'{');
+    for (i, (key, value)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(Value::String(key.clone()).to_string().as_bytes());
+        out.push(b':');
+        if key == "id" {
+            out.extend_from_slice(id_json.as_bytes());
+        } else {
+            out.extend_from_slice(value.get().as_bytes());
+        }
+    }
+    out.push(b'}');
+    Some(out)
 }
 
 /// The id of a parsed message: a string, or an integer of any length (read back from the
@@ -622,7 +778,9 @@ mod tests {
 
     fn reply(f: &Framing, line: &[u8]) -> Value {
         match f.inbound(line) {
-            Inbound::Reply(bytes) => serde_json::from_slice(&bytes).expect("a JSON answer"),
+            Inbound::Reply(bytes) | Inbound::Answer(bytes) => {
+                serde_json::from_slice(&bytes).expect("a JSON answer")
+            }
             Inbound::Message(m) => panic!("handed on: {m:?}"),
             Inbound::Nothing => panic!("no answer"),
         }
@@ -633,6 +791,61 @@ mod tests {
             Inbound::Reply(bytes) => String::from_utf8(bytes).expect("UTF-8"),
             _ => panic!("no reply"),
         }
+    }
+
+    #[test]
+    fn stateless_framing_passes_ids_rmcp_can_hold_and_remaps_the_rest() {
+        let f = Framing::stateless(Box::new(|_| None));
+        // A string and an i64 id pass unchanged, twice at once (duplicates are moot).
+        for _ in 0..2 {
+            let Body::Forward { bytes, remapped } =
+                f.body(br#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#)
+            else {
+                panic!("forwarded");
+            };
+            assert_eq!(remapped, None);
+            let v: Value = serde_json::from_slice(&bytes).expect("JSON");
+            assert_eq!(v["id"], "a");
+        }
+        let Body::Forward { remapped, .. } =
+            f.body(br#"{"jsonrpc":"2.0","id":-9223372036854775808,"method":"ping"}"#)
+        else {
+            panic!("forwarded");
+        };
+        assert_eq!(remapped, None);
+        // A 30-digit id is remapped, and restored digit for digit.
+        let Body::Forward {
+            bytes,
+            remapped: Some(internal),
+        } = f.body(br#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}"#)
+        else {
+            panic!("remapped");
+        };
+        let v: Value = serde_json::from_slice(&bytes).expect("JSON");
+        assert_eq!(v["id"], internal);
+        let id = f.restore(internal).expect("known");
+        assert_eq!(id, "123456789012345678901234567890");
+        assert_eq!(f.restore(internal), None);
+        let answer =
+            format!(r#"{{"jsonrpc":"2.0","id":{internal},"result":{{"id":1,"x":[1,2]}}}}"#);
+        assert_eq!(
+            String::from_utf8(with_id(answer.as_bytes(), &id).expect("object")).expect("UTF-8"),
+            r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{"id":1,"x":[1,2]}}"#
+        );
+        assert!(with_id(b"[1]", "1").is_none());
+        // Refusals, answers and notifications.
+        assert!(matches!(f.body(b"{not json}"), Body::Refused(_)));
+        assert!(matches!(f.body(b"[]"), Body::Refused(_)));
+        assert!(matches!(
+            f.body(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Body::Forward { remapped: None, .. }
+        ));
+        assert!(matches!(f.body(b"  "), Body::Accepted));
+        let g = Framing::stateless(Box::new(|_| Some(serde_json::json!({"isError": true}))));
+        assert!(matches!(
+            g.body(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"compute","arguments":1}}"#),
+            Body::Answered(_)
+        ));
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The concurrency gate (MCP-50): at most N source-tool executions at once; a caller
-//! finding the gate full waits in a FIFO queue for up to the capacity wait.
+//! finding the gate full waits in a FIFO queue for up to the capacity wait. The queue is
+//! bounded: a caller that finds it full is refused at once.
 //!
 //! Tokio's semaphore is fair: a released permit passes directly to the longest-waiting
 //! caller and a new caller never overtakes a queued one. A permit is moved into the
 //! blocking task that runs the engine, so the slot stays held until the engine has
 //! actually stopped — after a timeout or a cancellation too.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -18,6 +20,8 @@ pub type Slot = OwnedSemaphorePermit;
 pub struct Gate {
     slots: Arc<Semaphore>,
     capacity: usize,
+    waiting: Arc<AtomicUsize>,
+    max_waiting: usize,
 }
 
 /// How admission went.
@@ -29,15 +33,33 @@ pub enum Admission {
     AfterWait(Slot),
     /// The wait expired.
     Expired,
+    /// The queue was full: refused without waiting.
+    QueueFull,
+}
+
+/// One place in the queue; leaving it (admitted, expired or dropped) frees it.
+struct Waiting(Arc<AtomicUsize>);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 impl Gate {
-    /// A gate of `capacity` slots.
-    pub fn new(capacity: usize) -> Gate {
+    /// A gate of `capacity` slots and a queue of at most `max_waiting` callers.
+    pub fn new(capacity: usize, max_waiting: usize) -> Gate {
         Gate {
             slots: Arc::new(Semaphore::new(capacity)),
             capacity,
+            waiting: Arc::new(AtomicUsize::new(0)),
+            max_waiting,
         }
+    }
+
+    /// Callers waiting in the queue right now.
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Acquire)
     }
 
     /// The number of slots.
@@ -55,6 +77,11 @@ impl Gate {
     pub async fn admit(&self, wait: Duration, on_queued: impl FnOnce()) -> Admission {
         if let Ok(slot) = self.slots.clone().try_acquire_owned() {
             return Admission::Immediate(slot);
+        }
+        let queued = self.waiting.fetch_add(1, Ordering::AcqRel);
+        let _place = Waiting(Arc::clone(&self.waiting));
+        if queued >= self.max_waiting {
+            return Admission::QueueFull;
         }
         let acquire = self.slots.clone().acquire_owned();
         // Enter the queue before telling anyone we are waiting, so an observer that
@@ -100,7 +127,7 @@ mod tests {
 
     #[tokio::test]
     async fn fifo_hand_off_and_expiry() {
-        let gate = Gate::new(1);
+        let gate = Gate::new(1, 8);
         let first = match gate.admit(Duration::from_millis(10), || {}).await {
             Admission::Immediate(s) => s,
             other => panic!("expected a free slot, got {other:?}"),
@@ -140,5 +167,38 @@ mod tests {
         assert_eq!(rx.recv().await, Some(2));
         drop(b.await.expect("joined"));
         assert_eq!(gate.available(), 1);
+        assert_eq!(gate.waiting(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_refuses_at_once() {
+        let gate = Gate::new(1, 2);
+        let _held = gate.admit(Duration::from_millis(1), || {}).await;
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+        let mut waiters = Vec::new();
+        for _ in 0..2 {
+            let g = gate.clone();
+            let tx = tx.clone();
+            waiters.push(tokio::spawn(async move {
+                g.admit(Duration::from_secs(30), move || {
+                    let _ = tx.send(());
+                })
+                .await
+            }));
+            rx.recv().await.expect("queued");
+        }
+        assert_eq!(gate.waiting(), 2);
+        // The third waiter finds the queue full and does not wait 30 s.
+        assert!(matches!(
+            gate.admit(Duration::from_secs(30), || panic!("must not queue"))
+                .await,
+            Admission::QueueFull
+        ));
+        assert_eq!(gate.waiting(), 2);
+        for w in waiters {
+            w.abort();
+            let _ = w.await;
+        }
+        assert_eq!(gate.waiting(), 0);
     }
 }

@@ -6,7 +6,7 @@
 
 use super::config::ServerOptions;
 use super::content::{self, Content};
-use super::exec::Executor;
+use super::exec::{Delivery, Executor};
 use super::hosterror::HostError;
 use super::phrasebook::Phrasebook;
 use super::provenance::Provenance;
@@ -107,18 +107,52 @@ impl AjisaiServer {
         &self.inner.exec.provenance
     }
 
+    /// The numeric backend's kind (`gmp`, `pure`), as the envelope's `backend` names it.
+    pub fn provenance_backend(&self) -> String {
+        ajisai_core::numerics::process()
+            .provenance()
+            .kind
+            .to_string()
+    }
+
     /// The phrasebook this server serves.
     pub fn phrasebook(&self) -> &Phrasebook {
         &self.inner.phrasebook
     }
 
     /// One `tools/call`, the whole path: validation, admission, execution, fitting.
-    /// `None` means it was cancelled and gets no answer.
+    /// `None` means it was cancelled and gets no answer. Counted in the metrics.
     pub async fn call(
         &self,
         name: &str,
         arguments: Option<&Value>,
         ct: CancellationToken,
+    ) -> Option<CallToolResult> {
+        self.call_in(name, arguments, ct, Delivery::default()).await
+    }
+
+    /// [`AjisaiServer::call`] answered in `delivery`'s frame (its protocol revision).
+    pub async fn call_in(
+        &self,
+        name: &str,
+        arguments: Option<&Value>,
+        ct: CancellationToken,
+        delivery: Delivery,
+    ) -> Option<CallToolResult> {
+        let started = std::time::Instant::now();
+        let result = self.call_uncounted(name, arguments, ct, delivery).await;
+        if let Some(r) = &result {
+            super::metrics::tool_call(name, outcome(r), started.elapsed());
+        }
+        result
+    }
+
+    async fn call_uncounted(
+        &self,
+        name: &str,
+        arguments: Option<&Value>,
+        ct: CancellationToken,
+        delivery: Delivery,
     ) -> Option<CallToolResult> {
         let exec = &self.inner.exec;
         let call = match validate::validate(
@@ -131,7 +165,7 @@ impl AjisaiServer {
             Err(e) => return Some(exec.host_error(&validate::echo(name), &e)),
         };
         match call {
-            Call::Word { name } => Some(self.word_contract(&name)),
+            Call::Word { name } => Some(self.word_contract_in(&name, delivery)),
             // The requested Words and their dependencies become the engine's prelude.
             Call::Source {
                 tool,
@@ -139,13 +173,18 @@ impl AjisaiServer {
                 words,
             } => {
                 let prelude = self.inner.phrasebook.prelude(&words);
-                exec.run(tool, source, prelude, ct).await
+                exec.run(tool, source, prelude, ct, delivery).await
             }
         }
     }
 
     /// `word_contract` for a validated name (also the text of `ajisai://words/{name}`).
     pub fn word_contract(&self, written: &str) -> CallToolResult {
+        self.word_contract_in(written, Delivery::default())
+    }
+
+    /// [`AjisaiServer::word_contract`] answered in `delivery`'s frame.
+    fn word_contract_in(&self, written: &str, delivery: Delivery) -> CallToolResult {
         let exec = &self.inner.exec;
         let context = ToolKind::WordContract.name();
         match super::lookup::word_contract(
@@ -154,7 +193,7 @@ impl AjisaiServer {
             &self.inner.phrasebook,
             &exec.provenance,
         ) {
-            Ok(json) => match exec.fit_plain(json) {
+            Ok(json) => match exec.fit_plain(json, delivery) {
                 Ok(r) => r,
                 Err(e) => exec.host_error(context, &e),
             },
@@ -226,6 +265,7 @@ impl AjisaiServer {
     /// `arguments` are present but not an object gets its MCP-19 tool result here (rmcp's
     /// typed parameters would reject it as a protocol error). Everything else is `None`.
     pub fn precheck(&self, params: &Value) -> Option<Value> {
+        let started = std::time::Instant::now();
         let params = params.as_object()?;
         let name = params.get("name")?.as_str()?;
         let arguments = params.get("arguments")?;
@@ -241,7 +281,23 @@ impl AjisaiServer {
         )
         .err()?;
         let result = exec.host_error(&validate::echo(name), &error);
-        Some(result::wire_value(&result))
+        super::metrics::tool_call(name, outcome(&result), started.elapsed());
+        let wire = result::wire_value(&result);
+        // A 2026-07-28 request names its revision in `_meta`; its results carry
+        // `resultType`, first, as rmcp writes them.
+        let revision = params
+            .get("_meta")
+            .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+            .and_then(Value::as_str);
+        match wire {
+            Value::Object(members) if Delivery::for_revision(revision).frame_bytes > 0 => {
+                let mut framed = serde_json::Map::new();
+                framed.insert("resultType".into(), Value::from("complete"));
+                framed.extend(members);
+                Some(Value::Object(framed))
+            }
+            other => Some(other),
+        }
     }
 
     /// Run a source tool on the current thread, outside the gate and without a deadline
@@ -291,16 +347,34 @@ impl AjisaiServer {
     }
 }
 
+/// The metrics label of a tool result: its envelope's `status` (`ok`, `error`,
+/// `hostError`).
+pub fn outcome(result: &CallToolResult) -> &'static str {
+    if result.is_error == Some(true) {
+        return "hostError";
+    }
+    match result
+        .structured_content
+        .as_ref()
+        .and_then(|v| v.get("status"))
+        .and_then(Value::as_str)
+    {
+        Some("ok") => "ok",
+        Some("error") => "error",
+        Some("hostError") => "hostError",
+        _ => "other",
+    }
+}
+
 impl ServerHandler for AjisaiServer {
     fn get_info(&self) -> ServerConfig {
         AjisaiServer::config()
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        // Revisions with an initialize handshake, where `ping` and sessions exist.
-        Cow::Borrowed(ProtocolVersion::known_up_to(
-            &ProtocolVersion::LATEST_WITH_INITIALIZE,
-        ))
+        // Every revision rmcp knows: 2024-11-05 … 2025-11-25 with `initialize`, and
+        // 2026-07-28 with `server/discover` and per-request `_meta`.
+        Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
     }
 
     async fn list_tools(
@@ -317,11 +391,24 @@ impl ServerHandler for AjisaiServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.map(Value::Object);
+        // Over HTTP, the request's log line names the outcome.
+        let cell = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|p| p.extensions.get::<super::http::OutcomeCell>())
+            .cloned();
+        let revision = context.protocol_version();
+        let delivery = Delivery::for_revision(revision.as_ref().map(|v| v.as_str()));
         match self
-            .call(&request.name, arguments.as_ref(), context.ct)
+            .call_in(&request.name, arguments.as_ref(), context.ct, delivery)
             .await
         {
-            Some(result) => Ok(result.into()),
+            Some(result) => {
+                if let Some(cell) = cell {
+                    cell.set(outcome(&result));
+                }
+                Ok(result.into())
+            }
             // Cancelled: rmcp drops whatever is answered for a cancelled request.
             None => Err(ErrorData::internal_error("request cancelled", None)),
         }

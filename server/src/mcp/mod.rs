@@ -1,13 +1,14 @@
-//! The MCP server `ajisai-mcp-server` (MCP.md): rmcp over stdio, four tools, six
-//! resources and a Word template, host errors, admission and delivery limits.
+//! The MCP server `ajisai-mcp-server` (MCP.md): rmcp over stdio or Streamable HTTP
+//! ([`http`]), four tools, six resources and a Word template, host errors, admission and
+//! delivery limits, and Prometheus metrics in HTTP mode ([`metrics`]).
 //!
 //! The engine owns every language-visible field; this host validates requests
 //! ([`validate`]), admits them through the concurrency gate ([`gate`]), runs them on
 //! blocking threads under the wall-time deadline ([`exec`]), fits the result into the
 //! response limit, attaches the `mcp` provenance block ([`provenance`]) and delivers it.
 //!
-//! Modes ([`modes`]): no arguments serves MCP on stdin/stdout; `--help`, `--version` and
-//! `--doctor` ([`doctor`]) print and exit. Only JSON-RPC ever reaches stdout in serve
+//! Modes ([`modes`]): no arguments serves MCP on stdin/stdout, `--http ADDR:PORT` serves
+//! it at `/mcp`; `--help`, `--version` and `--doctor` ([`doctor`]) print and exit. Only JSON-RPC ever reaches stdout in serve
 //! mode; diagnostics go to stderr as single `[ajisai-mcp]` lines ([`logging`]).
 
 pub mod config;
@@ -18,8 +19,10 @@ pub mod framing;
 pub mod gate;
 pub mod handler;
 pub mod hosterror;
+pub mod http;
 pub mod logging;
 pub mod lookup;
+pub mod metrics;
 pub mod modes;
 pub mod phrasebook;
 pub mod provenance;

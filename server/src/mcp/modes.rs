@@ -1,10 +1,10 @@
 //! The command line (MCP-2, MCP-5..7) and serve mode (MCP-3, MCP-4).
 
-use super::config::ServerOptions;
+use super::config::{ServerOptions, Transport};
 use super::content;
 use super::handler::AjisaiServer;
 use super::phrasebook::{Fault, Origin, Phrasebook};
-use super::{doctor, framing, logging, transport, PROGRAM, SERVER_VERSION};
+use super::{doctor, framing, http, logging, transport, PROGRAM, SERVER_VERSION};
 use ajisai_core::numerics::Selected;
 use ajisai_core::Profile;
 use rmcp::ServiceExt;
@@ -24,14 +24,55 @@ pub const EXIT_FAULT: u8 = 1;
 /// Exit code: a usage error.
 pub const EXIT_USAGE: u8 = 2;
 
-/// The usage lines.
-pub const USAGE: &str = "usage: ajisai-mcp-server [--help | --version | --doctor]";
+/// The usage line (clap prints it in usage errors, MCP-5 as amended: clap's format).
+pub const USAGE: &str = "ajisai-mcp-server [--help | --version | --doctor] [--http <ADDR:PORT>] [--max-concurrency <N>] [--max-connections <N>] [--allowed-host <NAME>]... [--allowed-origin <ORIGIN>]...";
+
+/// The command line. `--help`, `--version` and `--doctor` are modes: each excludes every
+/// other argument. Parsed by clap, whose usage errors name the argument and exit 2;
+/// help and version are this server's own texts (MCP-6, MCP-7), not clap's.
+#[derive(clap::Parser, Clone, Debug, PartialEq, Eq)]
+#[command(
+    name = "ajisai-mcp-server",
+    override_usage = USAGE,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    help_template = "{usage-heading} {usage}"
+)]
+pub struct Args {
+    /// Print the help text.
+    #[arg(short = 'h', long, exclusive = true)]
+    pub help: bool,
+    /// Print the seven identification lines.
+    #[arg(long, exclusive = true)]
+    pub version: bool,
+    /// Run the startup checks and two computations.
+    #[arg(long, exclusive = true)]
+    pub doctor: bool,
+    /// Serve Streamable HTTP at `/mcp` on this address instead of stdio (port 0 picks a
+    /// free port).
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub http: Option<std::net::SocketAddr>,
+    /// Execution slots (`concurrentExecutions`), on either transport.
+    #[arg(long, value_name = "N", default_value_t = super::config::DEFAULT_SLOTS,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub max_concurrency: u64,
+    /// Open HTTP connections at most; further connections wait to be accepted.
+    #[arg(long, value_name = "N", default_value_t = super::http::DEFAULT_MAX_CONNECTIONS,
+          value_parser = clap::value_parser!(u64).range(1..=65_536), requires = "http")]
+    pub max_connections: u64,
+    /// A `Host` accepted on `/mcp` and `/metrics` besides the loopback names.
+    #[arg(long = "allowed-host", value_name = "NAME", requires = "http")]
+    pub allowed_hosts: Vec<String>,
+    /// An `Origin` accepted on `/mcp` and `/metrics` (any other present Origin gets 403).
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
+    pub allowed_origins: Vec<String>,
+}
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// No arguments: serve MCP over stdio.
-    Serve,
+    /// Serve MCP: over stdio, or over Streamable HTTP with `--http`.
+    Serve(Args),
     /// `--help` or `-h`.
     Help,
     /// `--version`.
@@ -40,27 +81,21 @@ pub enum Mode {
     Doctor,
 }
 
-/// Parse the arguments (without the program name). The error names the offending
-/// argument.
+/// Parse the arguments (without the program name). The error is clap's rendered usage
+/// error, which names the offending argument.
 pub fn parse(args: &[OsString]) -> Result<Mode, String> {
-    match args {
-        [] => Ok(Mode::Serve),
-        [one] => match one.to_str() {
-            Some("--help" | "-h") => Ok(Mode::Help),
-            Some("--version") => Ok(Mode::Version),
-            Some("--doctor") => Ok(Mode::Doctor),
-            Some(s) if s.starts_with('-') => Err(format!("unknown option `{s}`")),
-            Some(s) => Err(format!("unexpected argument `{s}`")),
-            None => Err(format!(
-                "unexpected argument `{}` (not valid text)",
-                one.to_string_lossy()
-            )),
-        },
-        [_, second, ..] => Err(format!(
-            "too many arguments (at most one is accepted): `{}`",
-            second.to_string_lossy()
-        )),
-    }
+    use clap::Parser;
+    let argv = std::iter::once(OsString::from(PROGRAM)).chain(args.iter().cloned());
+    let parsed = Args::try_parse_from(argv).map_err(|e| e.render().to_string())?;
+    Ok(if parsed.help {
+        Mode::Help
+    } else if parsed.version {
+        Mode::Version
+    } else if parsed.doctor {
+        Mode::Doctor
+    } else {
+        Mode::Serve(parsed)
+    })
 }
 
 /// Run the executable; the result is the exit code.
@@ -68,7 +103,10 @@ pub fn run(args: &[OsString]) -> u8 {
     let mode = match parse(args) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("{PROGRAM}: {e}\n{USAGE}\n(see {PROGRAM} --help)");
+            eprint!("{e}");
+            if !e.ends_with('\n') {
+                eprintln!();
+            }
             return EXIT_USAGE;
         }
     };
@@ -86,7 +124,7 @@ pub fn run(args: &[OsString]) -> u8 {
             EXIT_OK
         }
         Mode::Doctor => doctor::run(),
-        Mode::Serve => serve(),
+        Mode::Serve(args) => serve(&args),
     }
 }
 
@@ -94,26 +132,47 @@ pub fn run(args: &[OsString]) -> u8 {
 pub fn help_text() -> String {
     format!(
         "{PROGRAM} {SERVER_VERSION} — the Ajisai MCP server: exact-arithmetic programs as tools
-for AI agents (compute, check, infer_contracts, word_contract) over stdio.
+for AI agents (compute, check, infer_contracts, word_contract) over stdio or Streamable HTTP.
 
-{USAGE}
+usage: {USAGE}
 
   {PROGRAM}             serve MCP on stdin/stdout until stdin closes; stdout
                                 carries only JSON-RPC messages, diagnostics go to stderr
+  {PROGRAM} --http 127.0.0.1:8080
+                                serve Streamable HTTP (stateless) at http://ADDR:PORT/mcp
+                                until SIGTERM or SIGINT; port 0 picks a free port
   {PROGRAM} --help      print this help (alias -h)
   {PROGRAM} --version   print the server, engine and specification versions, asset
                                 and registry digests, numeric backend and limit profile
   {PROGRAM} --doctor    run the startup checks and two real computations; exit 0
                                 only when every check passes
 
+options:
+  --max-concurrency <N>         execution slots, on either transport (default {slots})
+  --http <ADDR:PORT>            serve HTTP instead of stdio; profile mcp-remote-http
+  --max-connections <N>         open HTTP connections at most (default {connections})
+  --allowed-host <NAME>         a Host header accepted besides localhost, 127.0.0.1 and
+                                ::1 (repeatable; a name, or name:port)
+  --allowed-origin <ORIGIN>     an Origin accepted (repeatable, e.g. https://app.example:443);
+                                a request with any other Origin gets 403
+
+HTTP endpoints: POST /mcp (clients must Accept both application/json and
+text/event-stream), GET /healthz, GET /readyz, GET /metrics (Prometheus text).
+TLS is not served: terminate it at the load balancer.
+
 environment:
   AJISAI_NUMERICS         numeric backend: auto (default), gmp or pure
   AJISAI_NUMERICS_PLUGIN  path of a gmp backend plugin library to load at startup
   AJISAI_PHRASEBOOK       path of a phrasebook file replacing the embedded one
+  AJISAI_HTTP_TOKEN       bearer token (at least 16 characters) that /mcp and /metrics
+                          require as `Authorization: Bearer <token>`; required when
+                          --http binds an address other than loopback
 
-exit codes: 0 stdin closed, or help/version/doctor succeeded; 1 startup fault or a
-failing doctor check; 2 usage error.
-"
+exit codes: 0 stdin closed or the HTTP server drained, or help/version/doctor
+succeeded; 1 startup fault or a failing doctor check; 2 usage error.
+",
+        slots = super::config::DEFAULT_SLOTS,
+        connections = super::http::DEFAULT_MAX_CONNECTIONS,
     )
 }
 
@@ -183,9 +242,21 @@ fn fault(step: &str, why: &str) -> u8 {
     EXIT_FAULT
 }
 
-/// Serve mode: verify, select, build, then speak MCP until stdin closes (MCP-4).
-pub fn serve() -> u8 {
+/// Serve mode: verify, select, build, then speak MCP until stdin closes, or over HTTP
+/// until a signal (MCP-4).
+pub fn serve(args: &Args) -> u8 {
     logging::init();
+    // The HTTP settings are checked before anything is built: a bad token or an
+    // unprotected public bind is a startup fault of its own.
+    let http = match args.http {
+        Some(addr) => {
+            match http::Settings::from_args(addr, args, std::env::var_os(http::TOKEN_VAR)) {
+                Ok(settings) => Some(settings),
+                Err(why) => return fault("http", &why),
+            }
+        }
+        None => None,
+    };
     crate::backend::link();
     if let Err(e) = content::verify() {
         return fault("embedded assets", &e);
@@ -210,19 +281,62 @@ pub fn serve() -> u8 {
         Ok(r) => r,
         Err(e) => return fault("runtime", &e.to_string()),
     };
+    let transport = if http.is_some() {
+        Transport::Http
+    } else {
+        Transport::Stdio
+    };
+    let options = ServerOptions::serving(transport, args.max_concurrency);
+    let profile = options.profile.name;
     let summary = phrasebook.summary();
-    let server = AjisaiServer::with_phrasebook(ServerOptions::production(), phrasebook);
+    let server = AjisaiServer::with_phrasebook(options, phrasebook);
     let p = selected.provenance();
     tracing::info!(
-        "{PROGRAM} {SERVER_VERSION} (engine {}, specification {}); numerics {} ({}, {}) — {}; phrasebook: {summary}; profile {}",
+        "{PROGRAM} {SERVER_VERSION} (engine {}, specification {}); numerics {} ({}, {}) — {}; phrasebook: {summary}; profile {profile}",
         ajisai_core::ENGINE_VERSION,
         ajisai_core::SPECIFICATION_VERSION,
         p.kind,
         p.library,
         p.origin,
         selected.reason,
-        Profile::MCP_LOCAL_STDIO.name
     );
+    let code = match http {
+        Some(settings) => serve_http(&runtime, server, settings),
+        None => serve_stdio(&runtime, server),
+    };
+    // Running executions are abandoned: they hold nothing that outlives the process.
+    runtime.shutdown_background();
+    code
+}
+
+/// Serve Streamable HTTP until a signal, then drain (MCP-4 for HTTP).
+fn serve_http(
+    runtime: &tokio::runtime::Runtime,
+    server: AjisaiServer,
+    settings: http::Settings,
+) -> u8 {
+    let code = runtime.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(settings.addr).await {
+            Ok(l) => l,
+            Err(e) => return fault("http", &format!("cannot listen on {}: {e}", settings.addr)),
+        };
+        let shutdown = CancellationToken::new();
+        let signals = shutdown.clone();
+        tokio::spawn(async move {
+            wait_for_signal().await;
+            tracing::info!("signal received; draining");
+            signals.cancel();
+        });
+        match http::serve(listener, server, settings, shutdown).await {
+            Ok(()) => EXIT_OK,
+            Err(e) => fault("http", &e.to_string()),
+        }
+    });
+    code
+}
+
+/// Serve stdio until stdin closes.
+fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
     let framing = {
         let s = server.clone();
         framing::Framing::connection(Box::new(move |params: &serde_json::Value| {
@@ -248,10 +362,8 @@ pub fn serve() -> u8 {
             Err(e) => tracing::info!("session ended before it started: {e}"),
         }
     });
-    // Queued answers reach stdout before the process ends; running executions are
-    // abandoned (they hold nothing that outlives the process).
+    // Queued answers reach stdout before the process ends.
     writer.finish(Duration::from_secs(2));
-    runtime.shutdown_background();
     EXIT_OK
 }
 
@@ -289,20 +401,44 @@ mod tests {
 
     #[test]
     fn modes() {
-        assert_eq!(parse(&args(&[])), Ok(Mode::Serve));
+        let serve = |a: &[&str]| match parse(&args(a)) {
+            Ok(Mode::Serve(a)) => a,
+            other => panic!("{a:?}: {other:?}"),
+        };
+        let plain = serve(&[]);
+        assert_eq!(plain.http, None);
+        assert_eq!(plain.max_concurrency, 4);
         assert_eq!(parse(&args(&["-h"])), Ok(Mode::Help));
         assert_eq!(parse(&args(&["--help"])), Ok(Mode::Help));
         assert_eq!(parse(&args(&["--version"])), Ok(Mode::Version));
         assert_eq!(parse(&args(&["--doctor"])), Ok(Mode::Doctor));
-        assert_eq!(
-            parse(&args(&["--frob"])),
-            Err("unknown option `--frob`".into())
-        );
-        assert_eq!(
-            parse(&args(&["serve"])),
-            Err("unexpected argument `serve`".into())
-        );
-        assert!(parse(&args(&["--help", "--version"])).is_err());
+        let h = serve(&[
+            "--http",
+            "127.0.0.1:0",
+            "--max-concurrency",
+            "2",
+            "--allowed-host",
+            "a.example",
+            "--allowed-host",
+            "b.example",
+        ]);
+        assert_eq!(h.http, Some("127.0.0.1:0".parse().expect("address")));
+        assert_eq!(h.max_concurrency, 2);
+        assert_eq!(h.allowed_hosts, vec!["a.example", "b.example"]);
+        assert_eq!(serve(&["--max-concurrency", "8"]).max_concurrency, 8);
+        for (bad, named) in [
+            (&["--frob"][..], "--frob"),
+            (&["serve"][..], "serve"),
+            (&["--help", "--version"][..], "--version"),
+            (&["--doctor", "--http", "127.0.0.1:0"][..], "--http"),
+            (&["--http", "localhost"][..], "localhost"),
+            (&["--max-concurrency", "0"][..], "--max-concurrency"),
+            (&["--allowed-host", "x"][..], "--http"),
+        ] {
+            let e = parse(&args(bad)).expect_err("a usage error");
+            assert!(e.contains(named), "{bad:?}: {e}");
+            assert!(e.starts_with("error: "), "{bad:?}: {e}");
+        }
     }
 
     #[test]

@@ -135,6 +135,8 @@ pub fn limits_document(options: &ServerOptions) -> String {
         u.end();
     });
     o.int("capacityWaitMs", options.capacity_wait_ms);
+    o.int("maxWaiting", options.max_waiting());
+    o.int("messageBytes", super::framing::MAX_MESSAGE_BYTES as u64);
     o.with("stackBudgets", |out| {
         let mut b = ObjectWriter::new(out);
         b.int("valueStackBytes", options.value_stack_bytes)

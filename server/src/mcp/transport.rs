@@ -150,7 +150,7 @@ fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Incoming>, framing: &Fra
             Ok(Line::Oversized(prefix)) => Incoming::Reply(framing.oversized(&prefix)),
             Ok(Line::Text(line)) => match framing.inbound(&line) {
                 Inbound::Message(m) => Incoming::Message(m),
-                Inbound::Reply(bytes) => Incoming::Reply(bytes),
+                Inbound::Reply(bytes) | Inbound::Answer(bytes) => Incoming::Reply(bytes),
                 Inbound::Nothing => continue,
             },
             Err(e) => {

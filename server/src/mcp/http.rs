@@ -1,0 +1,925 @@
+//! Streamable HTTP (`--http`): rmcp's `StreamableHttpService`, stateless and answering
+//! JSON, behind the same JSON-RPC framing as stdio, with protection, probes and metrics.
+//!
+//! Routes: `POST /mcp` (MCP; `GET`/`DELETE` answer 405 from rmcp, there are no
+//! sessions), `GET /healthz`, `GET /readyz`, `GET /metrics`. Every POST stands alone:
+//! any replica answers any message, `initialize` on one and the call on another.
+//!
+//! In front of rmcp, for `/mcp`: the `Host` and `Origin` checks (the rules rmcp applies
+//! itself, which it applies again), the bearer token, then the body — read while
+//! streaming up to [`MAX_MESSAGE_BYTES`] (413 beyond, 408 when it stalls) and classified
+//! by [`Framing`]: what rmcp cannot serve is answered here (HTTP 400 with the JSON-RPC
+//! error), the rest is handed on.
+//!
+//! The accept loop is written here on hyper rather than with `axum::serve`, because that
+//! offers neither a header read timeout nor a connection cap; hyper still does all of
+//! HTTP, and its graceful shutdown closes keep-alive connections (`Connection: close`).
+
+use super::framing::{Body as Framed, Framing, MAX_MESSAGE_BYTES};
+use super::handler::AjisaiServer;
+use super::modes::Args;
+use super::validate::ToolKind;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use axum::routing::{any, get};
+use axum::Router;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use sha2::{Digest, Sha256};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+/// The environment variable holding the bearer token.
+pub const TOKEN_VAR: &str = "AJISAI_HTTP_TOKEN";
+
+/// The shortest token accepted, in characters.
+pub const MIN_TOKEN_CHARS: usize = 16;
+
+/// Open connections at most when `--max-connections` is not given.
+pub const DEFAULT_MAX_CONNECTIONS: u64 = 256;
+
+/// How long a connection may take to send a request's headers.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a request may take to send its body.
+pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a successful readiness computation stays valid.
+pub const READY_FOR: Duration = Duration::from_secs(1);
+
+/// The names accepted in `Host` without `--allowed-host`.
+pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// The MCP endpoint's path.
+pub const MCP_PATH: &str = "/mcp";
+
+/// The HTTP settings of one server, checked at startup.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    token: Option<String>,
+    allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
+    max_connections: usize,
+}
+
+impl Settings {
+    /// The settings of the command line and the token variable's value. The error is the
+    /// startup fault's text: a token shorter than [`MIN_TOKEN_CHARS`] (or not text), or
+    /// a non-loopback bind without a token.
+    pub fn from_args(
+        addr: SocketAddr,
+        args: &Args,
+        token: Option<std::ffi::OsString>,
+    ) -> Result<Settings, String> {
+        let token = match token {
+            None => None,
+            Some(t) => Some(
+                t.into_string()
+                    .map_err(|_| format!("{TOKEN_VAR} is not valid text"))?,
+            ),
+        };
+        Settings::new(
+            addr,
+            token,
+            args.allowed_hosts.clone(),
+            args.allowed_origins.clone(),
+            args.max_connections as usize,
+        )
+    }
+
+    /// Settings from their parts (tests build them directly).
+    pub fn new(
+        addr: SocketAddr,
+        token: Option<String>,
+        allowed_hosts: Vec<String>,
+        allowed_origins: Vec<String>,
+        max_connections: usize,
+    ) -> Result<Settings, String> {
+        if let Some(t) = &token {
+            let chars = t.chars().count();
+            if chars < MIN_TOKEN_CHARS {
+                return Err(format!(
+                    "{TOKEN_VAR} must be at least {MIN_TOKEN_CHARS} characters (it has {chars})"
+                ));
+            }
+            if t.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(format!(
+                    "{TOKEN_VAR} must not contain spaces or control characters"
+                ));
+            }
+        }
+        if token.is_none() && !addr.ip().is_loopback() {
+            return Err(format!(
+                "--http {addr} listens beyond this machine: set {TOKEN_VAR} (at least {MIN_TOKEN_CHARS} characters) to require a bearer token"
+            ));
+        }
+        if let Some(bad) = allowed_origins
+            .iter()
+            .find(|o| guard::parse_allowed_origin(o).is_none())
+        {
+            return Err(format!(
+                "--allowed-origin {bad:?} is not an origin (scheme://host[:port], host:*, or null)"
+            ));
+        }
+        let mut hosts: Vec<String> = LOOPBACK_HOSTS.iter().map(|h| h.to_string()).collect();
+        for h in allowed_hosts {
+            if guard::parse_allowed_authority(&h).is_none() {
+                return Err(format!("--allowed-host {h:?} is not a host name"));
+            }
+            hosts.push(h);
+        }
+        Ok(Settings {
+            addr,
+            token,
+            allowed_hosts: hosts,
+            allowed_origins,
+            max_connections: max_connections.max(1),
+        })
+    }
+
+    /// Whether a bearer token is required.
+    pub fn has_token(&self) -> bool {
+        self.token.is_some()
+    }
+}
+
+/// What every request handler shares.
+struct Shared {
+    server: AjisaiServer,
+    framing: Arc<Framing>,
+    mcp: StreamableHttpService<AjisaiServer, NeverSessionManager>,
+    /// SHA-256 of the token: compared in constant time and constant length.
+    token_digest: Option<[u8; 32]>,
+    allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
+    readiness: Readiness,
+}
+
+/// `/readyz`: a real computation through the compute path, cached for [`READY_FOR`];
+/// not ready while draining.
+struct Readiness {
+    draining: AtomicBool,
+    last_ok: Mutex<Option<Instant>>,
+    checking: tokio::sync::Mutex<()>,
+}
+
+impl Readiness {
+    fn fresh(&self) -> bool {
+        let last = *self.last_ok.lock().unwrap_or_else(|p| p.into_inner());
+        last.is_some_and(|t| t.elapsed() < READY_FOR)
+    }
+
+    async fn ready(&self, server: &AjisaiServer) -> bool {
+        if self.draining.load(Ordering::Acquire) {
+            return false;
+        }
+        if self.fresh() {
+            return true;
+        }
+        // One computation at a time; probes arriving meanwhile share its answer.
+        let _one = self.checking.lock().await;
+        if self.fresh() {
+            return true;
+        }
+        let server = server.clone();
+        // Outside the gate and the metrics: a probe must not take a slot from a call.
+        let ok = tokio::task::spawn_blocking(move || readiness_computation(&server))
+            .await
+            .unwrap_or(false);
+        if ok {
+            *self.last_ok.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+        }
+        ok && !self.draining.load(Ordering::Acquire)
+    }
+}
+
+/// `2 3 DIV 1 3 DIV ADD` through the compute path answers `1/1`.
+fn readiness_computation(server: &AjisaiServer) -> bool {
+    match server.execute_now(ToolKind::Compute, "2 3 DIV 1 3 DIV ADD") {
+        Ok(result) => result.structured_content.as_ref().is_some_and(|e| {
+            e["status"] == "ok" && e["stackDisplay"] == serde_json::json!(["1/1"])
+        }),
+        Err(_) => false,
+    }
+}
+
+/// Serve `server` on `listener` until `shutdown` is cancelled, then drain: `/readyz`
+/// answers 503, no connection is accepted, keep-alive connections close after their
+/// current answer, and running calls finish (within `wallTimeMs`).
+pub async fn serve(
+    listener: TcpListener,
+    server: AjisaiServer,
+    settings: Settings,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    let local = listener.local_addr()?;
+    let wall_time = server.executor().options.wall_time();
+    let backend = server.provenance_backend();
+    super::metrics::install(&backend);
+    let rmcp_ct = CancellationToken::new();
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_sse_keep_alive(None)
+        .with_allowed_hosts(settings.allowed_hosts.clone())
+        .with_allowed_origins(settings.allowed_origins.clone())
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(MAX_MESSAGE_BYTES)
+        .with_cancellation_token(rmcp_ct.clone());
+    let factory = server.clone();
+    let mcp = StreamableHttpService::new(
+        move || Ok(factory.clone()),
+        Arc::new(NeverSessionManager::default()),
+        config,
+    );
+    let framing = {
+        let s = server.clone();
+        Framing::stateless(Box::new(move |params: &serde_json::Value| {
+            s.precheck(params)
+        }))
+    };
+    let shared = Arc::new(Shared {
+        server,
+        framing,
+        mcp,
+        token_digest: settings.token.as_deref().map(digest),
+        allowed_hosts: settings.allowed_hosts.clone(),
+        allowed_origins: settings.allowed_origins.clone(),
+        readiness: Readiness {
+            draining: AtomicBool::new(false),
+            last_ok: Mutex::new(None),
+            checking: tokio::sync::Mutex::new(()),
+        },
+    });
+    let app = Router::new()
+        .route(MCP_PATH, any(mcp_endpoint))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics_endpoint))
+        .with_state(Arc::clone(&shared));
+    tracing::info!(
+        "listening on http://{local}{MCP_PATH} (token {}; at most {} connections)",
+        if settings.has_token() {
+            "required"
+        } else {
+            "not set"
+        },
+        settings.max_connections
+    );
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let connections = Arc::new(tokio::sync::Semaphore::new(settings.max_connections));
+    loop {
+        let permit = tokio::select! {
+            p = Arc::clone(&connections).acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+            () = shutdown.cancelled() => break,
+        };
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            () = shutdown.cancelled() => break,
+        };
+        let (stream, _peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of descriptors and the like: wait a little instead of spinning.
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(
+            tower::ServiceExt::map_request(app.clone(), |r: Request<hyper::body::Incoming>| {
+                r.map(Body::new)
+            }),
+        );
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(HEADER_READ_TIMEOUT)
+            .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+        let watched = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = watched.await;
+            drop(permit);
+        });
+    }
+    shared.readiness.draining.store(true, Ordering::Release);
+    drop(listener);
+    tracing::info!("draining: no new connections; waiting for running calls");
+    // Calls answer within wallTimeMs (timeouts included); a little more for the
+    // answers to be written.
+    if tokio::time::timeout(wall_time + Duration::from_secs(1), graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("connections still open after the drain period; closing them");
+    }
+    // Only now: cancelling rmcp first would answer in-flight requests with nothing.
+    rmcp_ct.cancel();
+    Ok(())
+}
+
+fn digest(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// What one request did, for its log line.
+#[derive(Default)]
+struct Logged {
+    rpc: Option<String>,
+    tool: Option<String>,
+    outcome: Option<&'static str>,
+}
+
+/// The outcome a tool-call handler records for the request's log line (rmcp hands the
+/// HTTP request's parts, extensions included, to the handler).
+#[derive(Clone, Default)]
+pub struct OutcomeCell(Arc<Mutex<Option<&'static str>>>);
+
+impl OutcomeCell {
+    /// Record the outcome of the call.
+    pub fn set(&self, outcome: &'static str) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+    }
+
+    fn get(&self) -> Option<&'static str> {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// One stderr line per request (MCP-3 as amended for HTTP): never the source.
+fn log_request(
+    method: &Method,
+    path: &str,
+    logged: &Logged,
+    response: &Response<Body>,
+    took: Duration,
+) {
+    let bytes = http_body::Body::size_hint(response.body())
+        .exact()
+        .map_or_else(|| "-".to_string(), |b| b.to_string());
+    let field = |v: Option<&str>| v.map_or_else(|| "-".to_string(), super::validate::echo);
+    tracing::info!(
+        "http method={method} path={path} rpc={} tool={} outcome={} status={} ms={} bytes={bytes}",
+        field(logged.rpc.as_deref()),
+        field(logged.tool.as_deref().map(super::metrics::tool_label)),
+        logged.outcome.unwrap_or("-"),
+        response.status().as_u16(),
+        took.as_millis(),
+    );
+}
+
+async fn healthz() -> Response<Body> {
+    text(StatusCode::OK, "ok\n")
+}
+
+async fn readyz(State(shared): State<Arc<Shared>>) -> Response<Body> {
+    if shared.readiness.ready(&shared.server).await {
+        text(StatusCode::OK, "ready\n")
+    } else if shared.readiness.draining.load(Ordering::Acquire) {
+        text(StatusCode::SERVICE_UNAVAILABLE, "draining\n")
+    } else {
+        text(StatusCode::SERVICE_UNAVAILABLE, "not ready\n")
+    }
+}
+
+async fn metrics_endpoint(
+    State(shared): State<Arc<Shared>>,
+    request: Request<Body>,
+) -> Response<Body> {
+    let started = Instant::now();
+    let response = match shared.refusal(request.headers()) {
+        Some(refusal) => refusal,
+        None => match super::metrics::render() {
+            Some(body) => Response::builder()
+                .status(StatusCode::OK)
+                .header(
+                    header::CONTENT_TYPE,
+                    "text/plain; version=0.0.4; charset=utf-8",
+                )
+                .body(Body::from(body))
+                .unwrap_or_else(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "error\n")),
+            None => text(StatusCode::SERVICE_UNAVAILABLE, "no metrics recorder\n"),
+        },
+    };
+    log_request(
+        &Method::GET,
+        "/metrics",
+        &Logged::default(),
+        &response,
+        started.elapsed(),
+    );
+    response
+}
+
+async fn mcp_endpoint(State(shared): State<Arc<Shared>>, request: Request<Body>) -> Response<Body> {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let mut logged = Logged::default();
+    let response = shared.mcp(request, &mut logged).await;
+    log_request(&method, MCP_PATH, &logged, &response, started.elapsed());
+    response
+}
+
+impl Shared {
+    /// Host, Origin and token checks: the refusal, if any.
+    fn refusal(&self, headers: &HeaderMap) -> Option<Response<Body>> {
+        if let Err(why) = guard::host_allowed(headers, &self.allowed_hosts) {
+            return Some(text(StatusCode::FORBIDDEN, why));
+        }
+        if let Err(why) = guard::origin_allowed(headers, &self.allowed_origins) {
+            return Some(text(StatusCode::FORBIDDEN, why));
+        }
+        if let Some(expected) = &self.token_digest {
+            let presented = headers
+                .get(header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| {
+                    let (scheme, rest) = v.split_once(' ')?;
+                    scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
+                })
+                .map(digest);
+            let ok = presented
+                .is_some_and(|p| bool::from(subtle::ConstantTimeEq::ct_eq(&p[..], &expected[..])));
+            if !ok {
+                let mut r = text(
+                    StatusCode::UNAUTHORIZED,
+                    "Unauthorized: send Authorization: Bearer <token>\n",
+                );
+                r.headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+                return Some(r);
+            }
+        }
+        None
+    }
+
+    async fn mcp(&self, request: Request<Body>, logged: &mut Logged) -> Response<Body> {
+        if let Some(refusal) = self.refusal(request.headers()) {
+            return refusal;
+        }
+        if request.method() != Method::POST || !guard::negotiable(request.headers()) {
+            // rmcp answers these itself (405, 406, 415) without reading a body.
+            return self.rmcp(request).await;
+        }
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_MESSAGE_BYTES as u64) {
+            return too_large();
+        }
+        let (mut parts, body) = request.into_parts();
+        let read = tokio::time::timeout(
+            BODY_READ_TIMEOUT,
+            Limited::new(body, MAX_MESSAGE_BYTES).collect(),
+        )
+        .await;
+        let bytes = match read {
+            Err(_) => {
+                return text(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "Request Timeout: the body was not sent in time\n",
+                )
+            }
+            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
+            Ok(Err(e)) => {
+                return text(
+                    StatusCode::BAD_REQUEST,
+                    format!("Bad Request: cannot read the body: {e}\n"),
+                )
+            }
+            Ok(Ok(collected)) => collected.to_bytes(),
+        };
+        peek(&bytes, logged);
+        match self.framing.body(&bytes) {
+            Framed::Refused(body) => {
+                logged.outcome = Some("refused");
+                json(StatusCode::BAD_REQUEST, body)
+            }
+            Framed::Answered(body) => {
+                logged.outcome = Some("hostError");
+                json(StatusCode::OK, body)
+            }
+            Framed::Accepted => Response::builder()
+                .status(StatusCode::ACCEPTED)
+                .body(Body::empty())
+                .unwrap_or_else(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "error\n")),
+            Framed::Forward { bytes, remapped } => {
+                let cell = OutcomeCell::default();
+                parts.extensions.insert(cell.clone());
+                parts.headers.insert(
+                    header::CONTENT_LENGTH,
+                    HeaderValue::from(bytes.len() as u64),
+                );
+                let forwarded = Request::from_parts(parts, Full::new(Bytes::from(bytes)));
+                // Forget a remapped id whatever happens (the client may go away).
+                let restore = remapped.map(|i| Restore {
+                    framing: Arc::clone(&self.framing),
+                    internal: i,
+                });
+                let response = self.mcp.handle(forwarded).await;
+                logged.outcome = cell.get();
+                match restore {
+                    None => response.map(Body::new),
+                    Some(r) => r.apply(response).await,
+                }
+            }
+        }
+    }
+
+    async fn rmcp(&self, request: Request<Body>) -> Response<Body> {
+        self.mcp.handle(request).await.map(Body::new)
+    }
+}
+
+/// The client's id for an answer that carries an internal one; dropping it forgets the
+/// mapping.
+struct Restore {
+    framing: Arc<Framing>,
+    internal: i64,
+}
+
+impl Restore {
+    async fn apply(
+        self,
+        response: Response<http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>>,
+    ) -> Response<Body> {
+        let Some(id) = self.framing.restore(self.internal) else {
+            return response.map(Body::new);
+        };
+        let is_json = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/json"));
+        if !is_json {
+            return response.map(Body::new);
+        }
+        let (mut parts, body) = response.into_parts();
+        let Ok(collected) = body.collect().await;
+        let bytes = collected.to_bytes();
+        let rewritten = super::framing::with_id(&bytes, &id).unwrap_or_else(|| bytes.to_vec());
+        parts.headers.remove(header::CONTENT_LENGTH);
+        Response::from_parts(parts, Body::from(rewritten))
+    }
+}
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        let _ = self.framing.restore(self.internal);
+    }
+}
+
+/// The JSON-RPC method and tool name of a body, for the log line.
+fn peek(bytes: &[u8], logged: &mut Logged) {
+    #[derive(serde::Deserialize)]
+    struct Params {
+        name: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Message {
+        method: Option<String>,
+        params: Option<Params>,
+    }
+    if let Ok(m) = serde_json::from_slice::<Message>(bytes) {
+        if m.method.as_deref() == Some("tools/call") {
+            logged.tool = m.params.and_then(|p| p.name);
+        }
+        logged.rpc = m.method;
+    }
+}
+
+fn too_large() -> Response<Body> {
+    text(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("Payload Too Large: request bodies are limited to {MAX_MESSAGE_BYTES} bytes\n"),
+    )
+}
+
+fn text(status: StatusCode, body: impl Into<String>) -> Response<Body> {
+    let mut r = Response::new(Body::from(body.into()));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    r
+}
+
+fn json(status: StatusCode, body: Vec<u8>) -> Response<Body> {
+    let mut r = Response::new(Body::from(body));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+/// `Host`, `Origin` and `Accept` rules, as rmcp's Streamable HTTP server applies them
+/// (rmcp applies them again behind this front; these run first so that nothing of a
+/// refused request is read or answered).
+pub mod guard {
+    use axum::http::{header, HeaderMap};
+
+    /// A host, lower-cased, without IPv6 brackets, with its port if given.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Authority {
+        host: String,
+        port: Option<u16>,
+    }
+
+    fn authority(host: &str, port: Option<u16>) -> Authority {
+        Authority {
+            host: host.trim_matches(['[', ']']).to_ascii_lowercase(),
+            port,
+        }
+    }
+
+    /// An `--allowed-host` entry: `name` (any port) or `name:port`.
+    pub fn parse_allowed_authority(allowed: &str) -> Option<Authority> {
+        let allowed = allowed.trim();
+        if allowed.is_empty() || allowed.contains('/') {
+            return None;
+        }
+        if let Ok(a) = axum::http::uri::Authority::try_from(allowed) {
+            return Some(authority(a.host(), a.port_u16()));
+        }
+        Some(authority(allowed, None))
+    }
+
+    /// Whether the request's `Host` is one of `allowed`.
+    pub fn host_allowed(headers: &HeaderMap, allowed: &[String]) -> Result<(), &'static str> {
+        let host = headers
+            .get(header::HOST)
+            .ok_or("Forbidden: a Host header is required\n")?
+            .to_str()
+            .map_err(|_| "Forbidden: the Host header is not text\n")?;
+        let a = axum::http::uri::Authority::try_from(host)
+            .map_err(|_| "Forbidden: the Host header is not a host\n")?;
+        let host = authority(a.host(), a.port_u16());
+        let ok = allowed
+            .iter()
+            .filter_map(|e| parse_allowed_authority(e))
+            .any(|e| e.host == host.host && e.port.is_none_or(|p| host.port == Some(p)));
+        if ok {
+            Ok(())
+        } else {
+            Err("Forbidden: Host header is not allowed (see --allowed-host)\n")
+        }
+    }
+
+    /// An origin: `null`, or scheme, host and port.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum Origin {
+        /// `Origin: null`.
+        Null,
+        /// `scheme://host[:port]`.
+        Tuple(String, String, Option<u16>),
+    }
+
+    fn parse_origin(value: &str) -> Option<Origin> {
+        let value = value.trim();
+        if value.eq_ignore_ascii_case("null") {
+            return Some(Origin::Null);
+        }
+        let uri = axum::http::Uri::try_from(value).ok()?;
+        let scheme = uri.scheme_str()?.to_ascii_lowercase();
+        let a = uri.authority()?;
+        let host = authority(a.host(), a.port_u16());
+        Some(Origin::Tuple(scheme, host.host, host.port))
+    }
+
+    /// A port of an `--allowed-origin` entry.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Port {
+        /// `:*`, or no port given (rmcp's reading, which it deprecates).
+        Any,
+        /// This port (the scheme's default when the Origin omits it).
+        Exact(u16),
+    }
+
+    /// An `--allowed-origin` entry.
+    pub fn parse_allowed_origin(value: &str) -> Option<(Origin, Port)> {
+        let value = value.trim();
+        if let Some(base) = value.strip_suffix(":*") {
+            return match parse_origin(base)? {
+                Origin::Tuple(s, h, None) => Some((Origin::Tuple(s, h, None), Port::Any)),
+                _ => None,
+            };
+        }
+        match parse_origin(value)? {
+            Origin::Null => Some((Origin::Null, Port::Any)),
+            Origin::Tuple(s, h, p) => {
+                let port = p.map_or(Port::Any, Port::Exact);
+                Some((Origin::Tuple(s, h, None), port))
+            }
+        }
+    }
+
+    fn default_port(scheme: &str) -> Option<u16> {
+        match scheme {
+            "http" => Some(80),
+            "https" => Some(443),
+            _ => None,
+        }
+    }
+
+    /// Whether the request's `Origin`, if it has one, is one of `allowed` (enforced
+    /// even when `allowed` is empty: then any present Origin is refused).
+    pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> Result<(), &'static str> {
+        let Some(value) = headers.get(header::ORIGIN) else {
+            return Ok(());
+        };
+        let origin = value
+            .to_str()
+            .ok()
+            .and_then(parse_origin)
+            .ok_or("Forbidden: the Origin header is not an origin\n")?;
+        let ok =
+            allowed
+                .iter()
+                .filter_map(|e| parse_allowed_origin(e))
+                .any(|(entry, port)| match (&entry, &origin) {
+                    (Origin::Null, Origin::Null) => true,
+                    (Origin::Tuple(es, eh, _), Origin::Tuple(os, oh, op)) => {
+                        es == os
+                            && eh == oh
+                            && match port {
+                                Port::Any => true,
+                                Port::Exact(p) => op.or_else(|| default_port(os)) == Some(p),
+                            }
+                    }
+                    _ => false,
+                });
+        if ok {
+            Ok(())
+        } else {
+            Err("Forbidden: Origin header is not allowed (see --allowed-origin)\n")
+        }
+    }
+
+    /// Whether a POST accepts both answer types and sends JSON (otherwise rmcp answers
+    /// 406 or 415 itself).
+    pub fn negotiable(headers: &HeaderMap) -> bool {
+        let mut json = false;
+        let mut sse = false;
+        for value in headers.get_all(header::ACCEPT) {
+            let Ok(value) = value.to_str() else { continue };
+            for entry in value.split(',') {
+                let mut parts = entry.split(';');
+                let essence = parts.next().unwrap_or("").trim();
+                // Only an explicit zero weight (`q=0`, `q=0.000`) excludes a type.
+                let refused = parts.any(|p| {
+                    p.split_once('=').is_some_and(|(k, v)| {
+                        let v = v.trim();
+                        let zero = v == "0"
+                            || v.strip_prefix("0.")
+                                .is_some_and(|f| f.len() <= 3 && f.bytes().all(|b| b == b'0'));
+                        k.trim().eq_ignore_ascii_case("q") && zero
+                    })
+                });
+                if refused {
+                    continue;
+                }
+                json |= essence.eq_ignore_ascii_case("application/json");
+                sse |= essence.eq_ignore_ascii_case("text/event-stream");
+            }
+        }
+        let sends_json = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .eq_ignore_ascii_case("application/json")
+            });
+        json && sse && sends_json
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use axum::http::HeaderValue;
+
+        fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+            let mut h = HeaderMap::new();
+            for (k, v) in pairs {
+                h.append(k.clone(), HeaderValue::from_str(v).expect("header"));
+            }
+            h
+        }
+
+        #[test]
+        fn hosts() {
+            let allowed: Vec<String> = ["localhost", "127.0.0.1", "::1", "api.example:8443"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            for ok in [
+                "localhost",
+                "LOCALHOST:9000",
+                "127.0.0.1:1",
+                "[::1]:80",
+                "api.example:8443",
+            ] {
+                assert!(
+                    host_allowed(&headers(&[(header::HOST, ok)]), &allowed).is_ok(),
+                    "{ok}"
+                );
+            }
+            for bad in [
+                "evil.example",
+                "api.example",
+                "api.example:80",
+                "localhost.evil",
+            ] {
+                assert!(
+                    host_allowed(&headers(&[(header::HOST, bad)]), &allowed).is_err(),
+                    "{bad}"
+                );
+            }
+            assert!(host_allowed(&HeaderMap::new(), &allowed).is_err());
+        }
+
+        #[test]
+        fn origins() {
+            let allowed = vec![
+                "https://app.example:443".to_string(),
+                "http://localhost:*".to_string(),
+                "null".to_string(),
+            ];
+            assert!(origin_allowed(&HeaderMap::new(), &[]).is_ok());
+            for ok in [
+                "https://app.example",
+                "https://app.example:443",
+                "http://localhost:5173",
+                "null",
+            ] {
+                assert!(
+                    origin_allowed(&headers(&[(header::ORIGIN, ok)]), &allowed).is_ok(),
+                    "{ok}"
+                );
+            }
+            for bad in [
+                "https://app.example:8443",
+                "http://app.example",
+                "https://evil.example",
+                "garbage",
+            ] {
+                assert!(
+                    origin_allowed(&headers(&[(header::ORIGIN, bad)]), &allowed).is_err(),
+                    "{bad}"
+                );
+            }
+            // Enforced with an empty list: any present Origin is refused.
+            assert!(
+                origin_allowed(&headers(&[(header::ORIGIN, "http://localhost:1")]), &[]).is_err()
+            );
+            assert!(parse_allowed_origin("null:*").is_none());
+            assert!(parse_allowed_origin("https://a.example:443:*").is_none());
+        }
+
+        #[test]
+        fn negotiation() {
+            let both = (header::ACCEPT, "application/json, text/event-stream");
+            let ct = (header::CONTENT_TYPE, "application/json; charset=utf-8");
+            assert!(negotiable(&headers(&[both.clone(), ct.clone()])));
+            assert!(!negotiable(&headers(&[
+                (header::ACCEPT, "application/json"),
+                ct.clone()
+            ])));
+            assert!(!negotiable(&headers(&[
+                (header::ACCEPT, "application/json, text/event-stream;q=0"),
+                ct.clone()
+            ])));
+            assert!(negotiable(&headers(&[
+                (
+                    header::ACCEPT,
+                    "application/json;q=0.5, text/event-stream;q=1.0"
+                ),
+                ct.clone()
+            ])));
+            assert!(!negotiable(&headers(&[
+                both.clone(),
+                (header::CONTENT_TYPE, "text/plain")
+            ])));
+            assert!(!negotiable(&headers(&[both])));
+        }
+    }
+}

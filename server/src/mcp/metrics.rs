@@ -1,0 +1,138 @@
+//! Prometheus metrics for `GET /metrics` (HTTP mode), through the `metrics` facade.
+//!
+//! The recorder is installed only when the server serves HTTP; over stdio every call
+//! below is a no-op of the facade. Recording sits on the tool-call path both transports
+//! share, so the numbers mean the same wherever they are read. The exporter is built
+//! without its own listener or TLS stack: the server renders the text itself.
+
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Tool calls by tool and outcome (`ok`, `error`, `hostError`; unknown tools are `other`).
+pub const TOOL_CALLS: &str = "ajisai_tool_calls_total";
+/// Time from receiving a tool call to its answer, in seconds.
+pub const TOOL_CALL_DURATION: &str = "ajisai_tool_call_duration_seconds";
+/// Executions holding a slot right now (their engines have not stopped yet).
+pub const EXECUTIONS_IN_FLIGHT: &str = "ajisai_executions_in_flight";
+/// Calls answered `capacityExhausted`.
+pub const CAPACITY_EXHAUSTED: &str = "ajisai_capacity_exhausted_total";
+/// Calls answered `memoryExhausted`.
+pub const MEMORY_EXHAUSTED: &str = "ajisai_memory_exhausted_total";
+/// Always 1, labelled with the server version and the numeric backend.
+pub const BUILD_INFO: &str = "ajisai_build_info";
+
+/// Upper bounds of the duration histogram, in seconds: sub-millisecond calls up to
+/// the 5 s deadline.
+const DURATION_BUCKETS: [f64; 14] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 2.5, 5.0,
+];
+
+/// The tool names counted by name; anything else is `other`.
+const KNOWN_TOOLS: [&str; 4] = ["compute", "check", "infer_contracts", "word_contract"];
+
+static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+
+/// Install the process's recorder (once; later calls return the same handle), with
+/// `ajisai_build_info` set. `None` when another recorder was installed first.
+pub fn install(backend: &str) -> Option<&'static PrometheusHandle> {
+    if let Some(h) = HANDLE.get() {
+        return Some(h);
+    }
+    let recorder = PrometheusBuilder::new()
+        .set_buckets_for_metric(
+            metrics_exporter_prometheus::Matcher::Full(TOOL_CALL_DURATION.to_string()),
+            &DURATION_BUCKETS,
+        )
+        .ok()?
+        .build_recorder();
+    let handle = recorder.handle();
+    metrics::set_global_recorder(recorder).ok()?;
+    let _ = HANDLE.set(handle);
+    describe();
+    metrics::gauge!(BUILD_INFO, "version" => super::SERVER_VERSION, "backend" => backend.to_string())
+        .set(1.0);
+    // Present from the start, so a scrape before the first call sees zeros.
+    metrics::gauge!(EXECUTIONS_IN_FLIGHT).set(0.0);
+    metrics::counter!(CAPACITY_EXHAUSTED).absolute(0);
+    metrics::counter!(MEMORY_EXHAUSTED).absolute(0);
+    HANDLE.get()
+}
+
+fn describe() {
+    metrics::describe_counter!(TOOL_CALLS, "Tool calls answered, by tool and outcome.");
+    metrics::describe_histogram!(
+        TOOL_CALL_DURATION,
+        metrics::Unit::Seconds,
+        "Time from receiving a tool call to its answer."
+    );
+    metrics::describe_gauge!(
+        EXECUTIONS_IN_FLIGHT,
+        "Executions holding a slot (until their engine stops)."
+    );
+    metrics::describe_counter!(CAPACITY_EXHAUSTED, "Calls answered capacityExhausted.");
+    metrics::describe_counter!(MEMORY_EXHAUSTED, "Calls answered memoryExhausted.");
+    metrics::describe_gauge!(BUILD_INFO, "Server version and numeric backend.");
+}
+
+/// The Prometheus text of every metric, or `None` when no recorder is installed.
+pub fn render() -> Option<String> {
+    HANDLE.get().map(PrometheusHandle::render)
+}
+
+/// The label of a tool name: itself when known, else `other` (names are chosen by
+/// clients, so they must not grow the label set).
+pub fn tool_label(name: &str) -> &'static str {
+    KNOWN_TOOLS
+        .iter()
+        .find(|t| **t == name)
+        .copied()
+        .unwrap_or("other")
+}
+
+/// Count one answered tool call.
+pub fn tool_call(tool: &str, outcome: &'static str, took: Duration) {
+    let tool = tool_label(tool);
+    metrics::counter!(TOOL_CALLS, "tool" => tool, "outcome" => outcome).increment(1);
+    metrics::histogram!(TOOL_CALL_DURATION, "tool" => tool).record(took.as_secs_f64());
+}
+
+/// Count a `capacityExhausted` answer.
+pub fn capacity_exhausted() {
+    metrics::counter!(CAPACITY_EXHAUSTED).increment(1);
+}
+
+/// Count a `memoryExhausted` answer.
+pub fn memory_exhausted() {
+    metrics::counter!(MEMORY_EXHAUSTED).increment(1);
+}
+
+/// Held while an execution holds its slot: counted in `ajisai_executions_in_flight`.
+pub struct InFlight(());
+
+impl InFlight {
+    /// An execution started.
+    pub fn start() -> InFlight {
+        metrics::gauge!(EXECUTIONS_IN_FLIGHT).increment(1.0);
+        InFlight(())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        metrics::gauge!(EXECUTIONS_IN_FLIGHT).decrement(1.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_tools_share_one_label() {
+        assert_eq!(tool_label("compute"), "compute");
+        assert_eq!(tool_label("word_contract"), "word_contract");
+        assert_eq!(tool_label("rm -rf"), "other");
+        assert_eq!(tool_label(""), "other");
+    }
+}
