@@ -1,17 +1,22 @@
 //! The golden evidence against the live server (MCP.md MCP-56, MCP-85, MCP-86, MCP-90):
-//! `golden/cases.json` and the probes of `golden/limits.json`, sent over real stdio to
-//! the built `ajisai-mcp-server`, one process per available numeric backend, with every
-//! envelope required to be byte-identical across backends once `mcp.backend` is removed.
+//! `golden/cases.json` and the probes of `golden/limits.json`, sent over real stdio and
+//! over Streamable HTTP to the built `ajisai-mcp-server`, one process per available
+//! numeric backend and transport, with every envelope required to be byte-identical
+//! across backends once `mcp.backend` is removed, and across transports once
+//! `mcp.limitProfile` is (`mcp-local-stdio` and `mcp-remote-http`).
 //!
 //! The same sources also run through the `ajisai` CLI (profile `cli-local`): a case
 //! without a `hostDivergence` block must answer there exactly as here (MCP-49), and a
 //! case with one must answer there as its block states (MCP-55).
 
+mod http_support;
 mod mcp_support;
 
 use ajisai_core::Limit;
 use ajisai_server::mcp::ServerOptions;
-use mcp_support::{check_form, envelope, in_process, object, read, spawn_with_env, Client, BIN};
+use mcp_support::{
+    check_form, connect_http, envelope, in_process, object, read, spawn_with_env, Client, BIN,
+};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -329,6 +334,21 @@ async fn run_cases(client: &Client, label: &str) -> (Vec<String>, Vec<(String, S
     (problems, envelopes)
 }
 
+/// The profile names of the two transports, as their envelopes carry them.
+const HTTP_PROFILE: &str = "\"limitProfile\":\"mcp-remote-http\"";
+const STDIO_PROFILE: &str = "\"limitProfile\":\"mcp-local-stdio\"";
+
+async fn run_corpus(
+    corpus: Corpus,
+    client: &Client,
+    label: &str,
+) -> (Vec<String>, Vec<(String, String)>) {
+    match corpus {
+        Corpus::Cases => run_cases(client, label).await,
+        Corpus::LimitProbes => run_probes(client, label).await,
+    }
+}
+
 /// What [`on_every_backend`] sends.
 #[derive(Clone, Copy)]
 enum Corpus {
@@ -338,20 +358,33 @@ enum Corpus {
     LimitProbes,
 }
 
-/// Run `corpus` on a fresh server per available backend; the mismatches, then every
-/// envelope that differs from the first backend's (MCP-90).
+/// Run `corpus` on a fresh server per available backend and transport; the mismatches,
+/// then every envelope that differs from the first backend's (MCP-90) or, over HTTP,
+/// from the same backend's over stdio.
 async fn on_every_backend(corpus: Corpus) -> Vec<String> {
     let mut problems = Vec::new();
     let mut runs = Vec::new();
     for backend in backends() {
         let client = spawn_with_env(&backend.env).await;
-        let (p, envelopes) = match corpus {
-            Corpus::Cases => run_cases(&client, backend.kind).await,
-            Corpus::LimitProbes => run_probes(&client, backend.kind).await,
-        };
+        let (p, envelopes) = run_corpus(corpus, &client, backend.kind).await;
         problems.extend(p);
-        runs.push((backend.kind.to_string(), envelopes));
         client.cancel().await.expect("closes");
+        // The same corpus over HTTP: envelopes equal stdio's apart from the profile name.
+        let server = http_support::HttpServer::spawn(&[], &backend.env);
+        let client = connect_http(&server.mcp()).await;
+        let label = format!("{} over HTTP", backend.kind);
+        let (p, over_http) = run_corpus(corpus, &client, &label).await;
+        problems.extend(p);
+        client.cancel().await.expect("closes");
+        let as_stdio: Vec<(String, String)> = over_http
+            .into_iter()
+            .map(|(name, env)| (name, env.replace(HTTP_PROFILE, STDIO_PROFILE)))
+            .collect();
+        problems.extend(parity(
+            &(backend.kind.to_string(), envelopes.clone()),
+            &(label, as_stdio),
+        ));
+        runs.push((backend.kind.to_string(), envelopes));
     }
     for other in runs.iter().skip(1) {
         problems.extend(parity(&runs[0], other));
@@ -368,7 +401,7 @@ fn parity(
     for ((name, a), (_, b)) in first.1.iter().zip(&other.1) {
         if a != b {
             out.push(format!(
-                "{name}: {} and {} differ apart from mcp.backend:\n  {}\n  {}",
+                "{name}: {} and {} differ apart from mcp.backend and mcp.limitProfile:\n  {}\n  {}",
                 first.0,
                 other.0,
                 clip(a),

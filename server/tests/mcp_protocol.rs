@@ -25,6 +25,40 @@ fn without_descriptions(mut v: Value) -> Value {
     v
 }
 
+/// Revision 2026-07-28 over stdio: the rmcp client in `Discover` mode lists, calls every
+/// tool and reads resources with the envelopes of the initialize lifecycle.
+#[tokio::test]
+async fn the_2026_07_28_lifecycle_is_served_over_stdio() {
+    let modern = spawn_discovering().await;
+    let legacy = spawn().await;
+    assert_eq!(
+        modern.peer_info().map(|i| i.protocol_version.to_string()),
+        Some("2026-07-28".to_string())
+    );
+    assert_eq!(modern.list_all_tools().await.expect("tools/list").len(), 4);
+    for (tool, args) in [
+        ("compute", json!({"source": "2 3 DIV 1 3 DIV ADD"})),
+        ("compute", json!({"source": "1 0 DIV"})),
+        ("check", json!({"source": "1 2 ADD"})),
+        ("infer_contracts", json!({"source": "{ 1 ADD } 'INC' DEF"})),
+        ("word_contract", json!({"word": "ADD"})),
+        ("no_such_tool", json!({})),
+    ] {
+        let a = call_raw(&modern, tool, args.clone()).await;
+        check_form(&a);
+        let b = call_raw(&legacy, tool, args).await;
+        assert_eq!(text(&a), text(&b), "{tool}");
+    }
+    let (_, limits) = read(&modern, "ajisai://limits").await;
+    assert!(
+        limits.contains("\"profile\":\"mcp-local-stdio\""),
+        "{limits}"
+    );
+    for c in [modern, legacy] {
+        let _ = c.cancel().await;
+    }
+}
+
 #[tokio::test]
 async fn initialize_announces_the_server() {
     let client = spawn().await;

@@ -62,6 +62,15 @@ pub async fn spawn_with_env(env: &[(&str, &str)]) -> Client {
     connect(command(env)).await
 }
 
+/// Connect the rmcp client to a Streamable HTTP endpoint (the initialize lifecycle).
+pub async fn connect_http(url: &str) -> Client {
+    ().serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
+        url.to_string(),
+    ))
+    .await
+    .expect("the client initializes over HTTP")
+}
+
 /// Spawn the built server in the working directory `dir` with extra environment
 /// variables and connect.
 pub async fn spawn_in(dir: &std::path::Path, env: &[(&str, &str)]) -> Client {
@@ -89,6 +98,24 @@ async fn connect(cmd: tokio::process::Command) -> Client {
         .spawn()
         .expect("the server starts");
     ().serve(transport).await.expect("initialize succeeds")
+}
+
+/// Spawn the built server and connect with the 2026-07-28 lifecycle: `server/discover`
+/// and self-contained requests with per-request `_meta`, no `initialize`.
+pub async fn spawn_discovering() -> Client {
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+    let (transport, _stderr) = TokioChildProcess::builder(command(&[]))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    ().serve_with_lifecycle(
+        transport,
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await
+    .expect("discover succeeds")
 }
 
 /// Start an in-process server with `options` and connect to it over an in-memory pipe.
