@@ -1,13 +1,17 @@
-//! The built server driven by the official MCP TypeScript SDK client
-//! (`@modelcontextprotocol/sdk`, pinned in `golden/e2e/package.json`) over real stdio
-//! (MCP.md MCP-87): `golden/e2e/e2e.mjs` lists tools and resources, calls every tool,
-//! reads every resource and a template URI and provokes host errors; this test runs it
-//! and holds its size figures equal to the ones the Rust harness measures (MCP-93).
+//! The built server driven by the official MCP TypeScript SDK clients, pinned in
+//! `golden/e2e/package.json` (MCP.md MCP-87): v1 (`@modelcontextprotocol/sdk`) over real
+//! stdio (`e2e.mjs`: lists tools and resources, calls every tool, reads every resource
+//! and a template URI, provokes host errors; its size figures must equal the ones the
+//! Rust harness measures, MCP-93) and over Streamable HTTP (`e2e-http.mjs`, with and
+//! without a bearer token, results equal to stdio's apart from the profile), and v2
+//! (`@modelcontextprotocol/client`) speaking revision 2026-07-28 over both
+//! (`e2e-modern.mjs`).
 //!
 //! Needs Node 20 or newer and npm. The client is installed into `golden/e2e/node_modules`
 //! with `npm ci` (from the committed lockfile) when it is missing or stale; `.ci/run`
 //! installs it the same way before the tests run.
 
+mod http_support;
 mod mcp_support;
 
 use mcp_support::{call_raw, sizes, spawn, BIN};
@@ -19,22 +23,34 @@ fn e2e_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../golden/e2e")
 }
 
-/// The SDK version `package.json` pins.
-fn pinned_version(dir: &Path) -> String {
+/// The client packages `package.json` pins.
+const PACKAGES: [&str; 2] = ["@modelcontextprotocol/sdk", "@modelcontextprotocol/client"];
+
+/// The versions `package.json` pins, in the order of [`PACKAGES`].
+fn pinned_versions(dir: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(dir.join("package.json")).expect("package.json");
     let doc: Value = serde_json::from_str(&text).expect("package.json is JSON");
-    doc["dependencies"]["@modelcontextprotocol/sdk"]
-        .as_str()
-        .expect("the SDK is a pinned dependency")
-        .to_string()
+    PACKAGES
+        .iter()
+        .map(|p| {
+            doc["dependencies"][p]
+                .as_str()
+                .unwrap_or_else(|| panic!("{p} is a pinned dependency"))
+                .to_string()
+        })
+        .collect()
 }
 
-fn installed_version(dir: &Path) -> Option<String> {
-    let text =
-        std::fs::read_to_string(dir.join("node_modules/@modelcontextprotocol/sdk/package.json"))
-            .ok()?;
-    let doc: Value = serde_json::from_str(&text).ok()?;
-    doc["version"].as_str().map(str::to_string)
+fn installed_versions(dir: &Path) -> Vec<Option<String>> {
+    PACKAGES
+        .iter()
+        .map(|p| {
+            let text =
+                std::fs::read_to_string(dir.join(format!("node_modules/{p}/package.json"))).ok()?;
+            let doc: Value = serde_json::from_str(&text).ok()?;
+            doc["version"].as_str().map(str::to_string)
+        })
+        .collect()
 }
 
 /// Node 20+ is on PATH, and the pinned client is installed (`npm ci` otherwise).
@@ -53,8 +69,8 @@ fn ensure_client(dir: &Path) {
         .and_then(|m| m.parse().ok())
         .unwrap_or(0);
     assert!(major >= 20, "Node 20 or newer is needed, found {version}");
-    let pinned = pinned_version(dir);
-    if installed_version(dir).as_deref() == Some(pinned.as_str()) {
+    let pinned: Vec<Option<String>> = pinned_versions(dir).into_iter().map(Some).collect();
+    if installed_versions(dir) == pinned {
         return;
     }
     let status = Command::new("npm")
@@ -67,9 +83,9 @@ fn ensure_client(dir: &Path) {
         "`npm ci` in golden/e2e failed; install the client with `npm ci --prefix golden/e2e`"
     );
     assert_eq!(
-        installed_version(dir),
-        Some(pinned),
-        "npm ci installs the pinned SDK"
+        installed_versions(dir),
+        pinned,
+        "npm ci installs the pinned clients"
     );
 }
 
@@ -125,4 +141,54 @@ async fn the_typescript_sdk_client_drives_the_server() {
     }
     assert_eq!(checked, 8, "1 2 ADD and the seven performance cases");
     client.cancel().await.expect("closes");
+}
+
+/// Run `node <script> <args>` in `golden/e2e`; its JSON summary line.
+fn node(script: &str, args: &[&str]) -> Value {
+    let dir = e2e_dir();
+    ensure_client(&dir);
+    let mut cmd = Command::new("node");
+    cmd.arg(script).args(args).current_dir(&dir);
+    for v in [
+        "AJISAI_NUMERICS",
+        "AJISAI_NUMERICS_PLUGIN",
+        "AJISAI_PHRASEBOOK",
+        "AJISAI_HTTP_TOKEN",
+    ] {
+        cmd.env_remove(v);
+    }
+    let out = cmd.output().expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{script} {args:?} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stderr),
+        stdout
+    );
+    let summary: Value = stdout
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("{script} prints a JSON summary: {stdout}"));
+    println!("{script}: {summary}");
+    summary
+}
+
+#[test]
+fn the_typescript_sdk_client_drives_the_http_server() {
+    let open = http_support::HttpServer::spawn(&[], &[]);
+    node("e2e-http.mjs", &[&open.mcp(), "--stdio", BIN]);
+    let guarded =
+        http_support::HttpServer::spawn(&[], &[("AJISAI_HTTP_TOKEN", http_support::TOKEN)]);
+    node(
+        "e2e-http.mjs",
+        &[&guarded.mcp(), "--token", http_support::TOKEN],
+    );
+}
+
+#[test]
+fn the_v2_client_speaks_2026_07_28_over_http_and_stdio() {
+    let server = http_support::HttpServer::spawn(&[], &[]);
+    node("e2e-modern.mjs", &[&server.mcp()]);
+    node("e2e-modern.mjs", &["--stdio", BIN]);
 }

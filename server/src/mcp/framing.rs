@@ -42,6 +42,8 @@ pub mod code {
     pub const INVALID_REQUEST: i64 = -32600;
     /// Invalid method parameters.
     pub const INVALID_PARAMS: i64 = -32602;
+    /// A method this server does not offer.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
 }
 
 /// Answers a `tools/call` before rmcp sees it (MCP-19's non-object `arguments`): given the
@@ -60,31 +62,36 @@ pub enum Inbound {
     Nothing,
 }
 
-/// The methods rmcp types; a request for one of them that rmcp can only read as a custom
-/// request has params the method cannot take.
-const TYPED_METHODS: [&str; 21] = [
+/// The typed methods this server offers: params they cannot take are `-32602`. Any
+/// other method, typed or not, reaches rmcp, which answers `-32601` for what the server
+/// does not offer (and, over HTTP, 404), whatever its params.
+const OFFERED_METHODS: [&str; 8] = [
     "ping",
     "initialize",
     "server/discover",
-    "completion/complete",
-    "logging/setLevel",
-    "prompts/get",
-    "prompts/list",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "subscriptions/listen",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "tools/call",
     "tools/list",
-    "tasks/get",
-    "tasks/update",
-    "tasks/cancel",
-    "skills/list",
-    "skills/get",
-    "resources/directory/read",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
 ];
+
+/// Whether a request's params name revision 2026-07-28 or later in `_meta` (where
+/// `initialize` no longer exists).
+fn names_a_modern_revision(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+        .and_then(Value::as_str)
+        .is_some_and(|v| v >= "2026-07-28")
+}
+
+/// Whether this server takes `method` with typed params in this request: params that do
+/// not fit are then `-32602`.
+fn takes_typed_params(method: &str, params: Option<&Value>) -> bool {
+    OFFERED_METHODS.contains(&method)
+        && !(method == "initialize" && names_a_modern_revision(params))
+}
 
 /// The id of a request as the client wrote it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -140,6 +147,8 @@ pub enum Body {
     },
     /// Answer this refusal (HTTP 400).
     Refused(Vec<u8>),
+    /// Answer this refusal of a method the server does not offer (HTTP 404).
+    NotFound(Vec<u8>),
     /// Answer this result (HTTP 200).
     Answered(Vec<u8>),
     /// Nothing to answer (a notification): HTTP 202.
@@ -169,6 +178,9 @@ impl Framing {
     /// [`MAX_MESSAGE_BYTES`]): the same rules as a stdio line.
     pub fn body(&self, raw: &[u8]) -> Body {
         match self.inbound(raw) {
+            Inbound::Reply(bytes) if refusal_code(&bytes) == Some(code::METHOD_NOT_FOUND) => {
+                Body::NotFound(bytes)
+            }
             Inbound::Reply(bytes) => Body::Refused(bytes),
             Inbound::Answer(bytes) => Body::Answered(bytes),
             Inbound::Nothing => Body::Accepted,
@@ -345,7 +357,8 @@ impl Framing {
         if self.refuse_duplicates && self.ids().in_flight.contains_key(&id) {
             return Inbound::Reply(duplicate(raw, &id));
         }
-        if let Some(problem) = params_problem(&method, message.get("params")) {
+        let typed = takes_typed_params(&method, message.get("params"));
+        if let Some(problem) = params_problem(&method, message.get("params"), typed) {
             return Inbound::Reply(refuse(
                 raw,
                 Some(&id),
@@ -365,7 +378,7 @@ impl Framing {
                 ClientId::Integer(digits) => digits.parse::<i64>().is_ok(),
             };
             if passes {
-                return self.typed(raw, message, &method, &id, None);
+                return self.typed(raw, message, &method, &id, None, typed);
             }
         }
         let internal = {
@@ -383,11 +396,12 @@ impl Framing {
             internal
         };
         message.insert("id".into(), Value::from(internal));
-        self.typed(raw, message, &method, &id, Some(internal))
+        self.typed(raw, message, &method, &id, Some(internal), typed)
     }
 
     /// Read a request as rmcp's type; `internal` is the id it now carries, if remapped
-    /// (released again when the request is refused here).
+    /// (released again when the request is refused here). `strict`: the server takes
+    /// this method typed, so params rmcp can only read as a custom request are refused.
     fn typed(
         &self,
         raw: &[u8],
@@ -395,6 +409,7 @@ impl Framing {
         method: &str,
         id: &ClientId,
         internal: Option<i64>,
+        strict: bool,
     ) -> Inbound {
         let release = || {
             if let Some(i) = internal {
@@ -404,9 +419,7 @@ impl Framing {
         match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(Value::Object(message)) {
             Ok(m) => {
                 if let JsonRpcMessage::Request(r) = &m {
-                    if matches!(r.request, ClientRequest::CustomRequest(_))
-                        && TYPED_METHODS.contains(&method)
-                    {
+                    if strict && matches!(r.request, ClientRequest::CustomRequest(_)) {
                         release();
                         return Inbound::Reply(refuse(
                             raw,
@@ -417,6 +430,17 @@ impl Framing {
                     }
                 }
                 Inbound::Message(Box::new(m))
+            }
+            Err(_) if !strict => {
+                // A method this server does not offer, with params rmcp cannot even
+                // hold as a custom request (an array): not found, as rmcp would say.
+                release();
+                Inbound::Reply(refuse(
+                    raw,
+                    Some(id),
+                    code::METHOD_NOT_FOUND,
+                    &format!("Method not found: {}", shorten(method)),
+                ))
             }
             Err(e) => {
                 release();
@@ -547,6 +571,21 @@ impl Framing {
     }
 }
 
+/// The error code of a refusal this module wrote.
+fn refusal_code(bytes: &[u8]) -> Option<i64> {
+    #[derive(serde::Deserialize)]
+    struct Error {
+        code: i64,
+    }
+    #[derive(serde::Deserialize)]
+    struct Refusal {
+        error: Error,
+    }
+    serde_json::from_slice::<Refusal>(bytes)
+        .ok()
+        .map(|r| r.error.code)
+}
+
 /// A JSON-RPC answer (`bytes`) with its `id` member replaced by `id_json`, every other
 /// member unchanged and in order; `None` if `bytes` is not a JSON object.
 pub fn with_id(bytes: &[u8], id_json: &str) -> Option<Vec<u8>> {
@@ -627,7 +666,7 @@ fn raw_client_id(raw: &str) -> Option<ClientId> {
 
 /// Why the params of a request cannot serve its method, for the methods whose params
 /// this server reads itself; the rest are decided by rmcp's types.
-fn params_problem(method: &str, params: Option<&Value>) -> Option<String> {
+fn params_problem(method: &str, params: Option<&Value>, typed: bool) -> Option<String> {
     let field = |name: &str| -> Option<String> {
         match params {
             None => Some(format!("params are missing; they need a string `{name}`")),
@@ -644,9 +683,7 @@ fn params_problem(method: &str, params: Option<&Value>) -> Option<String> {
         "resources/read" => field("uri"),
         _ => match params {
             Some(Value::Object(_)) | None => None,
-            Some(_) if TYPED_METHODS.contains(&method) => {
-                Some("params must be an object".to_string())
-            }
+            Some(_) if typed => Some("params must be an object".to_string()),
             Some(_) => None,
         },
     }
@@ -960,6 +997,30 @@ mod tests {
             assert_eq!(v["error"]["code"], -32602, "{v}");
             assert_eq!(v["id"], 1);
         }
+        // Methods this server does not offer, and `initialize` in a 2026-07-28 request,
+        // go on to rmcp whatever their params: it answers -32601 (404 over HTTP).
+        let modern = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#;
+        for line in [
+            format!(r#"{{"jsonrpc":"2.0","id":11,"method":"initialize","params":{{{modern}}}}}"#),
+            r#"{"jsonrpc":"2.0","id":12,"method":"logging/setLevel","params":{}}"#.to_string(),
+            r#"{"jsonrpc":"2.0","id":13,"method":"resources/subscribe","params":[]}"#.to_string(),
+            r#"{"jsonrpc":"2.0","id":14,"method":"completion/complete","params":{}}"#.to_string(),
+        ] {
+            match f.inbound(line.as_bytes()) {
+                Inbound::Message(_) => {}
+                Inbound::Reply(b) => {
+                    // Params rmcp cannot hold: refused here, as not found.
+                    let v: Value = serde_json::from_slice(&b).expect("JSON");
+                    assert_eq!(v["error"]["code"], -32601, "{line}: {v}");
+                }
+                _ => panic!("{line}"),
+            }
+        }
+        let g = Framing::stateless(Box::new(|_| None));
+        assert!(matches!(
+            g.body(br#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":[1]}"#),
+            Body::NotFound(_)
+        ));
     }
 
     #[test]

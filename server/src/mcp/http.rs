@@ -509,6 +509,10 @@ impl Shared {
                 logged.outcome = Some("refused");
                 json(StatusCode::BAD_REQUEST, body)
             }
+            Framed::NotFound(body) => {
+                logged.outcome = Some("refused");
+                json(StatusCode::NOT_FOUND, body)
+            }
             Framed::Answered(body) => {
                 logged.outcome = Some("hostError");
                 json(StatusCode::OK, body)
