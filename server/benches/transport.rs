@@ -1,0 +1,312 @@
+//! The transports against their floors: `ajisai-floor-server`, an rmcp server built with
+//! the same features that answers a fixed result of the same size and does no work.
+//!
+//! - stdio: `1 2 ADD` as `tools/call`, one request at a time, the two servers interleaved
+//!   call by call (alternating which goes first); p50 and p95 latency, and the ratio of
+//!   the p50s (goal ≤ 1.15).
+//! - HTTP: 16 keep-alive clients sending `1 2 ADD` as fast as answers come, each server in
+//!   turn for the same time, twice; calls per second and p50, and the ratios (goals:
+//!   throughput ≥ 0.8 of the floor's, p50 ≤ 1.2 of it).
+//!
+//! `cargo bench -p ajisai-server --features bench-floor --bench transport`
+//! (`AJISAI_BENCH_CALLS`, default 3,000 per stdio server; `AJISAI_BENCH_SECONDS`, default
+//! 3 per HTTP phase). Figures, not thresholds: the machine is shared and noisy.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const OURS: &str = env!("CARGO_BIN_EXE_ajisai-mcp-server");
+const FLOOR: &str = env!("CARGO_BIN_EXE_ajisai-floor-server");
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+fn call_line(id: u64) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"compute","arguments":{{"source":"1 2 ADD"}}}}}}"#
+    )
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// A server over stdio with a blocking line client.
+struct StdioServer {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    line: String,
+}
+
+impl StdioServer {
+    fn start(binary: &str) -> StdioServer {
+        let mut child = Command::new(binary)
+            .env_remove("AJISAI_NUMERICS")
+            .env_remove("AJISAI_NUMERICS_PLUGIN")
+            .env_remove("AJISAI_PHRASEBOOK")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let mut s = StdioServer {
+            child,
+            stdin,
+            stdout,
+            line: String::new(),
+        };
+        s.exchange(INITIALIZE);
+        writeln!(s.stdin, "{INITIALIZED}").expect("written");
+        s
+    }
+
+    fn exchange(&mut self, request: &str) -> usize {
+        writeln!(self.stdin, "{request}").expect("written");
+        self.stdin.flush().expect("flushed");
+        self.line.clear();
+        self.stdout.read_line(&mut self.line).expect("an answer");
+        assert!(self.line.contains("\"result\""), "{}", self.line);
+        self.line.len()
+    }
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn stdio(calls: u64) {
+    let mut ours = StdioServer::start(OURS);
+    let mut floor = StdioServer::start(FLOOR);
+    // Warm both up.
+    for id in 1..=200 {
+        ours.exchange(&call_line(id));
+        floor.exchange(&call_line(id));
+    }
+    let mut ours_t = Vec::with_capacity(calls as usize);
+    let mut floor_t = Vec::with_capacity(calls as usize);
+    let (mut ours_bytes, mut floor_bytes) = (0, 0);
+    for i in 0..calls {
+        let line = call_line(1_000 + i);
+        let one = |s: &mut StdioServer, into: &mut Vec<Duration>| {
+            let t = Instant::now();
+            let n = s.exchange(&line);
+            into.push(t.elapsed());
+            n
+        };
+        if i % 2 == 0 {
+            ours_bytes = one(&mut ours, &mut ours_t);
+            floor_bytes = one(&mut floor, &mut floor_t);
+        } else {
+            floor_bytes = one(&mut floor, &mut floor_t);
+            ours_bytes = one(&mut ours, &mut ours_t);
+        }
+    }
+    ours_t.sort();
+    floor_t.sort();
+    let (o50, f50) = (percentile(&ours_t, 0.5), percentile(&floor_t, 0.5));
+    println!("stdio, 1 2 ADD, {calls} calls each, interleaved:");
+    println!(
+        "  ajisai-mcp-server    p50 {:7.1} µs  p95 {:7.1} µs  ({ours_bytes} bytes a line)",
+        micros(o50),
+        micros(percentile(&ours_t, 0.95))
+    );
+    println!(
+        "  floor (rmcp no-op)   p50 {:7.1} µs  p95 {:7.1} µs  ({floor_bytes} bytes a line)",
+        micros(f50),
+        micros(percentile(&floor_t, 0.95))
+    );
+    println!(
+        "  p50 ratio ours/floor: {:.2} (goal <= 1.15)",
+        o50.as_secs_f64() / f50.as_secs_f64()
+    );
+}
+
+/// A server over HTTP; stderr is drained (ours logs a line per request).
+struct HttpServer {
+    child: Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start(binary: &str) -> HttpServer {
+        let mut child = Command::new(binary)
+            .args(["--http", "127.0.0.1:0"])
+            .env_remove("AJISAI_NUMERICS")
+            .env_remove("AJISAI_NUMERICS_PLUGIN")
+            .env_remove("AJISAI_PHRASEBOOK")
+            .env_remove("AJISAI_HTTP_TOKEN")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the server starts");
+        let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
+        let mut line = String::new();
+        let url = loop {
+            line.clear();
+            if stderr.read_line(&mut line).expect("stderr") == 0 {
+                panic!("{binary} exited before listening");
+            }
+            if let Some(rest) = line.split("listening on ").nth(1) {
+                break rest.split_whitespace().next().expect("a URL").to_string();
+            }
+        };
+        std::thread::spawn(move || {
+            let mut sink = String::new();
+            while stderr.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
+                sink.clear();
+            }
+        });
+        HttpServer { child, url }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Drive `url` with `clients` keep-alive clients for `for_time`; answered calls and
+/// their latencies.
+async fn load(url: &str, clients: usize, for_time: Duration) -> (u64, Vec<Duration>) {
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .pool_max_idle_per_host(clients)
+        .build()
+        .expect("a client");
+    let stop = Arc::new(AtomicBool::new(false));
+    let latencies = Arc::new(Mutex::new(Vec::new()));
+    let mut tasks = Vec::new();
+    for c in 0..clients {
+        let client = client.clone();
+        let url = url.to_string();
+        let stop = Arc::clone(&stop);
+        let latencies = Arc::clone(&latencies);
+        tasks.push(tokio::spawn(async move {
+            let mut mine = Vec::new();
+            let mut id = (c as u64) << 32;
+            while !stop.load(Ordering::Relaxed) {
+                id += 1;
+                let t = Instant::now();
+                let answer = client
+                    .post(&url)
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("Content-Type", "application/json")
+                    .header("MCP-Protocol-Version", "2025-06-18")
+                    .body(call_line(id))
+                    .send()
+                    .await
+                    .expect("answered");
+                let body = answer.bytes().await.expect("a body");
+                assert!(body.len() > 1000, "a tool result");
+                mine.push(t.elapsed());
+            }
+            latencies.lock().expect("latencies").extend(mine);
+        }));
+    }
+    tokio::time::sleep(for_time).await;
+    stop.store(true, Ordering::Relaxed);
+    for t in tasks {
+        t.await.expect("a client task");
+    }
+    let all = std::mem::take(&mut *latencies.lock().expect("latencies"));
+    (all.len() as u64, all)
+}
+
+fn http(seconds: u64) {
+    let ours = HttpServer::start(OURS);
+    let floor = HttpServer::start(FLOOR);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let phase = Duration::from_secs(seconds);
+    let clients = 16;
+    let (mut ours_calls, mut floor_calls) = (0u64, 0u64);
+    let (mut ours_t, mut floor_t) = (Vec::new(), Vec::new());
+    runtime.block_on(async {
+        // Warm-up.
+        load(&ours.url, clients, Duration::from_millis(500)).await;
+        load(&floor.url, clients, Duration::from_millis(500)).await;
+        for round in 0..2 {
+            let order: [(&str, bool); 2] = if round == 0 {
+                [(&floor.url, false), (&ours.url, true)]
+            } else {
+                [(&ours.url, true), (&floor.url, false)]
+            };
+            for (url, is_ours) in order {
+                let (n, t) = load(url, clients, phase).await;
+                if is_ours {
+                    ours_calls += n;
+                    ours_t.extend(t);
+                } else {
+                    floor_calls += n;
+                    floor_t.extend(t);
+                }
+            }
+        }
+    });
+    ours_t.sort();
+    floor_t.sort();
+    let total = 2.0 * phase.as_secs_f64();
+    let (o_rate, f_rate) = (ours_calls as f64 / total, floor_calls as f64 / total);
+    let (o50, f50) = (percentile(&ours_t, 0.5), percentile(&floor_t, 0.5));
+    println!("HTTP, 1 2 ADD, {clients} keep-alive clients, 2 x {seconds} s per server:");
+    println!(
+        "  ajisai-mcp-server    {o_rate:8.0} calls/s  p50 {:7.1} µs  p95 {:7.1} µs",
+        micros(o50),
+        micros(percentile(&ours_t, 0.95))
+    );
+    println!(
+        "  floor (rmcp no-op)   {f_rate:8.0} calls/s  p50 {:7.1} µs  p95 {:7.1} µs",
+        micros(f50),
+        micros(percentile(&floor_t, 0.95))
+    );
+    println!(
+        "  throughput ratio ours/floor: {:.2} (goal >= 0.8); p50 ratio: {:.2} (goal <= 1.2)",
+        o_rate / f_rate,
+        o50.as_secs_f64() / f50.as_secs_f64()
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; any other argument selects one part.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let wants = |part: &str| only.is_empty() || only.iter().any(|o| o == part);
+    if wants("stdio") {
+        stdio(env_number("AJISAI_BENCH_CALLS", 3_000));
+    }
+    if wants("http") {
+        http(env_number("AJISAI_BENCH_SECONDS", 3));
+    }
+}
