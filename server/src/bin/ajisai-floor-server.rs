@@ -6,8 +6,8 @@
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool, ToolsCapability,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolsCapability,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -27,8 +27,10 @@ impl ServerHandler for Floor {
     fn get_info(&self) -> ServerConfig {
         let mut capabilities = ServerCapabilities::default();
         capabilities.tools = Some(ToolsCapability::default());
-        ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new("ajisai-floor", env!("CARGO_PKG_VERSION")))
+        ServerConfig::new(capabilities).with_server_info(Implementation::new(
+            "ajisai-floor",
+            env!("CARGO_PKG_VERSION"),
+        ))
     }
 
     async fn list_tools(

@@ -1,12 +1,13 @@
-//! Running the three source tools: admission, the blocking execution, the deadline,
+//! Running the three source tools: admission, the execution, the deadline,
 //! cancellation, panics, and fitting the result into `responseBytes` (MCP-50..53).
 //!
-//! Each execution runs on a blocking thread, never on an async worker, so a running
-//! computation cannot delay `ping`, listings, resources or `word_contract`. The slot is
-//! moved into the blocking task and released only when the engine has stopped. The
-//! deadline starts when the slot is acquired; when it passes, the interrupt flag is
-//! raised and the `timeout` result is sent at once, while the engine winds down on its
-//! own thread.
+//! A call first runs inline on the async worker that received it, under the small
+//! budget of [`super::inline`]; one that outlives it starts again on a blocking thread,
+//! so a long computation cannot delay `ping`, listings, resources or `word_contract` by
+//! more than that budget. The slot is moved into the blocking task and released only when
+//! the engine has stopped. The deadline starts when the slot is acquired; when it passes,
+//! the interrupt flag is raised and the `timeout` result is sent at once, while the
+//! engine winds down on its own thread.
 
 use super::config::ServerOptions;
 use super::gate::{Admission, Gate};
@@ -159,6 +160,30 @@ impl Executor {
             }
         };
         let deadline = tokio::time::Instant::now() + self.options.wall_time();
+        // First inline, on this worker, under the inline budget (not with test hooks,
+        // which may block to hold the slot).
+        if self.options.hooks.is_none() {
+            let flag = InterruptFlag::new();
+            if let Some(attempt) = super::inline::Attempt::start(&flag) {
+                let in_flight = super::metrics::InFlight::start();
+                let (answer, usage) =
+                    self.execute_measured(tool, &source, &prelude, flag, delivery);
+                drop(in_flight);
+                if !attempt.expired() || usage.exceeded {
+                    drop(slot);
+                    let answer = match answer {
+                        Ok(answer) => answer,
+                        Err(payload) => Err(self.fault_from(payload.as_ref())),
+                    };
+                    return Some(match answer {
+                        Ok(result) => result,
+                        Err(e) => self.host_error(name, &e),
+                    });
+                }
+                // Out of budget: start again on the blocking pool (same answer, since
+                // the engine is deterministic), keeping the slot and the deadline.
+            }
+        }
         let flag = InterruptFlag::new();
         let job = {
             let this = Arc::clone(self);
@@ -332,8 +357,9 @@ impl Executor {
     /// Deliver an envelope that has no stack to elide.
     pub fn fit_plain(&self, json: String, delivery: Delivery) -> Result<CallToolResult, HostError> {
         let limit = self.options.response_bytes();
+        let measured = result::measure_envelope(&json, false);
         match result::tool_result(json, false) {
-            Ok(r) if result::measure(&r) <= self.result_limit(delivery) => Ok(r),
+            Ok(r) if measured <= self.result_limit(delivery) => Ok(r),
             Ok(_) => Err(HostError::response_too_large(limit)),
             Err(u) => Err(undeliverable(u)),
         }
@@ -369,9 +395,10 @@ impl Executor {
         let host = |o: &mut ObjectWriter<'_>| host_fields(o, prelude, &self.provenance);
         loop {
             let rendered = fitter.render(&Fit::mcp(budget), &host);
+            let measured = result::measure_envelope(&rendered.json, false);
             let failure = match result::tool_result(rendered.json, false) {
                 Ok(r) => {
-                    if result::measure(&r) <= fits {
+                    if measured <= fits {
                         return Ok(r);
                     }
                     HostError::response_too_large(limit)

@@ -60,6 +60,16 @@ pub enum Inbound {
     Answer(Vec<u8>),
     /// Nothing to answer (a blank line, a notification).
     Nothing,
+    /// A stateless service's request that passed every check and that rmcp can read as
+    /// written: hand on the message's text unchanged (see [`Framing::body`]).
+    Verbatim,
+}
+
+/// The message text of a raw line or body: without a trailing `\r` and a UTF-8 byte order
+/// mark.
+fn message_bytes(raw: &[u8]) -> &[u8] {
+    let bytes = raw.strip_suffix(b"\r").unwrap_or(raw);
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }
 
 /// The typed methods this server offers: params they cannot take are `-32602`. Any
@@ -184,6 +194,14 @@ impl Framing {
             Inbound::Reply(bytes) => Body::Refused(bytes),
             Inbound::Answer(bytes) => Body::Answered(bytes),
             Inbound::Nothing => Body::Accepted,
+            Inbound::Verbatim => {
+                // What `inbound` read: the text, lone surrogates replaced.
+                let text = std::str::from_utf8(message_bytes(raw)).unwrap_or_default();
+                Body::Forward {
+                    bytes: replace_lone_surrogates(text).into_owned().into_bytes(),
+                    remapped: None,
+                }
+            }
             Inbound::Message(m) => {
                 let remapped = match m.as_ref() {
                     JsonRpcMessage::Request(r) => match r.id {
@@ -241,9 +259,7 @@ impl Framing {
 
     /// Classify one inbound message (a line without its newline, or a body).
     pub fn inbound(&self, raw: &[u8]) -> Inbound {
-        let mut bytes = raw;
-        bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-        bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let bytes = message_bytes(raw);
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Inbound::Nothing;
         }
@@ -377,6 +393,16 @@ impl Framing {
                 ClientId::Text(_) => true,
                 ClientId::Integer(digits) => digits.parse::<i64>().is_ok(),
             };
+            // A tool call that passed the checks above has the form rmcp's type takes
+            // (a string `name`, object `arguments` or none): its text goes on as written,
+            // read once more by rmcp instead of twice here.
+            let plain_meta = message
+                .get("params")
+                .and_then(|p| p.get("_meta"))
+                .is_none_or(Value::is_object);
+            if passes && method == "tools/call" && plain_meta {
+                return Inbound::Verbatim;
+            }
             if passes {
                 return self.typed(raw, message, &method, &id, None, typed);
             }
@@ -819,7 +845,7 @@ mod tests {
                 serde_json::from_slice(&bytes).expect("a JSON answer")
             }
             Inbound::Message(m) => panic!("handed on: {m:?}"),
-            Inbound::Nothing => panic!("no answer"),
+            Inbound::Nothing | Inbound::Verbatim => panic!("no answer"),
         }
     }
 

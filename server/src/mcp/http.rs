@@ -327,6 +327,7 @@ pub async fn serve(
     }
     // Only now: cancelling rmcp first would answer in-flight requests with nothing.
     rmcp_ct.cancel();
+    super::logging::flush_requests();
     Ok(())
 }
 
@@ -370,14 +371,14 @@ fn log_request(
         .exact()
         .map_or_else(|| "-".to_string(), |b| b.to_string());
     let field = |v: Option<&str>| v.map_or_else(|| "-".to_string(), super::validate::echo);
-    tracing::info!(
+    super::logging::request(format_args!(
         "http method={method} path={path} rpc={} tool={} outcome={} status={} ms={} bytes={bytes}",
         field(logged.rpc.as_deref()),
         field(logged.tool.as_deref().map(super::metrics::tool_label)),
         logged.outcome.unwrap_or("-"),
         response.status().as_u16(),
         took.as_millis(),
-    );
+    ));
 }
 
 async fn healthz() -> Response<Body> {

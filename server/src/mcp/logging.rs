@@ -37,6 +37,70 @@ where
     }
 }
 
+/// How long a request's log line may wait before it is written (HTTP mode).
+pub const REQUEST_LOG_FLUSH: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// Request log lines waiting to be written, and whether the flusher runs.
+struct RequestLog {
+    pending: std::sync::Mutex<Vec<u8>>,
+}
+
+fn request_log() -> &'static RequestLog {
+    static LOG: std::sync::OnceLock<RequestLog> = std::sync::OnceLock::new();
+    LOG.get_or_init(|| {
+        // One writer thread: a line costs the request a short append instead of a write
+        // to stderr (and, through a pipe, waking its reader) per request.
+        let _ = std::thread::Builder::new()
+            .name("ajisai-request-log".into())
+            .spawn(|| loop {
+                std::thread::sleep(REQUEST_LOG_FLUSH);
+                flush_requests();
+            });
+        RequestLog {
+            pending: std::sync::Mutex::new(Vec::new()),
+        }
+    })
+}
+
+/// Log one request: `[ajisai-mcp] <line>` on stderr, written with the others of the
+/// last [`REQUEST_LOG_FLUSH`] in one write (MCP-3 for HTTP: one line per request).
+pub fn request(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let log = request_log();
+    let _ = REQUEST_LOG_READY.set(());
+    let mut pending = log.pending.lock().unwrap_or_else(|p| p.into_inner());
+    let start = pending.len();
+    let _ = write!(pending, "{PREFIX} {line}");
+    // One line, whatever the arguments held.
+    for b in &mut pending[start..] {
+        if *b == b'\n' || *b == b'\r' {
+            *b = b' ';
+        }
+    }
+    pending.push(b'\n');
+}
+
+/// Write every waiting request line now (the drain calls it before the process exits).
+pub fn flush_requests() {
+    use std::io::Write;
+    let Some(log) = REQUEST_LOG_READY.get().map(|()| request_log()) else {
+        return;
+    };
+    let lines = {
+        let mut pending = log.pending.lock().unwrap_or_else(|p| p.into_inner());
+        if pending.is_empty() {
+            return;
+        }
+        std::mem::take(&mut *pending)
+    };
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(&lines);
+    let _ = err.flush();
+}
+
+/// Set when the request log exists, so that flushing never creates it.
+static REQUEST_LOG_READY: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+
 /// The text of a panic payload: a message, or a numeric plugin's fault report.
 pub fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {

@@ -31,6 +31,57 @@ const DURATION_BUCKETS: [f64; 14] = [
 /// The tool names counted by name; anything else is `other`.
 const KNOWN_TOOLS: [&str; 4] = ["compute", "check", "infer_contracts", "word_contract"];
 
+/// The tool labels, `other` last.
+const TOOL_LABELS: [&str; 5] = [
+    "compute",
+    "check",
+    "infer_contracts",
+    "word_contract",
+    "other",
+];
+
+/// The outcome labels, `other` last.
+const OUTCOME_LABELS: [&str; 4] = ["ok", "error", "hostError", "other"];
+
+/// Every metric's handle, registered once: a call then costs an atomic add, not a
+/// registry lookup. Taken after the recorder is installed (HTTP mode installs it before
+/// serving); without a recorder they are the facade's no-op handles.
+struct Handles {
+    calls: Vec<metrics::Counter>,
+    durations: Vec<metrics::Histogram>,
+    in_flight: metrics::Gauge,
+    capacity_exhausted: metrics::Counter,
+    memory_exhausted: metrics::Counter,
+}
+
+fn handles() -> &'static Handles {
+    static HANDLES: OnceLock<Handles> = OnceLock::new();
+    HANDLES.get_or_init(|| Handles {
+        calls: TOOL_LABELS
+            .iter()
+            .flat_map(|t| {
+                OUTCOME_LABELS
+                    .iter()
+                    .map(move |o| metrics::counter!(TOOL_CALLS, "tool" => *t, "outcome" => *o))
+            })
+            .collect(),
+        durations: TOOL_LABELS
+            .iter()
+            .map(|t| metrics::histogram!(TOOL_CALL_DURATION, "tool" => *t))
+            .collect(),
+        in_flight: metrics::gauge!(EXECUTIONS_IN_FLIGHT),
+        capacity_exhausted: metrics::counter!(CAPACITY_EXHAUSTED),
+        memory_exhausted: metrics::counter!(MEMORY_EXHAUSTED),
+    })
+}
+
+fn index_of(labels: &[&str], label: &str) -> usize {
+    labels
+        .iter()
+        .position(|l| *l == label)
+        .unwrap_or(labels.len() - 1)
+}
+
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
 /// Install the process's recorder (once; later calls return the same handle), with
@@ -92,19 +143,21 @@ pub fn tool_label(name: &str) -> &'static str {
 
 /// Count one answered tool call.
 pub fn tool_call(tool: &str, outcome: &'static str, took: Duration) {
-    let tool = tool_label(tool);
-    metrics::counter!(TOOL_CALLS, "tool" => tool, "outcome" => outcome).increment(1);
-    metrics::histogram!(TOOL_CALL_DURATION, "tool" => tool).record(took.as_secs_f64());
+    let h = handles();
+    let t = index_of(&TOOL_LABELS, tool_label(tool));
+    let o = index_of(&OUTCOME_LABELS, outcome);
+    h.calls[t * OUTCOME_LABELS.len() + o].increment(1);
+    h.durations[t].record(took.as_secs_f64());
 }
 
 /// Count a `capacityExhausted` answer.
 pub fn capacity_exhausted() {
-    metrics::counter!(CAPACITY_EXHAUSTED).increment(1);
+    handles().capacity_exhausted.increment(1);
 }
 
 /// Count a `memoryExhausted` answer.
 pub fn memory_exhausted() {
-    metrics::counter!(MEMORY_EXHAUSTED).increment(1);
+    handles().memory_exhausted.increment(1);
 }
 
 /// Held while an execution holds its slot: counted in `ajisai_executions_in_flight`.
@@ -113,14 +166,14 @@ pub struct InFlight(());
 impl InFlight {
     /// An execution started.
     pub fn start() -> InFlight {
-        metrics::gauge!(EXECUTIONS_IN_FLIGHT).increment(1.0);
+        handles().in_flight.increment(1.0);
         InFlight(())
     }
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        metrics::gauge!(EXECUTIONS_IN_FLIGHT).decrement(1.0);
+        handles().in_flight.decrement(1.0);
     }
 }
 

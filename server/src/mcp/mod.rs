@@ -20,6 +20,7 @@ pub mod gate;
 pub mod handler;
 pub mod hosterror;
 pub mod http;
+pub mod inline;
 pub mod logging;
 pub mod lookup;
 pub mod metrics;

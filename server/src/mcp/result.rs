@@ -88,6 +88,38 @@ pub fn host_error_result(
     }
 }
 
+/// The bytes serde_json (and JavaScript's `JSON.stringify`) writes for `s` as a JSON string
+/// literal, quotes included: `"` and `\` and the control characters are escaped, all else is
+/// written as it is.
+pub fn escaped_len(s: &str) -> u64 {
+    let mut n = 2u64;
+    for b in s.bytes() {
+        n += match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0x00..=0x1f => 6,
+            _ => 1,
+        };
+    }
+    n
+}
+
+/// [`measure`] of the result [`tool_result`] builds from `envelope`, computed from the
+/// envelope's text without serializing anything: the engine writes the envelope as the
+/// compact serialization of its own value, so `structuredContent` serializes to exactly
+/// that text (`server/tests/performance.rs` checks the two measures agree on every golden
+/// case).
+pub fn measure_envelope(envelope: &str, host_error: bool) -> u64 {
+    const BEFORE_TEXT: &str = "{\"content\":[{\"type\":\"text\",\"text\":";
+    const BEFORE_STRUCTURED: &str = "}],\"structuredContent\":";
+    const IS_ERROR: &str = ",\"isError\":true";
+    let mut n = BEFORE_TEXT.len() as u64 + escaped_len(envelope);
+    n += BEFORE_STRUCTURED.len() as u64 + envelope.len() as u64;
+    if host_error {
+        n += IS_ERROR.len() as u64;
+    }
+    n + 1
+}
+
 /// The size MCP-52 bounds: UTF-8 bytes of the compact serialization of the whole result
 /// (`content`, `structuredContent`, `isError`), as a JavaScript client's
 /// `JSON.stringify(result)` measures it.
@@ -152,6 +184,18 @@ mod tests {
             wire.starts_with("{\"content\":[{\"type\":\"text\",\"text\":"),
             "{wire}"
         );
+    }
+
+    #[test]
+    fn the_measure_of_an_envelope_is_the_measure_of_its_result() {
+        for (env, host_error) in [
+            ("{\"schemaVersion\":6,\"status\":\"ok\",\"s\":\"é/\\n\\t\\\"q\\\\ \\u0001 \\u001f\u{7f}\u{2028}😀\"}", false),
+            ("{\"status\":\"hostError\",\"n\":[1,-2,{\"a\":null,\"b\":true}]}", true),
+            ("{}", false),
+        ] {
+            let r = tool_result(env.to_string(), host_error).expect("deliverable");
+            assert_eq!(measure_envelope(env, host_error), measure(&r), "{env}");
+        }
     }
 
     #[test]

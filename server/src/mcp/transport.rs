@@ -151,7 +151,7 @@ fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Incoming>, framing: &Fra
             Ok(Line::Text(line)) => match framing.inbound(&line) {
                 Inbound::Message(m) => Incoming::Message(m),
                 Inbound::Reply(bytes) | Inbound::Answer(bytes) => Incoming::Reply(bytes),
-                Inbound::Nothing => continue,
+                Inbound::Nothing | Inbound::Verbatim => continue,
             },
             Err(e) => {
                 tracing::error!("cannot read stdin: {e}");
