@@ -281,6 +281,11 @@ impl Framing {
             }
         };
         let text = replace_lone_surrogates(text);
+        if let Some(id) = plain_tool_call(&text) {
+            if let Some(fast) = self.fast_tool_call(raw, &text, id) {
+                return fast;
+            }
+        }
         let value: Value = match serde_json::from_str(&text) {
             Ok(v) => v,
             Err(e) => return Inbound::Reply(self.unreadable(&text, &e)),
@@ -480,6 +485,42 @@ impl Framing {
         }
     }
 
+    /// A tool call [`plain_tool_call`] found well formed, read without building a JSON
+    /// value first: over HTTP its text goes on as written; over stdio it is read as rmcp's
+    /// type once, under its internal id. `None` to take the general path.
+    fn fast_tool_call(&self, raw: &[u8], text: &str, id: ClientId) -> Option<Inbound> {
+        if !self.refuse_duplicates {
+            return match &id {
+                ClientId::Text(_) => Some(Inbound::Verbatim),
+                ClientId::Integer(digits) if digits.parse::<i64>().is_ok() => {
+                    Some(Inbound::Verbatim)
+                }
+                ClientId::Integer(_) => None,
+            };
+        }
+        let mut m = serde_json::from_str::<RxJsonRpcMessage<RoleServer>>(text).ok()?;
+        let JsonRpcMessage::Request(r) = &mut m else {
+            return None;
+        };
+        if !matches!(r.request, ClientRequest::CallToolRequest(_)) {
+            return None;
+        }
+        let internal = {
+            let mut ids = self.ids();
+            if ids.in_flight.contains_key(&id) {
+                drop(ids);
+                return Some(Inbound::Reply(duplicate(raw, &id)));
+            }
+            ids.next += 1;
+            let internal = ids.next;
+            ids.by_internal.insert(internal, (id.clone(), None));
+            ids.in_flight.insert(id, internal);
+            internal
+        };
+        r.id = rmcp::model::NumberOrString::Number(internal);
+        Some(Inbound::Message(Box::new(m)))
+    }
+
     /// A cancellation names the client's id: point it at the internal one, and free the
     /// client's id (a cancelled request is never answered, MCP-9).
     fn notification(&self, message: &mut serde_json::Map<String, Value>) {
@@ -656,6 +697,57 @@ pub fn with_id(bytes: &[u8], id_json: &str) -> Option<Vec<u8>> {
     }
     out.push(b'}');
     Some(out)
+}
+
+/// The id of a `tools/call` request that every rule of this module lets through as it
+/// stands, found with a scan that builds nothing: an object with `"jsonrpc":"2.0"`, a
+/// string or integer id, params with a string `name`, object `arguments` (or none) and
+/// object `_meta` (or none). Anything else (`None`) takes the general path, which decides
+/// it the same way or refuses it.
+fn plain_tool_call(text: &str) -> Option<ClientId> {
+    /// A member's unparsed value, or its absence (`Option` would read `null` as absent).
+    #[derive(Default)]
+    struct Member<'a>(Option<&'a RawValue>);
+    impl<'de: 'a, 'a> serde::Deserialize<'de> for Member<'a> {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            <&'a RawValue>::deserialize(d).map(|v| Member(Some(v)))
+        }
+    }
+    #[derive(serde::Deserialize)]
+    struct Params<'a> {
+        #[serde(borrow)]
+        name: &'a RawValue,
+        #[serde(borrow, default)]
+        arguments: Member<'a>,
+        #[serde(borrow, default, rename = "_meta")]
+        meta: Member<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow)]
+        jsonrpc: &'a RawValue,
+        #[serde(borrow)]
+        id: &'a RawValue,
+        #[serde(borrow)]
+        method: &'a RawValue,
+        #[serde(borrow)]
+        params: Params<'a>,
+    }
+    // A struct would also read a JSON array, field by field.
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let m: Message<'_> = serde_json::from_str(text).ok()?;
+    let is_object = |v: &Member<'_>| v.0.is_none_or(|v| v.get().starts_with('{'));
+    let plain = m.jsonrpc.get() == "\"2.0\""
+        && m.method.get() == "\"tools/call\""
+        && m.params.name.get().starts_with('"')
+        && is_object(&m.params.arguments)
+        && is_object(&m.params.meta);
+    if !plain {
+        return None;
+    }
+    raw_client_id(m.id.get())
 }
 
 /// The id of a parsed message: a string, or an integer of any length (read back from the
@@ -854,6 +946,37 @@ mod tests {
             Inbound::Reply(bytes) => String::from_utf8(bytes).expect("UTF-8"),
             _ => panic!("no reply"),
         }
+    }
+
+    #[test]
+    fn plain_tool_calls_are_recognised_and_everything_else_is_left_to_the_general_path() {
+        let plain = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"compute","arguments":{"source":"1 2 ADD"},"_meta":{}}}"#;
+        assert_eq!(plain_tool_call(plain), Some(ClientId::Integer("7".into())));
+        assert_eq!(
+            plain_tool_call(
+                r#"{"id":"a","params":{"name":"x"},"method":"tools/call","jsonrpc":"2.0"}"#
+            ),
+            Some(ClientId::Text("a".into()))
+        );
+        for other in [
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"compute","arguments":null}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"compute","arguments":[1]}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"c","_meta":1}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"name":"c"}}"#,
+            r#"{"jsonrpc":"1.0","id":7,"method":"tools/call","params":{"name":"c"}}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"c"}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"c"}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"id":8,"method":"tools/call","params":{"name":"c"}}"#,
+            r#"["2.0",7,"tools/call",{"name":"c"}]"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"c"}} x"#,
+        ] {
+            assert_eq!(plain_tool_call(other), None, "{other}");
+        }
+        // The fast path answers exactly as the general one: a duplicate id in flight.
+        let f = framing();
+        assert!(matches!(f.inbound(plain.as_bytes()), Inbound::Message(_)));
+        assert_eq!(reply(&f, plain.as_bytes())["error"]["code"], -32600);
     }
 
     #[test]

@@ -588,22 +588,27 @@ impl Drop for Restore {
     }
 }
 
-/// The JSON-RPC method and tool name of a body, for the log line.
+/// The JSON-RPC method and tool name of a body, for the log line (borrowed where the
+/// text allows: nothing of the source is copied).
 fn peek(bytes: &[u8], logged: &mut Logged) {
+    use std::borrow::Cow;
     #[derive(serde::Deserialize)]
-    struct Params {
-        name: Option<String>,
+    struct Params<'a> {
+        #[serde(borrow)]
+        name: Option<Cow<'a, str>>,
     }
     #[derive(serde::Deserialize)]
-    struct Message {
-        method: Option<String>,
-        params: Option<Params>,
+    struct Message<'a> {
+        #[serde(borrow)]
+        method: Option<Cow<'a, str>>,
+        #[serde(borrow)]
+        params: Option<Params<'a>>,
     }
-    if let Ok(m) = serde_json::from_slice::<Message>(bytes) {
+    if let Ok(m) = serde_json::from_slice::<Message<'_>>(bytes) {
         if m.method.as_deref() == Some("tools/call") {
-            logged.tool = m.params.and_then(|p| p.name);
+            logged.tool = m.params.and_then(|p| p.name).map(Cow::into_owned);
         }
-        logged.rpc = m.method;
+        logged.rpc = m.method.map(Cow::into_owned);
     }
 }
 
