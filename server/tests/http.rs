@@ -669,3 +669,48 @@ fn read_response(stream: &mut std::net::TcpStream) -> String {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stalled_requests_time_out_and_connections_are_capped() {
+    let server = HttpServer::spawn(&["--max-connections", "2"], &[]);
+    let authority = server.authority();
+    // A body that never arrives: 408 once the body read timeout passes.
+    let mut stalled = std::net::TcpStream::connect(&authority).expect("connects");
+    write!(
+        stalled,
+        "POST /mcp HTTP/1.1\r\nHost: localhost\r\nAccept: {}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"jsonrpc\"",
+        http_support::ACCEPT
+    )
+    .expect("sent");
+    // Headers that never end, at the same time: the connection is closed unanswered.
+    let mut slow = std::net::TcpStream::connect(&authority).expect("connects");
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: localhost\r\n")
+        .expect("sent");
+    let body = tokio::task::spawn_blocking(move || read_response(&mut stalled));
+    let headers = tokio::task::spawn_blocking(move || read_response(&mut slow));
+    let answer = body.await.expect("joined");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let answer = headers.await.expect("joined");
+    assert!(!answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Two open connections hold the cap: a third is not served until one closes.
+    let ask = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    let mut first = std::net::TcpStream::connect(&authority).expect("connects");
+    first.write_all(ask.as_bytes()).expect("sent");
+    assert!(read_response(&mut first).starts_with("HTTP/1.1 200"));
+    let mut second = std::net::TcpStream::connect(&authority).expect("connects");
+    second.write_all(ask.as_bytes()).expect("sent");
+    assert!(read_response(&mut second).starts_with("HTTP/1.1 200"));
+    let mut third = std::net::TcpStream::connect(&authority).expect("connects (backlog)");
+    third.write_all(ask.as_bytes()).expect("sent");
+    third
+        .set_read_timeout(Some(std::time::Duration::from_millis(500)))
+        .expect("timeout set");
+    let mut buf = [0u8; 64];
+    assert!(
+        matches!(third.read(&mut buf), Err(ref e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut),
+        "not served while two connections are open"
+    );
+    drop(first);
+    assert!(read_response(&mut third).starts_with("HTTP/1.1 200"));
+    drop(second);
+}

@@ -544,3 +544,55 @@ fn a_growing_call_stops_within_the_overshoot() {
         );
     }
 }
+
+/// `responseBytes` bounds what each protocol revision delivers (MCP-52): 2026-07-28 adds
+/// `"resultType":"complete",` to every result, so a result that fits the limit exactly
+/// under an earlier revision does not fit under 2026-07-28 and is elided there.
+#[test]
+fn response_bytes_count_the_frame_of_each_revision() {
+    use ajisai_server::mcp::exec::Delivery;
+    use ajisai_server::mcp::validate::ToolKind;
+    ajisai_server::backend::link();
+    let source = "0 99 RANGE 1 2 ADD";
+    let measure = |limit: u64, delivery: Delivery| {
+        let server = ajisai_server::mcp::AjisaiServer::new(
+            ServerOptions::production().with_limit(Limit::ResponseBytes, limit),
+        );
+        let (answer, _) = server.executor().execute_measured(
+            ToolKind::Compute,
+            source,
+            &[],
+            InterruptFlag::new(),
+            delivery,
+        );
+        let result = answer.expect("no panic").expect("a tool result");
+        let text = text(&result);
+        (
+            ajisai_server::mcp::result::measure_envelope(&text, false),
+            envelope(&result),
+        )
+    };
+    // The whole answer's size, and a limit it fits exactly.
+    let (whole, env) = measure(1_048_576, Delivery::default());
+    assert!(env.get("stackElided").is_none(), "{env}");
+    let (at_limit, env) = measure(whole, Delivery::default());
+    assert_eq!(at_limit, whole);
+    assert!(env.get("stackElided").is_none(), "fits exactly: {env}");
+    // Under 2026-07-28 the same limit holds 24 bytes less of it: a slot is elided.
+    let modern = Delivery::for_revision(Some("2026-07-28"));
+    assert_eq!(
+        modern.frame_bytes,
+        Delivery::RESULT_TYPE_MEMBER.len() as u64
+    );
+    assert_eq!(
+        Delivery::for_revision(Some("2025-11-25")),
+        Delivery::default()
+    );
+    let (framed, env) = measure(whole, modern);
+    assert!(framed + modern.frame_bytes <= whole, "{framed}");
+    assert!(env.get("stackElided").is_some(), "{env}");
+    assert_eq!(
+        env["stackDisplay"].as_array().and_then(|d| d.last()),
+        Some(&json!("3/1"))
+    );
+}

@@ -169,7 +169,9 @@ impl Executor {
                 let (answer, usage) =
                     self.execute_measured(tool, &source, &prelude, flag, delivery);
                 drop(in_flight);
-                if !attempt.expired() || usage.exceeded {
+                // Restarted only when the budget stopped it: a panic (a plugin's fault
+                // poisons the plugin) and a memory refusal are answers as they stand.
+                if !attempt.expired() || usage.exceeded || answer.is_err() {
                     drop(slot);
                     let answer = match answer {
                         Ok(answer) => answer,
@@ -292,7 +294,9 @@ impl Executor {
         if usage.peak_bytes > GIVE_BACK_AFTER_BYTES {
             memory::give_back();
         }
-        if usage.exceeded {
+        // A panic is a backend failure, whatever its unwinding allocated (a default
+        // panic hook symbolizes a backtrace under the call's account).
+        if usage.exceeded && answer.is_ok() {
             super::metrics::memory_exhausted();
             return (Ok(Err(HostError::memory_exhausted(ceiling))), usage);
         }
