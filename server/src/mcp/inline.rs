@@ -26,12 +26,20 @@ struct Watched {
     expired: Arc<AtomicBool>,
 }
 
+/// How often the watchdog looks while calls arrive, and how long it keeps looking after
+/// the last one before it parks until woken: a busy server starts attempts without waking
+/// anyone (a wake-up costs a system call and a context switch per call).
+const TICK: Duration = Duration::from_millis(1);
+const STAY_AWAKE: Duration = Duration::from_millis(200);
+
 #[derive(Default)]
 struct State {
     next: u64,
     watched: Vec<Watched>,
     /// The watchdog is parked without a timeout and must be woken for a new attempt.
     idle: bool,
+    /// When the last attempt started.
+    last_start: Option<Instant>,
 }
 
 struct Watchdog {
@@ -69,7 +77,8 @@ fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
 }
 
 /// The watchdog's loop: raise the flags of attempts past their budget, then sleep until
-/// the earliest remaining one is due (or until woken, when none is watched).
+/// the earliest remaining one is due, at most a tick while calls keep arriving (or until
+/// woken, once none has for a while).
 fn watch() {
     // Started from inside the OnceLock's initialization: this waits for it to finish.
     let Some(dog) = watchdog() else {
@@ -88,8 +97,12 @@ fn watch() {
                     true
                 }
             });
+            let recent = state
+                .last_start
+                .is_some_and(|t| now.duration_since(t) < STAY_AWAKE);
             match state.watched.iter().map(|w| w.until).min() {
-                Some(earliest) => Some(earliest - now),
+                Some(earliest) => Some((earliest - now).min(TICK)),
+                None if recent => Some(TICK),
                 None => {
                     state.idle = true;
                     None
@@ -119,9 +132,11 @@ impl Attempt {
             let mut state = lock(&dog.state);
             state.next += 1;
             let id = state.next;
+            let now = Instant::now();
+            state.last_start = Some(now);
             state.watched.push(Watched {
                 id,
-                until: Instant::now() + INLINE_BUDGET,
+                until: now + INLINE_BUDGET,
                 flag: flag.clone(),
                 expired: Arc::clone(&expired),
             });
