@@ -9,6 +9,7 @@
 //! -r golden/python/requirements.txt`; Debian's python3 needs the `python3-venv` package).
 
 mod http_support;
+mod mcp_support;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -66,29 +67,7 @@ fn python() -> PathBuf {
 fn e2e(args: &[&str]) -> Value {
     let mut cmd = Command::new(python());
     cmd.arg(repo().join("golden/python/e2e.py")).args(args);
-    for v in [
-        "AJISAI_NUMERICS",
-        "AJISAI_NUMERICS_PLUGIN",
-        "AJISAI_PHRASEBOOK",
-        "AJISAI_HTTP_TOKEN",
-    ] {
-        cmd.env_remove(v);
-    }
-    let out = cmd.output().expect("e2e.py runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "e2e.py {args:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stderr),
-        stdout
-    );
-    let summary: Value = stdout
-        .lines()
-        .last()
-        .and_then(|l| serde_json::from_str(l).ok())
-        .unwrap_or_else(|| panic!("e2e.py prints a JSON summary: {stdout}"));
-    println!("e2e.py {args:?}: {summary}");
-    summary
+    mcp_support::run_summary(cmd, &format!("e2e.py {args:?}"))
 }
 
 #[test]

@@ -91,32 +91,8 @@ fn ensure_client(dir: &Path) {
 
 #[tokio::test]
 async fn the_typescript_sdk_client_drives_the_server() {
-    let dir = e2e_dir();
-    ensure_client(&dir);
-    let mut cmd = Command::new("node");
-    cmd.arg("e2e.mjs").arg(BIN).current_dir(&dir);
-    for v in [
-        "AJISAI_NUMERICS",
-        "AJISAI_NUMERICS_PLUGIN",
-        "AJISAI_PHRASEBOOK",
-    ] {
-        cmd.env_remove(v);
-    }
-    let out = cmd.output().expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the TypeScript client failed:\n{}{}",
-        String::from_utf8_lossy(&out.stderr),
-        stdout
-    );
-    let summary: Value = stdout
-        .lines()
-        .last()
-        .and_then(|l| serde_json::from_str(l).ok())
-        .expect("e2e.mjs prints a JSON summary");
+    let summary = node("e2e.mjs", &[BIN]);
     assert_eq!(summary["tools"], 4);
-    println!("{summary}");
 
     // MCP-93: the JavaScript client's `JSON.stringify(result)` and text-block sizes are
     // exactly what the Rust harness measures for the same calls.
@@ -149,29 +125,7 @@ fn node(script: &str, args: &[&str]) -> Value {
     ensure_client(&dir);
     let mut cmd = Command::new("node");
     cmd.arg(script).args(args).current_dir(&dir);
-    for v in [
-        "AJISAI_NUMERICS",
-        "AJISAI_NUMERICS_PLUGIN",
-        "AJISAI_PHRASEBOOK",
-        "AJISAI_HTTP_TOKEN",
-    ] {
-        cmd.env_remove(v);
-    }
-    let out = cmd.output().expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{script} {args:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stderr),
-        stdout
-    );
-    let summary: Value = stdout
-        .lines()
-        .last()
-        .and_then(|l| serde_json::from_str(l).ok())
-        .unwrap_or_else(|| panic!("{script} prints a JSON summary: {stdout}"));
-    println!("{script}: {summary}");
-    summary
+    mcp_support::run_summary(cmd, &format!("{script} {args:?}"))
 }
 
 #[test]

@@ -173,14 +173,7 @@ impl Executor {
                 // poisons the plugin) and a memory refusal are answers as they stand.
                 if !attempt.expired() || usage.exceeded || answer.is_err() {
                     drop(slot);
-                    let answer = match answer {
-                        Ok(answer) => answer,
-                        Err(payload) => Err(self.fault_from(payload.as_ref())),
-                    };
-                    return Some(match answer {
-                        Ok(result) => result,
-                        Err(e) => self.host_error(name, &e),
-                    });
+                    return Some(self.deliver(name, answer));
                 }
                 // Out of budget: start again on the blocking pool (same answer, since
                 // the engine is deterministic), keeping the slot and the deadline.
@@ -212,15 +205,25 @@ impl Executor {
                 return None;
             }
         };
-        let answer = match outcome {
-            Ok(Ok(answer)) => answer,
-            Ok(Err(payload)) => Err(self.fault_from(payload.as_ref())),
-            Err(join) => Err(self.fault(format!("the execution task failed: {join}"))),
-        };
-        Some(match answer {
+        Some(match outcome {
+            Ok(answer) => self.deliver(name, answer),
+            Err(join) => {
+                let e = self.fault(format!("the execution task failed: {join}"));
+                self.host_error(name, &e)
+            }
+        })
+    }
+
+    /// The result of an execution's answer: a caught panic becomes its fault.
+    fn deliver(
+        &self,
+        name: &str,
+        answer: std::thread::Result<Result<CallToolResult, HostError>>,
+    ) -> CallToolResult {
+        match answer.unwrap_or_else(|payload| Err(self.fault_from(payload.as_ref()))) {
             Ok(result) => result,
             Err(e) => self.host_error(name, &e),
-        })
+        }
     }
 
     /// A caught panic: a plugin's own fault report keeps its kind (malformed data is

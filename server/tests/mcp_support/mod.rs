@@ -62,6 +62,35 @@ pub async fn spawn_with_env(env: &[(&str, &str)]) -> Client {
     connect(command(env)).await
 }
 
+/// Run an end-to-end client script (`AJISAI_*` removed from its environment) that prints
+/// a JSON summary as its last stdout line; the summary. Panics with its output when it
+/// fails.
+pub fn run_summary(mut cmd: std::process::Command, what: &str) -> Value {
+    for v in [
+        "AJISAI_NUMERICS",
+        "AJISAI_NUMERICS_PLUGIN",
+        "AJISAI_PHRASEBOOK",
+        "AJISAI_HTTP_TOKEN",
+    ] {
+        cmd.env_remove(v);
+    }
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what} runs: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stderr),
+        stdout
+    );
+    let summary: Value = stdout
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("{what} prints a JSON summary: {stdout}"));
+    println!("{what}: {summary}");
+    summary
+}
+
 /// Connect the rmcp client to a Streamable HTTP endpoint (the initialize lifecycle).
 pub async fn connect_http(url: &str) -> Client {
     ().serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
