@@ -62,7 +62,7 @@ fn measure(server: &AjisaiServer, name: &str, source: &str, deadline: Duration) 
     let timed_out = flag.is_raised() && !usage.exceeded;
     let outcome = match answer {
         Ok(Ok(result)) => {
-            let v: Value = result.structured_content.unwrap_or(Value::Null);
+            let v: Value = serde_json::from_str(result.envelope()).unwrap_or(Value::Null);
             match v["status"].as_str() {
                 Some("hostError") => {
                     format!("hostError:{}", v["error"]["code"].as_str().unwrap_or("?"))

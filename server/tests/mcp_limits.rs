@@ -565,11 +565,10 @@ fn response_bytes_count_the_frame_of_each_revision() {
             InterruptFlag::new(),
             delivery,
         );
-        let result = answer.expect("no panic").expect("a tool result");
-        let text = text(&result);
+        let answer = answer.expect("no panic").expect("a tool result");
         (
-            ajisai_server::mcp::result::measure_envelope(&text, false),
-            envelope(&result),
+            answer.measure(),
+            serde_json::from_str::<serde_json::Value>(answer.envelope()).expect("JSON"),
         )
     };
     // The whole answer's size, and a limit it fits exactly.

@@ -14,7 +14,7 @@ use super::gate::{Admission, Gate};
 use super::hosterror::HostError;
 use super::phrasebook::{self, Phrasebook};
 use super::provenance::Provenance;
-use super::result::{self, Undeliverable};
+use super::result::{self, ToolAnswer, Undeliverable};
 use super::validate::ToolKind;
 use crate::memory;
 use ajisai_core::engine::{self, ComputeReport, Options};
@@ -23,7 +23,6 @@ use ajisai_core::json::ObjectWriter;
 use ajisai_core::limits::InterruptFlag;
 use ajisai_core::phrasebook::Entry;
 use ajisai_core::render::Fit;
-use rmcp::model::CallToolResult;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -115,10 +114,10 @@ impl Executor {
         }
     }
 
-    /// The result of a host error (logged to stderr first).
-    pub fn host_error(&self, context: &str, error: &HostError) -> CallToolResult {
+    /// The answer of a host error (logged to stderr first).
+    pub fn host_error(&self, context: &str, error: &HostError) -> ToolAnswer {
         error.log(context);
-        result::host_error_result(error, &self.provenance)
+        result::host_error_answer(error, &self.provenance)
     }
 
     /// Run a validated source-tool call with the phrasebook Words of `prelude` defined
@@ -130,7 +129,7 @@ impl Executor {
         prelude: Vec<Entry>,
         ct: CancellationToken,
         delivery: Delivery,
-    ) -> Option<CallToolResult> {
+    ) -> Option<ToolAnswer> {
         let name = tool.name();
         if self.poisoned.load(Ordering::Acquire) || crate::backend::poisoned() {
             return Some(self.host_error(name, &HostError::backend_unavailable()));
@@ -191,6 +190,9 @@ impl Executor {
                     .0
             })
         };
+        // Whoever awaits this call may drop it (an HTTP client that hung up): the engine
+        // then stops as it would on cancellation.
+        let _stop = StopOnDrop(flag.clone());
         let outcome = tokio::select! {
             biased;
             joined = job => joined,
@@ -218,8 +220,8 @@ impl Executor {
     fn deliver(
         &self,
         name: &str,
-        answer: std::thread::Result<Result<CallToolResult, HostError>>,
-    ) -> CallToolResult {
+        answer: std::thread::Result<Result<ToolAnswer, HostError>>,
+    ) -> ToolAnswer {
         match answer.unwrap_or_else(|payload| Err(self.fault_from(payload.as_ref()))) {
             Ok(result) => result,
             Err(e) => self.host_error(name, &e),
@@ -266,7 +268,7 @@ impl Executor {
         source: &str,
         prelude: &[Entry],
         flag: InterruptFlag,
-    ) -> std::thread::Result<Result<CallToolResult, HostError>> {
+    ) -> std::thread::Result<Result<ToolAnswer, HostError>> {
         self.execute_measured(tool, source, prelude, flag, Delivery::default())
             .0
     }
@@ -281,7 +283,7 @@ impl Executor {
         flag: InterruptFlag,
         delivery: Delivery,
     ) -> (
-        std::thread::Result<Result<CallToolResult, HostError>>,
+        std::thread::Result<Result<ToolAnswer, HostError>>,
         memory::Usage,
     ) {
         let ceiling = self.options.memory_bytes();
@@ -316,7 +318,7 @@ impl Executor {
         prelude: &[Entry],
         flag: InterruptFlag,
         delivery: Delivery,
-    ) -> Result<CallToolResult, HostError> {
+    ) -> Result<ToolAnswer, HostError> {
         let options = Options {
             profile: self.options.profile.clone(),
             interrupt: Some(flag),
@@ -362,11 +364,10 @@ impl Executor {
     }
 
     /// Deliver an envelope that has no stack to elide.
-    pub fn fit_plain(&self, json: String, delivery: Delivery) -> Result<CallToolResult, HostError> {
+    pub fn fit_plain(&self, json: String, delivery: Delivery) -> Result<ToolAnswer, HostError> {
         let limit = self.options.response_bytes();
-        let measured = result::measure_envelope(&json, false);
-        match result::tool_result(json, false) {
-            Ok(r) if measured <= self.result_limit(delivery) => Ok(r),
+        match ToolAnswer::new(json, false) {
+            Ok(a) if a.measure() <= self.result_limit(delivery) => Ok(a),
             Ok(_) => Err(HostError::response_too_large(limit)),
             Err(u) => Err(undeliverable(u)),
         }
@@ -380,7 +381,7 @@ impl Executor {
         report: &ComputeReport,
         prelude: &[Entry],
         delivery: Delivery,
-    ) -> Result<CallToolResult, HostError> {
+    ) -> Result<ToolAnswer, HostError> {
         let limit = self.options.response_bytes();
         let fits = self.result_limit(delivery);
         // The output lines arrive whole, twice (text mirror and structured content): when
@@ -402,11 +403,10 @@ impl Executor {
         let host = |o: &mut ObjectWriter<'_>| host_fields(o, prelude, &self.provenance);
         loop {
             let rendered = fitter.render(&Fit::mcp(budget), &host);
-            let measured = result::measure_envelope(&rendered.json, false);
-            let failure = match result::tool_result(rendered.json, false) {
-                Ok(r) => {
-                    if measured <= fits {
-                        return Ok(r);
+            let failure = match ToolAnswer::new(rendered.json, false) {
+                Ok(a) => {
+                    if a.measure() <= fits {
+                        return Ok(a);
                     }
                     HostError::response_too_large(limit)
                 }
@@ -421,6 +421,15 @@ impl Executor {
     }
 }
 
+/// Raises its flag when dropped.
+struct StopOnDrop(InterruptFlag);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.raise();
+    }
+}
+
 fn undeliverable(u: Undeliverable) -> HostError {
     match u {
         Undeliverable::TooDeep(depth) => HostError::malformed(
@@ -429,10 +438,6 @@ fn undeliverable(u: Undeliverable) -> HostError {
                 result::MAX_ENVELOPE_DEPTH
             ),
             format!("envelope depth {depth}"),
-        ),
-        Undeliverable::Invalid(why) => HostError::malformed(
-            "The engine produced a result that is not a valid envelope.",
-            format!("invalid envelope: {why}"),
         ),
     }
 }

@@ -25,7 +25,9 @@ use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
+use tokio_util::sync::CancellationToken;
 
 /// The largest accepted message: ample for a 64 KiB source however escaped (6 bytes a
 /// character at most, plus the envelope of the request).
@@ -63,6 +65,32 @@ pub enum Inbound {
     /// A stateless service's request that passed every check and that rmcp can read as
     /// written: hand on the message's text unchanged (see [`Framing::body`]).
     Verbatim,
+    /// A tool call the transport answers itself, without rmcp (see [`DirectCall`]).
+    Direct(Box<DirectCall>),
+}
+
+/// A `tools/call` answered by the transport itself instead of rmcp's typed path: a plain
+/// call (`name` and object `arguments`, nothing else) in a revision before 2026-07-28.
+///
+/// Such a call is the server's busiest message, and rmcp's path for it costs more than
+/// the computation: a typed parse, a task, a JSON value of the result and its
+/// serialization. Answered here, the result is written around the envelope's text once
+/// ([`super::result::ToolAnswer::response`]), byte for byte as rmcp writes it
+/// (`result::tests::written_answers_are_what_rmcp_serializes`, and `server/tests/direct.rs`
+/// against rmcp's own answers on both transports). Everything else still goes to rmcp.
+#[derive(Debug)]
+pub struct DirectCall {
+    /// The client's id as JSON text, for the answer.
+    pub id_json: String,
+    /// The internal id it is in flight under (one connection), for
+    /// [`Framing::complete`].
+    pub internal: Option<i64>,
+    /// The tool's name.
+    pub name: String,
+    /// The call's arguments (an object), if any.
+    pub arguments: Option<Value>,
+    /// Cancelled when the client cancels the request (one connection).
+    pub cancel: CancellationToken,
 }
 
 /// The message text of a raw line or body: without a trailing `\r` and a UTF-8 byte order
@@ -132,6 +160,20 @@ struct Ids {
     next: i64,
     by_internal: HashMap<i64, (ClientId, Option<Held>)>,
     in_flight: HashMap<ClientId, i64>,
+    /// The direct calls in flight, by internal id: what cancels each.
+    direct: HashMap<i64, CancellationToken>,
+}
+
+/// Where one connection's session stands, for [`DirectCall`]s: they start once the
+/// client has sent `notifications/initialized` after an `initialize` answered in a
+/// revision before 2026-07-28 (until then rmcp answers everything, as it must).
+mod session {
+    /// `initialize` not yet answered, or answered in 2026-07-28 or later.
+    pub const OPENING: u8 = 0;
+    /// `initialize` answered in an earlier revision.
+    pub const ANSWERED: u8 = 1;
+    /// Initialized: direct calls are on.
+    pub const INITIALIZED: u8 = 2;
 }
 
 /// The framing state of one connection (stdio) or of a whole service (HTTP, where each
@@ -143,6 +185,8 @@ pub struct Framing {
     /// A stateless service (HTTP): ids rmcp can hold pass unchanged, only integers
     /// beyond `i64` are remapped, and duplicates are moot (each POST stands alone).
     refuse_duplicates: bool,
+    /// One connection's [`session`] state.
+    session: AtomicU8,
 }
 
 /// What to do with one HTTP request body.
@@ -163,6 +207,8 @@ pub enum Body {
     Answered(Vec<u8>),
     /// Nothing to answer (a notification): HTTP 202.
     Accepted,
+    /// A tool call to answer directly (only when [`Framing::body`] was allowed to).
+    Direct(Box<DirectCall>),
 }
 
 impl Framing {
@@ -172,6 +218,7 @@ impl Framing {
             ids: Mutex::new(Ids::default()),
             precheck,
             refuse_duplicates: true,
+            session: AtomicU8::new(session::OPENING),
         })
     }
 
@@ -181,13 +228,17 @@ impl Framing {
             ids: Mutex::new(Ids::default()),
             precheck,
             refuse_duplicates: false,
+            session: AtomicU8::new(session::OPENING),
         })
     }
 
     /// Classify one HTTP request body (already read whole, at most
-    /// [`MAX_MESSAGE_BYTES`]): the same rules as a stdio line.
-    pub fn body(&self, raw: &[u8]) -> Body {
-        match self.inbound(raw) {
+    /// [`MAX_MESSAGE_BYTES`]): the same rules as a stdio line. `direct`: the request's
+    /// headers name a revision before 2026-07-28, so a plain tool call may be answered
+    /// as a [`DirectCall`].
+    pub fn body(&self, raw: &[u8], direct: bool) -> Body {
+        match self.classify(raw, direct) {
+            Inbound::Direct(call) => Body::Direct(call),
             Inbound::Reply(bytes) if refusal_code(&bytes) == Some(code::METHOD_NOT_FOUND) => {
                 Body::NotFound(bytes)
             }
@@ -259,6 +310,13 @@ impl Framing {
 
     /// Classify one inbound message (a line without its newline, or a body).
     pub fn inbound(&self, raw: &[u8]) -> Inbound {
+        let direct =
+            self.refuse_duplicates && self.session.load(Ordering::Acquire) == session::INITIALIZED;
+        self.classify(raw, direct)
+    }
+
+    /// [`Framing::inbound`]; `direct`: a plain tool call becomes a [`DirectCall`].
+    fn classify(&self, raw: &[u8], direct: bool) -> Inbound {
         let bytes = message_bytes(raw);
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Inbound::Nothing;
@@ -281,8 +339,8 @@ impl Framing {
             }
         };
         let text = replace_lone_surrogates(text);
-        if let Some(id) = plain_tool_call(&text) {
-            if let Some(fast) = self.fast_tool_call(raw, &text, id) {
+        if let Some(call) = plain_tool_call(&text) {
+            if let Some(fast) = self.fast_tool_call(raw, &text, call, direct) {
                 return fast;
             }
         }
@@ -488,7 +546,19 @@ impl Framing {
     /// A tool call [`plain_tool_call`] found well formed, read without building a JSON
     /// value first: over HTTP its text goes on as written; over stdio it is read as rmcp's
     /// type once, under its internal id. `None` to take the general path.
-    fn fast_tool_call(&self, raw: &[u8], text: &str, id: ClientId) -> Option<Inbound> {
+    fn fast_tool_call(
+        &self,
+        raw: &[u8],
+        text: &str,
+        call: PlainCall<'_>,
+        direct: bool,
+    ) -> Option<Inbound> {
+        if direct && call.bare {
+            if let Some(d) = self.direct_call(raw, &call) {
+                return Some(d);
+            }
+        }
+        let id = call.id;
         if !self.refuse_duplicates {
             return match &id {
                 ClientId::Text(_) => Some(Inbound::Verbatim),
@@ -521,10 +591,69 @@ impl Framing {
         Some(Inbound::Message(Box::new(m)))
     }
 
+    /// A bare tool call as a [`DirectCall`], its id taken into flight on one connection;
+    /// `None` to take the other paths (an id rmcp cannot hold, over HTTP).
+    fn direct_call(&self, raw: &[u8], call: &PlainCall<'_>) -> Option<Inbound> {
+        let name = serde_json::from_str::<String>(call.name.get()).ok()?;
+        let arguments = match call.arguments {
+            None => None,
+            Some(a) => Some(serde_json::from_str::<Value>(a.get()).ok()?),
+        };
+        let cancel = CancellationToken::new();
+        let internal = if self.refuse_duplicates {
+            let mut ids = self.ids();
+            if ids.in_flight.contains_key(&call.id) {
+                drop(ids);
+                return Some(Inbound::Reply(duplicate(raw, &call.id)));
+            }
+            ids.next += 1;
+            let internal = ids.next;
+            ids.by_internal.insert(internal, (call.id.clone(), None));
+            ids.in_flight.insert(call.id.clone(), internal);
+            ids.direct.insert(internal, cancel.clone());
+            Some(internal)
+        } else {
+            match &call.id {
+                ClientId::Integer(digits) if digits.parse::<i64>().is_err() => return None,
+                _ => None,
+            }
+        };
+        Some(Inbound::Direct(Box::new(DirectCall {
+            id_json: call.id.json(),
+            internal,
+            name,
+            arguments,
+            cancel,
+        })))
+    }
+
+    /// A direct call's answer is ready: what its request held, and its id no longer in
+    /// flight; `None` when it was cancelled (no answer is sent, MCP-9).
+    pub fn complete(&self, internal: i64) -> Option<Held> {
+        let mut ids = self.ids();
+        ids.direct.remove(&internal)?;
+        let (id, held) = ids.by_internal.remove(&internal)?;
+        if ids.in_flight.get(&id) == Some(&internal) {
+            ids.in_flight.remove(&id);
+        }
+        held
+    }
+
     /// A cancellation names the client's id: point it at the internal one, and free the
-    /// client's id (a cancelled request is never answered, MCP-9).
+    /// client's id (a cancelled request is never answered, MCP-9); a direct call is
+    /// cancelled here. `notifications/initialized` opens direct calls.
     fn notification(&self, message: &mut serde_json::Map<String, Value>) {
-        if message.get("method").and_then(Value::as_str) != Some("notifications/cancelled") {
+        let method = message.get("method").and_then(Value::as_str);
+        if method == Some("notifications/initialized") {
+            let _ = self.session.compare_exchange(
+                session::ANSWERED,
+                session::INITIALIZED,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            );
+            return;
+        }
+        if method != Some("notifications/cancelled") {
             return;
         }
         let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) else {
@@ -539,6 +668,9 @@ impl Framing {
         let mut ids = self.ids();
         if let Some(internal) = ids.in_flight.remove(&id) {
             ids.by_internal.remove(&internal);
+            if let Some(cancel) = ids.direct.remove(&internal) {
+                cancel.cancel();
+            }
             params.insert("requestId".into(), Value::from(internal));
         }
     }
@@ -603,6 +735,18 @@ impl Framing {
         &self,
         item: &TxJsonRpcMessage<RoleServer>,
     ) -> Option<(Vec<u8>, Option<Held>)> {
+        if let JsonRpcMessage::Response(r) = item {
+            if let rmcp::model::ServerResult::InitializeResult(init) = &r.result {
+                let state = if init.protocol_version.as_str()
+                    < rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+                {
+                    session::ANSWERED
+                } else {
+                    session::OPENING
+                };
+                self.session.store(state, Ordering::Release);
+            }
+        }
         let (internal, body) = match item {
             JsonRpcMessage::Response(r) => (
                 &r.id,
@@ -704,7 +848,7 @@ pub fn with_id(bytes: &[u8], id_json: &str) -> Option<Vec<u8>> {
 /// string or integer id, params with a string `name`, object `arguments` (or none) and
 /// object `_meta` (or none). Anything else (`None`) takes the general path, which decides
 /// it the same way or refuses it.
-fn plain_tool_call(text: &str) -> Option<ClientId> {
+fn plain_tool_call(text: &str) -> Option<PlainCall<'_>> {
     /// A member's unparsed value, or its absence (`Option` would read `null` as absent).
     #[derive(Default)]
     struct Member<'a>(Option<&'a RawValue>);
@@ -713,7 +857,9 @@ fn plain_tool_call(text: &str) -> Option<ClientId> {
             <&'a RawValue>::deserialize(d).map(|v| Member(Some(v)))
         }
     }
+    // Members beyond these take the general path.
     #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
     struct Params<'a> {
         #[serde(borrow)]
         name: &'a RawValue,
@@ -721,8 +867,13 @@ fn plain_tool_call(text: &str) -> Option<ClientId> {
         arguments: Member<'a>,
         #[serde(borrow, default, rename = "_meta")]
         meta: Member<'a>,
+        #[serde(borrow, default, rename = "inputResponses")]
+        input_responses: Member<'a>,
+        #[serde(borrow, default, rename = "requestState")]
+        request_state: Member<'a>,
     }
     #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
     struct Message<'a> {
         #[serde(borrow)]
         jsonrpc: &'a RawValue,
@@ -747,7 +898,26 @@ fn plain_tool_call(text: &str) -> Option<ClientId> {
     if !plain {
         return None;
     }
-    raw_client_id(m.id.get())
+    let bare = m.params.meta.0.is_none()
+        && m.params.input_responses.0.is_none()
+        && m.params.request_state.0.is_none();
+    Some(PlainCall {
+        id: raw_client_id(m.id.get())?,
+        name: m.params.name,
+        arguments: m.params.arguments.0,
+        bare,
+    })
+}
+
+/// A tool call as [`plain_tool_call`] found it.
+struct PlainCall<'a> {
+    id: ClientId,
+    /// The `name` member as written (a JSON string).
+    name: &'a RawValue,
+    /// The `arguments` member as written (a JSON object), if present.
+    arguments: Option<&'a RawValue>,
+    /// Its params hold only `name` and `arguments`.
+    bare: bool,
 }
 
 /// The id of a parsed message: a string, or an integer of any length (read back from the
@@ -937,6 +1107,7 @@ mod tests {
                 serde_json::from_slice(&bytes).expect("a JSON answer")
             }
             Inbound::Message(m) => panic!("handed on: {m:?}"),
+            Inbound::Direct(call) => panic!("direct: {call:?}"),
             Inbound::Nothing | Inbound::Verbatim => panic!("no answer"),
         }
     }
@@ -951,18 +1122,26 @@ mod tests {
     #[test]
     fn plain_tool_calls_are_recognised_and_everything_else_is_left_to_the_general_path() {
         let plain = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"compute","arguments":{"source":"1 2 ADD"},"_meta":{}}}"#;
-        assert_eq!(plain_tool_call(plain), Some(ClientId::Integer("7".into())));
+        let found = |text| plain_tool_call(text).map(|c| (c.id, c.bare));
+        assert_eq!(found(plain), Some((ClientId::Integer("7".into()), false)));
         assert_eq!(
-            plain_tool_call(
-                r#"{"id":"a","params":{"name":"x"},"method":"tools/call","jsonrpc":"2.0"}"#
-            ),
-            Some(ClientId::Text("a".into()))
+            found(r#"{"id":"a","params":{"name":"x"},"method":"tools/call","jsonrpc":"2.0"}"#),
+            Some((ClientId::Text("a".into()), true))
         );
+        let call = plain_tool_call(
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"source":"1"},"name":"c\u0064"}}"#,
+        )
+        .expect("plain");
+        assert_eq!(call.name.get(), r#""c\u0064""#);
+        assert_eq!(call.arguments.map(RawValue::get), Some(r#"{"source":"1"}"#));
+        assert!(call.bare);
         for other in [
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"compute","arguments":null}}"#,
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"compute","arguments":[1]}}"#,
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5}}"#,
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"c","_meta":1}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"c","task":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"c"},"extra":1}"#,
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"name":"c"}}"#,
             r#"{"jsonrpc":"1.0","id":7,"method":"tools/call","params":{"name":"c"}}"#,
             r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"c"}}"#,
@@ -971,12 +1150,116 @@ mod tests {
             r#"["2.0",7,"tools/call",{"name":"c"}]"#,
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"c"}} x"#,
         ] {
-            assert_eq!(plain_tool_call(other), None, "{other}");
+            assert!(plain_tool_call(other).is_none(), "{other}");
         }
         // The fast path answers exactly as the general one: a duplicate id in flight.
         let f = framing();
         assert!(matches!(f.inbound(plain.as_bytes()), Inbound::Message(_)));
         assert_eq!(reply(&f, plain.as_bytes())["error"]["code"], -32600);
+    }
+
+    /// The `initialize` answer rmcp sends in `revision`, as the transport hands it back.
+    fn initialize_answer(f: &Framing, internal: i64, revision: rmcp::model::ProtocolVersion) {
+        use rmcp::model::{JsonRpcResponse, JsonRpcVersion2_0, NumberOrString, ServerResult};
+        let result = crate::mcp::handler::AjisaiServer::config().with_protocol_version(revision);
+        let answer = JsonRpcMessage::Response(JsonRpcResponse {
+            jsonrpc: JsonRpcVersion2_0,
+            id: NumberOrString::Number(internal),
+            result: ServerResult::InitializeResult(result),
+        });
+        assert!(f.outbound(&answer).is_some());
+    }
+
+    const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    const BARE_CALL: &str = r#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"compute","arguments":{"source":"1 2 ADD"}}}"#;
+
+    #[test]
+    fn bare_tool_calls_are_direct_once_the_session_is_initialized_before_2026() {
+        for (revision, direct) in [
+            (rmcp::model::ProtocolVersion::V_2025_06_18, true),
+            (rmcp::model::ProtocolVersion::V_2026_07_28, false),
+        ] {
+            let f = framing();
+            assert!(matches!(
+                f.inbound(BARE_CALL.as_bytes()),
+                Inbound::Message(_)
+            ));
+            let Inbound::Message(_) = f.inbound(INITIALIZE.as_bytes()) else {
+                panic!("initialize goes to rmcp");
+            };
+            initialize_answer(&f, 2, revision.clone());
+            // Not before the client says it is initialized.
+            assert!(matches!(
+                f.inbound(r#"{"jsonrpc":"2.0","id":"d","method":"tools/call","params":{"name":"compute"}}"#.as_bytes()),
+                Inbound::Message(_)
+            ));
+            assert!(matches!(
+                f.inbound(INITIALIZED.as_bytes()),
+                Inbound::Message(_)
+            ));
+            let got = f.inbound(r#"{"jsonrpc":"2.0","id":"e","method":"tools/call","params":{"name":"compute","arguments":{"source":"1"}}}"#.as_bytes());
+            assert_eq!(matches!(got, Inbound::Direct(_)), direct, "{revision}");
+            if let Inbound::Direct(call) = got {
+                assert_eq!(call.id_json, r#""e""#);
+                assert_eq!(call.name, "compute");
+                assert_eq!(call.arguments, Some(json!({"source": "1"})));
+                // Its id is in flight: a duplicate is refused, as on the other paths.
+                let dup = f.inbound(r#"{"jsonrpc":"2.0","id":"e","method":"tools/call","params":{"name":"compute"}}"#.as_bytes());
+                assert!(matches!(dup, Inbound::Reply(_)));
+                let internal = call.internal.expect("in flight");
+                let permits = Arc::new(tokio::sync::Semaphore::new(1));
+                assert!(f.hold(internal, permits.clone().try_acquire_owned().unwrap()));
+                assert!(f.complete(internal).is_some(), "answered once");
+                assert!(f.complete(internal).is_none());
+                // A call with `_meta` still goes to rmcp.
+                let meta = r#"{"jsonrpc":"2.0","id":"e","method":"tools/call","params":{"name":"compute","_meta":{}}}"#;
+                assert!(matches!(f.inbound(meta.as_bytes()), Inbound::Message(_)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancelled_direct_call_is_stopped_and_never_answered() {
+        let f = framing();
+        let _ = f.inbound(INITIALIZE.as_bytes());
+        initialize_answer(&f, 1, rmcp::model::ProtocolVersion::V_2025_06_18);
+        let _ = f.inbound(INITIALIZED.as_bytes());
+        let Inbound::Direct(call) = f.inbound(BARE_CALL.as_bytes()) else {
+            panic!("direct");
+        };
+        let cancel =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c"}}"#;
+        assert!(matches!(f.inbound(cancel.as_bytes()), Inbound::Message(_)));
+        assert!(call.cancel.is_cancelled());
+        assert!(f.complete(call.internal.unwrap()).is_none());
+        // The id is free again.
+        assert!(matches!(
+            f.inbound(BARE_CALL.as_bytes()),
+            Inbound::Direct(_)
+        ));
+    }
+
+    #[test]
+    fn over_http_a_bare_call_is_direct_only_when_allowed() {
+        let f = Framing::stateless(Box::new(|_: &Value| None));
+        assert!(matches!(
+            f.body(BARE_CALL.as_bytes(), false),
+            Body::Forward { .. }
+        ));
+        let Body::Direct(call) = f.body(BARE_CALL.as_bytes(), true) else {
+            panic!("direct");
+        };
+        assert_eq!(call.internal, None);
+        // An id rmcp cannot hold is remapped on the general path.
+        let long = BARE_CALL.replace("\"c\"", "123456789012345678901234567890");
+        assert!(matches!(
+            f.body(long.as_bytes(), true),
+            Body::Forward {
+                remapped: Some(_),
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -985,7 +1268,7 @@ mod tests {
         // A string and an i64 id pass unchanged, twice at once (duplicates are moot).
         for _ in 0..2 {
             let Body::Forward { bytes, remapped } =
-                f.body(br#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#)
+                f.body(br#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#, true)
             else {
                 panic!("forwarded");
             };
@@ -993,9 +1276,10 @@ mod tests {
             let v: Value = serde_json::from_slice(&bytes).expect("JSON");
             assert_eq!(v["id"], "a");
         }
-        let Body::Forward { remapped, .. } =
-            f.body(br#"{"jsonrpc":"2.0","id":-9223372036854775808,"method":"ping"}"#)
-        else {
+        let Body::Forward { remapped, .. } = f.body(
+            br#"{"jsonrpc":"2.0","id":-9223372036854775808,"method":"ping"}"#,
+            true,
+        ) else {
             panic!("forwarded");
         };
         assert_eq!(remapped, None);
@@ -1003,7 +1287,10 @@ mod tests {
         let Body::Forward {
             bytes,
             remapped: Some(internal),
-        } = f.body(br#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}"#)
+        } = f.body(
+            br#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}"#,
+            true,
+        )
         else {
             panic!("remapped");
         };
@@ -1020,16 +1307,19 @@ mod tests {
         );
         assert!(with_id(b"[1]", "1").is_none());
         // Refusals, answers and notifications.
-        assert!(matches!(f.body(b"{not json}"), Body::Refused(_)));
-        assert!(matches!(f.body(b"[]"), Body::Refused(_)));
+        assert!(matches!(f.body(b"{not json}", true), Body::Refused(_)));
+        assert!(matches!(f.body(b"[]", true), Body::Refused(_)));
         assert!(matches!(
-            f.body(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            f.body(
+                br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                true
+            ),
             Body::Forward { remapped: None, .. }
         ));
-        assert!(matches!(f.body(b"  "), Body::Accepted));
+        assert!(matches!(f.body(b"  ", true), Body::Accepted));
         let g = Framing::stateless(Box::new(|_| Some(serde_json::json!({"isError": true}))));
         assert!(matches!(
-            g.body(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"compute","arguments":1}}"#),
+            g.body(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"compute","arguments":1}}"#, true),
             Body::Answered(_)
         ));
     }
@@ -1167,7 +1457,10 @@ mod tests {
         }
         let g = Framing::stateless(Box::new(|_| None));
         assert!(matches!(
-            g.body(br#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":[1]}"#),
+            g.body(
+                br#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":[1]}"#,
+                true
+            ),
             Body::NotFound(_)
         ));
     }

@@ -11,7 +11,7 @@ use super::hosterror::HostError;
 use super::phrasebook::Phrasebook;
 use super::provenance::Provenance;
 use super::resources;
-use super::result;
+use super::result::{self, ToolAnswer};
 use super::tools;
 use super::validate::{self, Call, ToolKind};
 use rmcp::model::{
@@ -128,7 +128,9 @@ impl AjisaiServer {
         arguments: Option<&Value>,
         ct: CancellationToken,
     ) -> Option<CallToolResult> {
-        self.call_in(name, arguments, ct, Delivery::default()).await
+        self.call_in(name, arguments, ct, Delivery::default())
+            .await
+            .map(|a| a.to_call_tool_result())
     }
 
     /// [`AjisaiServer::call`] answered in `delivery`'s frame (its protocol revision).
@@ -138,13 +140,13 @@ impl AjisaiServer {
         arguments: Option<&Value>,
         ct: CancellationToken,
         delivery: Delivery,
-    ) -> Option<CallToolResult> {
+    ) -> Option<ToolAnswer> {
         let started = std::time::Instant::now();
-        let result = self.call_uncounted(name, arguments, ct, delivery).await;
-        if let Some(r) = &result {
-            super::metrics::tool_call(name, outcome(r), started.elapsed());
+        let answer = self.call_uncounted(name, arguments, ct, delivery).await;
+        if let Some(a) = &answer {
+            super::metrics::tool_call(name, a.outcome(), started.elapsed());
         }
-        result
+        answer
     }
 
     async fn call_uncounted(
@@ -153,7 +155,7 @@ impl AjisaiServer {
         arguments: Option<&Value>,
         ct: CancellationToken,
         delivery: Delivery,
-    ) -> Option<CallToolResult> {
+    ) -> Option<ToolAnswer> {
         let exec = &self.inner.exec;
         let call = match validate::validate(
             name,
@@ -179,12 +181,12 @@ impl AjisaiServer {
     }
 
     /// `word_contract` for a validated name (also the text of `ajisai://words/{name}`).
-    pub fn word_contract(&self, written: &str) -> CallToolResult {
+    pub fn word_contract(&self, written: &str) -> ToolAnswer {
         self.word_contract_in(written, Delivery::default())
     }
 
     /// [`AjisaiServer::word_contract`] answered in `delivery`'s frame.
-    fn word_contract_in(&self, written: &str, delivery: Delivery) -> CallToolResult {
+    fn word_contract_in(&self, written: &str, delivery: Delivery) -> ToolAnswer {
         let exec = &self.inner.exec;
         let context = ToolKind::WordContract.name();
         match super::lookup::word_contract(
@@ -205,7 +207,7 @@ impl AjisaiServer {
     fn word_contract_text(&self, written: &str) -> String {
         let args = json!({ "word": written });
         let exec = &self.inner.exec;
-        let result = match validate::validate(
+        let answer = match validate::validate(
             ToolKind::WordContract.name(),
             Some(&args),
             exec.options.source_bytes(),
@@ -218,12 +220,7 @@ impl AjisaiServer {
             ),
             Err(e) => exec.host_error("word_contract", &e),
         };
-        result
-            .content
-            .first()
-            .and_then(|c| c.as_text())
-            .map(|t| t.text.clone())
-            .unwrap_or_default()
+        answer.envelope().to_owned()
     }
 
     /// Read a resource: `(mime type, text)`, or the JSON-RPC error of MCP-65.
@@ -280,9 +277,9 @@ impl AjisaiServer {
             &self.inner.phrasebook,
         )
         .err()?;
-        let result = exec.host_error(&validate::echo(name), &error);
-        super::metrics::tool_call(name, outcome(&result), started.elapsed());
-        let wire = result::wire_value(&result);
+        let answer = exec.host_error(&validate::echo(name), &error);
+        super::metrics::tool_call(name, answer.outcome(), started.elapsed());
+        let wire = result::wire_value(&answer.to_call_tool_result());
         // A 2026-07-28 request names its revision in `_meta`; its results carry
         // `resultType`, first, as rmcp writes them.
         let revision = params
@@ -323,7 +320,7 @@ impl AjisaiServer {
             &prelude,
             ajisai_core::limits::InterruptFlag::new(),
         ) {
-            Ok(answer) => answer,
+            Ok(answer) => answer.map(|a| a.to_call_tool_result()),
             Err(payload) => Err(HostError::backend_failure(super::exec::panic_text(
                 payload.as_ref(),
             ))),
@@ -344,25 +341,6 @@ impl AjisaiServer {
             .with_server_info(Implementation::new("ajisai", super::SERVER_VERSION))
             .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
             .with_instructions(INSTRUCTIONS)
-    }
-}
-
-/// The metrics label of a tool result: its envelope's `status` (`ok`, `error`,
-/// `hostError`).
-pub fn outcome(result: &CallToolResult) -> &'static str {
-    if result.is_error == Some(true) {
-        return "hostError";
-    }
-    match result
-        .structured_content
-        .as_ref()
-        .and_then(|v| v.get("status"))
-        .and_then(Value::as_str)
-    {
-        Some("ok") => "ok",
-        Some("error") => "error",
-        Some("hostError") => "hostError",
-        _ => "other",
     }
 }
 
@@ -403,11 +381,11 @@ impl ServerHandler for AjisaiServer {
             .call_in(&request.name, arguments.as_ref(), context.ct, delivery)
             .await
         {
-            Some(result) => {
+            Some(answer) => {
                 if let Some(cell) = cell {
-                    cell.set(outcome(&result));
+                    cell.set(answer.outcome());
                 }
-                Ok(result.into())
+                Ok(answer.to_call_tool_result().into())
             }
             // Cancelled: rmcp drops whatever is answered for a cancelled request.
             None => Err(ErrorData::internal_error("request cancelled", None)),

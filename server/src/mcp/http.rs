@@ -505,7 +505,29 @@ impl Shared {
             Ok(Ok(collected)) => collected.to_bytes(),
         };
         peek(&bytes, logged);
-        match self.framing.body(&bytes) {
+        let direct = guard::before_2026(&parts.headers);
+        match self.framing.body(&bytes, direct) {
+            Framed::Direct(call) => {
+                // Over HTTP a call ends when its client hangs up: this future is dropped,
+                // and the execution with it (it stops its engine).
+                let answer = self
+                    .server
+                    .call_in(
+                        &call.name,
+                        call.arguments.as_ref(),
+                        call.cancel,
+                        super::exec::Delivery::default(),
+                    )
+                    .await;
+                match answer {
+                    Some(answer) => {
+                        logged.outcome = Some(answer.outcome());
+                        json(StatusCode::OK, answer.response(&call.id_json))
+                    }
+                    // Never cancelled over HTTP: nothing else holds its token.
+                    None => text(StatusCode::INTERNAL_SERVER_ERROR, "cancelled\n"),
+                }
+            }
             Framed::Refused(body) => {
                 logged.outcome = Some("refused");
                 json(StatusCode::BAD_REQUEST, body)
@@ -780,6 +802,27 @@ pub mod guard {
         } else {
             Err("Forbidden: Origin header is not allowed (see --allowed-origin)\n")
         }
+    }
+
+    /// Whether a request's `MCP-Protocol-Version` names a revision before 2026-07-28
+    /// that rmcp accepts, or is absent (2025-03-26): its plain tool calls are then
+    /// answered directly (see [`super::super::framing::DirectCall`]); rmcp checks every
+    /// other header itself.
+    pub fn before_2026(headers: &HeaderMap) -> bool {
+        let mut values = headers.get_all("mcp-protocol-version").iter();
+        let Some(first) = values.next() else {
+            return true;
+        };
+        if values.next().is_some() {
+            return false;
+        }
+        let Ok(version) = first.to_str() else {
+            return false;
+        };
+        rmcp::model::ProtocolVersion::KNOWN_VERSIONS
+            .iter()
+            .any(|v| v.as_str() == version)
+            && version < rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
     }
 
     /// Whether a POST accepts both answer types and sends JSON (otherwise rmcp answers

@@ -343,10 +343,11 @@ fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
             s.precheck(params)
         }))
     };
-    let (io, writer) = match transport::stdio(framing) {
+    let (io, writer) = match transport::stdio(framing, server.clone()) {
         Ok(t) => t,
         Err(e) => return fault("stdio", &e.to_string()),
     };
+    let draining = &writer;
     runtime.block_on(async move {
         let ct = CancellationToken::new();
         let signals = ct.clone();
@@ -361,6 +362,8 @@ fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
             }
             Err(e) => tracing::info!("session ended before it started: {e}"),
         }
+        // As long as rmcp waits for its own handlers when stdin closes.
+        draining.drain_calls(Duration::from_secs(5)).await;
     });
     // Queued answers reach stdout before the process ends.
     writer.finish(Duration::from_secs(2));

@@ -16,8 +16,113 @@ pub const MAX_ENVELOPE_DEPTH: usize = 120;
 pub enum Undeliverable {
     /// It nests deeper than [`MAX_ENVELOPE_DEPTH`].
     TooDeep(usize),
-    /// It is not valid JSON (an engine bug).
-    Invalid(String),
+}
+
+/// A tool result as the server delivers it: the envelope's compact JSON text, and
+/// whether it reports a host error (`isError: true`).
+///
+/// The text mirror and `structuredContent` are both this text: the engine writes the
+/// envelope as the compact serialization of its own value, so the result's bytes are
+/// written around it ([`ToolAnswer::write_result`]) and nothing is parsed back. Only
+/// rmcp's typed path ([`ToolAnswer::to_call_tool_result`]) builds a JSON value of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolAnswer {
+    envelope: String,
+    host_error: bool,
+}
+
+impl ToolAnswer {
+    /// The answer of an envelope, unless it nests too deep for clients to read.
+    pub fn new(envelope: String, host_error: bool) -> Result<ToolAnswer, Undeliverable> {
+        let depth = json_depth(&envelope);
+        if depth > MAX_ENVELOPE_DEPTH {
+            return Err(Undeliverable::TooDeep(depth));
+        }
+        debug_assert!(
+            serde_json::from_str::<serde_json::Map<String, Value>>(&envelope)
+                .is_ok_and(|m| serde_json::to_string(&m).ok().as_deref() == Some(&envelope)),
+            "an envelope is the compact serialization of a JSON object: {envelope}"
+        );
+        Ok(ToolAnswer {
+            envelope,
+            host_error,
+        })
+    }
+
+    /// The envelope's JSON text.
+    pub fn envelope(&self) -> &str {
+        &self.envelope
+    }
+
+    /// Whether the result carries `isError: true`.
+    pub fn is_host_error(&self) -> bool {
+        self.host_error
+    }
+
+    /// The size MCP-52 bounds ([`measure`] of the delivered result).
+    pub fn measure(&self) -> u64 {
+        measure_envelope(&self.envelope, self.host_error)
+    }
+
+    /// The metrics label of the answer: its envelope's `status` (`ok`, `error`,
+    /// `hostError`).
+    pub fn outcome(&self) -> &'static str {
+        if self.host_error {
+            return "hostError";
+        }
+        // `status` is the envelope's first string member (after `schemaVersion`).
+        let status = self
+            .envelope
+            .split_once("\"status\":\"")
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(status, _)| status);
+        match status {
+            Some("ok") => "ok",
+            Some("error") => "error",
+            Some("hostError") => "hostError",
+            _ => "other",
+        }
+    }
+
+    /// The result as rmcp's type, for answers rmcp serializes itself.
+    pub fn to_call_tool_result(&self) -> CallToolResult {
+        let mut result = CallToolResult::default();
+        result.content = vec![ContentBlock::text(self.envelope.clone())];
+        // The envelope is a JSON object (checked by `new` in debug builds and by every
+        // golden test): this parse cannot fail for what the engine writes.
+        result.structured_content = serde_json::from_str(&self.envelope).ok();
+        result.is_error = self.host_error.then_some(true);
+        result
+    }
+
+    /// Append the result object's compact JSON, byte for byte as rmcp serializes
+    /// [`ToolAnswer::to_call_tool_result`] for a revision before 2026-07-28.
+    pub fn write_result(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"content\":[{\"type\":\"text\",\"text\":");
+        // serde_json's own string escaping, as rmcp's serialization uses.
+        serde_json::to_writer(&mut *out, self.envelope.as_str())
+            .expect("writing to a vector cannot fail");
+        out.extend_from_slice(b"}],\"structuredContent\":");
+        out.extend_from_slice(self.envelope.as_bytes());
+        if self.host_error {
+            out.extend_from_slice(b",\"isError\":true");
+        }
+        out.push(b'}');
+    }
+
+    /// The JSON-RPC response carrying this result for the request whose id is
+    /// `id_json` (its JSON text), for a revision before 2026-07-28.
+    pub fn response(&self, id_json: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(
+            64 + id_json.len() + 2 * self.envelope.len() + self.envelope.len() / 8,
+        );
+        out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+        out.extend_from_slice(id_json.as_bytes());
+        out.extend_from_slice(b",\"result\":");
+        self.write_result(&mut out);
+        out.push(b'}');
+        out
+    }
 }
 
 /// The nesting depth of a JSON text (objects and arrays), scanning outside strings.
@@ -50,41 +155,14 @@ pub fn json_depth(json: &str) -> usize {
     max
 }
 
-/// Build the tool result of an envelope. `host_error` sets `isError: true`.
-pub fn tool_result(envelope: String, host_error: bool) -> Result<CallToolResult, Undeliverable> {
-    let depth = json_depth(&envelope);
-    if depth > MAX_ENVELOPE_DEPTH {
-        return Err(Undeliverable::TooDeep(depth));
-    }
-    let value: Value =
-        serde_json::from_str(&envelope).map_err(|e| Undeliverable::Invalid(e.to_string()))?;
-    if !value.is_object() {
-        return Err(Undeliverable::Invalid(
-            "the envelope is not an object".into(),
-        ));
-    }
-    let mut result = CallToolResult::default();
-    result.content = vec![ContentBlock::text(envelope)];
-    result.structured_content = Some(value);
-    result.is_error = host_error.then_some(true);
-    Ok(result)
-}
-
-/// The result of a host error (always deliverable: it is small and flat).
-pub fn host_error_result(
+/// The answer of a host error (always deliverable: it is small and flat).
+pub fn host_error_answer(
     error: &HostError,
     provenance: &super::provenance::Provenance,
-) -> CallToolResult {
-    let envelope = error.envelope(provenance);
-    match tool_result(envelope.clone(), true) {
-        Ok(r) => r,
-        // Unreachable for the envelopes this module renders; keep the text mirror at least.
-        Err(_) => {
-            let mut result = CallToolResult::default();
-            result.content = vec![ContentBlock::text(envelope)];
-            result.is_error = Some(true);
-            result
-        }
+) -> ToolAnswer {
+    ToolAnswer {
+        envelope: error.envelope(provenance),
+        host_error: true,
     }
 }
 
@@ -167,10 +245,20 @@ mod tests {
         assert_eq!(json_depth("3"), 0);
     }
 
+    /// Envelopes with every kind of character JSON escapes, and both result shapes.
+    const ENVELOPES: [(&str, bool); 4] = [
+        ("{\"schemaVersion\":6,\"status\":\"ok\",\"s\":\"é/\\n\\t\\\"q\\\\ \\u0001 \\u001f\u{7f}\u{2028}😀\"}", false),
+        ("{\"schemaVersion\":6,\"status\":\"hostError\",\"n\":[1,-2,{\"a\":null,\"b\":true}]}", true),
+        ("{\"schemaVersion\":6,\"status\":\"error\",\"stack\":[]}", false),
+        ("{}", false),
+    ];
+
     #[test]
     fn text_mirror_equals_structured_content() {
         let env = "{\"schemaVersion\":6,\"status\":\"ok\",\"s\":\"é/\\n\"}".to_string();
-        let r = tool_result(env.clone(), false).unwrap();
+        let r = ToolAnswer::new(env.clone(), false)
+            .unwrap()
+            .to_call_tool_result();
         let text = r.content[0].as_text().map(|t| t.text.clone()).unwrap();
         assert_eq!(text, env);
         assert_eq!(
@@ -188,19 +276,59 @@ mod tests {
 
     #[test]
     fn the_measure_of_an_envelope_is_the_measure_of_its_result() {
-        for (env, host_error) in [
-            ("{\"schemaVersion\":6,\"status\":\"ok\",\"s\":\"é/\\n\\t\\\"q\\\\ \\u0001 \\u001f\u{7f}\u{2028}😀\"}", false),
-            ("{\"status\":\"hostError\",\"n\":[1,-2,{\"a\":null,\"b\":true}]}", true),
-            ("{}", false),
-        ] {
-            let r = tool_result(env.to_string(), host_error).expect("deliverable");
-            assert_eq!(measure_envelope(env, host_error), measure(&r), "{env}");
+        for (env, host_error) in ENVELOPES {
+            let a = ToolAnswer::new(env.to_string(), host_error).expect("deliverable");
+            assert_eq!(a.measure(), measure(&a.to_call_tool_result()), "{env}");
         }
+    }
+
+    #[test]
+    fn written_answers_are_what_rmcp_serializes() {
+        use rmcp::model::{JsonRpcResponse, JsonRpcVersion2_0, NumberOrString, ServerResult};
+        for (env, host_error) in ENVELOPES {
+            let a = ToolAnswer::new(env.to_string(), host_error).expect("deliverable");
+            let mut result = a.to_call_tool_result();
+            // A revision before 2026-07-28: no `resultType`.
+            result.result_type = None;
+            let mut written = Vec::new();
+            a.write_result(&mut written);
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                serde_json::to_string(&result).unwrap()
+            );
+            for id in [
+                NumberOrString::Number(7),
+                NumberOrString::String("a\"b".into()),
+            ] {
+                let response = rmcp::model::ServerJsonRpcMessage::Response(JsonRpcResponse {
+                    jsonrpc: JsonRpcVersion2_0,
+                    id: id.clone(),
+                    result: ServerResult::CallToolResult(result.clone()),
+                });
+                let id_json = serde_json::to_string(&id).unwrap();
+                assert_eq!(
+                    String::from_utf8(a.response(&id_json)).unwrap(),
+                    serde_json::to_string(&response).unwrap()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_outcome_is_the_status() {
+        let outcomes: Vec<_> = ENVELOPES
+            .iter()
+            .map(|(env, e)| ToolAnswer::new(env.to_string(), *e).unwrap().outcome())
+            .collect();
+        assert_eq!(outcomes, ["ok", "hostError", "error", "other"]);
     }
 
     #[test]
     fn too_deep_is_refused() {
         let deep = format!("{{\"a\":{}1{}}}", "[".repeat(130), "]".repeat(130));
-        assert_eq!(tool_result(deep, false), Err(Undeliverable::TooDeep(131)));
+        assert_eq!(
+            ToolAnswer::new(deep, false),
+            Err(Undeliverable::TooDeep(131))
+        );
     }
 }

@@ -7,7 +7,8 @@
 //! every request line gets exactly one answer. The output channel is bounded: a client
 //! that stops reading holds the server back instead of growing its memory.
 
-use super::framing::{Framing, Held, Inbound, MAX_MESSAGE_BYTES};
+use super::framing::{DirectCall, Framing, Held, Inbound, MAX_MESSAGE_BYTES};
+use super::handler::AjisaiServer;
 use rmcp::model::{JsonRpcMessage, NumberOrString};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -15,6 +16,7 @@ use rmcp::RoleServer;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use tokio::sync::{mpsc, Semaphore};
+use tokio_util::task::TaskTracker;
 
 /// Answers that may wait for the writer before senders wait too. Each is at most one
 /// tool result (`responseBytes`, 1 MiB), so this bounds the queued output.
@@ -35,6 +37,8 @@ enum Incoming {
     Message(Box<RxJsonRpcMessage<RoleServer>>),
     /// An answer the transport writes itself.
     Reply(Vec<u8>),
+    /// A tool call the transport answers itself.
+    Direct(Box<DirectCall>),
 }
 
 /// The server side of the stdio transport.
@@ -45,22 +49,44 @@ pub struct StdioTransport {
     unwritten: Arc<Semaphore>,
     /// What was taken from `incoming` and is not yet handed on.
     pending: Option<Incoming>,
+    /// Answers the direct calls.
+    server: AjisaiServer,
+    /// The direct calls running.
+    calls: TaskTracker,
 }
 
 /// The writer thread; join it after the service stopped so queued answers reach stdout.
 pub struct Writer {
     done: std::sync::mpsc::Receiver<()>,
+    calls: TaskTracker,
 }
 
 impl Writer {
+    /// After the service stopped: wait up to `timeout` for the direct calls still
+    /// running to be answered, as rmcp drains its own handlers (a call that outlasts it
+    /// is stopped when the runtime drops it).
+    pub async fn drain_calls(&self, timeout: std::time::Duration) {
+        self.calls.close();
+        if tokio::time::timeout(timeout, self.calls.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!("timed out draining in-flight tool calls");
+        }
+    }
+
     /// Wait up to `timeout` for every queued message to be written.
     pub fn finish(self, timeout: std::time::Duration) {
         let _ = self.done.recv_timeout(timeout);
     }
 }
 
-/// Start the reader and writer threads on the process's stdin and stdout.
-pub fn stdio(framing: Arc<Framing>) -> std::io::Result<(StdioTransport, Writer)> {
+/// Start the reader and writer threads on the process's stdin and stdout; `server`
+/// answers the [`DirectCall`]s.
+pub fn stdio(
+    framing: Arc<Framing>,
+    server: AjisaiServer,
+) -> std::io::Result<(StdioTransport, Writer)> {
     let (in_tx, in_rx) = mpsc::channel::<Incoming>(64);
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(OUTPUT_QUEUE);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
@@ -83,6 +109,7 @@ pub fn stdio(framing: Arc<Framing>) -> std::io::Result<(StdioTransport, Writer)>
     std::thread::Builder::new()
         .name("ajisai-mcp-stdin".into())
         .spawn(move || read_loop(std::io::stdin().lock(), &in_tx, &reader_framing))?;
+    let calls = TaskTracker::new();
     Ok((
         StdioTransport {
             incoming: in_rx,
@@ -90,8 +117,13 @@ pub fn stdio(framing: Arc<Framing>) -> std::io::Result<(StdioTransport, Writer)>
             framing,
             unwritten: Arc::new(Semaphore::new(UNWRITTEN_ANSWERS)),
             pending: None,
+            server,
+            calls: calls.clone(),
         },
-        Writer { done: done_rx },
+        Writer {
+            done: done_rx,
+            calls,
+        },
     ))
 }
 
@@ -151,6 +183,7 @@ fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Incoming>, framing: &Fra
             Ok(Line::Text(line)) => match framing.inbound(&line) {
                 Inbound::Message(m) => Incoming::Message(m),
                 Inbound::Reply(bytes) | Inbound::Answer(bytes) => Incoming::Reply(bytes),
+                Inbound::Direct(call) => Incoming::Direct(call),
                 Inbound::Nothing | Inbound::Verbatim => continue,
             },
             Err(e) => {
@@ -161,6 +194,32 @@ fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Incoming>, framing: &Fra
         if tx.blocking_send(incoming).is_err() {
             return;
         }
+    }
+}
+
+impl StdioTransport {
+    /// Run a direct call in a task of its own and queue its answer for the writer,
+    /// unless it is cancelled first (MCP-9).
+    fn spawn_direct(&self, call: DirectCall, internal: i64) {
+        let Some(tx) = self.outgoing.clone() else {
+            return;
+        };
+        let server = self.server.clone();
+        let framing = Arc::clone(&self.framing);
+        self.calls.spawn(async move {
+            let answer = server
+                .call_in(
+                    &call.name,
+                    call.arguments.as_ref(),
+                    call.cancel,
+                    super::exec::Delivery::default(),
+                )
+                .await;
+            // `complete` is `None` once the client cancelled the call.
+            if let (Some(answer), Some(held)) = (answer, framing.complete(internal)) {
+                let _ = tx.send((answer.response(&call.id_json), Some(held))).await;
+            }
+        });
     }
 }
 
@@ -221,6 +280,20 @@ impl Transport<RoleServer> for StdioTransport {
                         return Some(*m);
                     }
                     // Cancelled while it waited: rmcp would answer nothing.
+                }
+                Incoming::Direct(call) => {
+                    let Some(internal) = call.internal else {
+                        continue;
+                    };
+                    self.pending = Some(Incoming::Direct(call));
+                    let held = Arc::clone(&self.unwritten).acquire_owned().await.ok()?;
+                    let Some(Incoming::Direct(call)) = self.pending.take() else {
+                        return None;
+                    };
+                    // Cancelled while it waited: nothing to run or answer.
+                    if self.framing.hold(internal, held) {
+                        self.spawn_direct(*call, internal);
+                    }
                 }
                 Incoming::Reply(bytes) => {
                     let Some(tx) = self.outgoing.clone() else {

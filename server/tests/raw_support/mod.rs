@@ -29,7 +29,13 @@ pub struct RawServer {
 impl RawServer {
     /// Spawn the built server (`AJISAI_*` removed, then `env` set), not yet initialized.
     pub fn spawn(env: &[(&str, &str)]) -> RawServer {
+        RawServer::spawn_with_args(&[], env)
+    }
+
+    /// [`RawServer::spawn`] with command-line `args`.
+    pub fn spawn_with_args(args: &[&str], env: &[(&str, &str)]) -> RawServer {
         let mut cmd = Command::new(BIN);
+        cmd.args(args);
         cmd.env_remove("AJISAI_NUMERICS")
             .env_remove("AJISAI_NUMERICS_PLUGIN")
             .env_remove("AJISAI_PHRASEBOOK");
