@@ -1,8 +1,12 @@
 //! The transports against their floors: `ajisai-floor-server`, an rmcp server built with
 //! the same features that answers a fixed result of the same size and does no work.
 //!
-//! - stdio: `1 2 ADD` as `tools/call`, one request at a time, the two servers interleaved
-//!   call by call (alternating which goes first); p50 and p95 latency, and the ratio of
+//! Ours is measured twice: answering the plain call directly (`framing::DirectCall`), and
+//! answering the same call with an empty `_meta`, which takes rmcp's typed path as every
+//! 2026-07-28 call does.
+//!
+//! - stdio: `1 2 ADD` as `tools/call`, one request at a time, the servers interleaved
+//!   call by call (rotating which goes first); p50 and p95 latency, and the ratio of
 //!   the p50s (goal ≤ 1.15).
 //! - HTTP: 16 keep-alive clients sending `1 2 ADD` as fast as answers come, each server in
 //!   turn for the same time, twice; calls per second and p50, and the ratios (goals:
@@ -29,6 +33,25 @@ fn call_line(id: u64) -> String {
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"compute","arguments":{{"source":"1 2 ADD"}}}}}}"#
     )
 }
+
+/// The same call with an empty `_meta`: `ajisai-mcp-server` then answers it through rmcp's
+/// typed path instead of directly (`framing::DirectCall`), as it does every call of
+/// 2026-07-28 and every call with `_meta`.
+fn call_line_via_rmcp(id: u64) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"compute","arguments":{{"source":"1 2 ADD"}},"_meta":{{}}}}}}"#
+    )
+}
+
+/// What is measured: a label, the binary, and how its calls are written.
+type Contestant = (&'static str, &'static str, fn(u64) -> String);
+
+/// Ours answering directly, ours through rmcp's path, and the floor.
+const CONTESTANTS: [Contestant; 3] = [
+    ("ajisai-mcp-server   ", OURS, call_line),
+    ("  via rmcp (_meta)  ", OURS, call_line_via_rmcp),
+    ("floor (rmcp no-op)  ", FLOOR, call_line),
+];
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -99,49 +122,45 @@ impl Drop for StdioServer {
 }
 
 fn stdio(calls: u64) {
-    let mut ours = StdioServer::start(OURS);
-    let mut floor = StdioServer::start(FLOOR);
-    // Warm both up.
+    let mut servers: Vec<StdioServer> = CONTESTANTS
+        .iter()
+        .map(|(_, binary, _)| StdioServer::start(binary))
+        .collect();
+    // Warm them up.
     for id in 1..=200 {
-        ours.exchange(&call_line(id));
-        floor.exchange(&call_line(id));
-    }
-    let mut ours_t = Vec::with_capacity(calls as usize);
-    let mut floor_t = Vec::with_capacity(calls as usize);
-    let (mut ours_bytes, mut floor_bytes) = (0, 0);
-    for i in 0..calls {
-        let line = call_line(1_000 + i);
-        let one = |s: &mut StdioServer, into: &mut Vec<Duration>| {
-            let t = Instant::now();
-            let n = s.exchange(&line);
-            into.push(t.elapsed());
-            n
-        };
-        if i % 2 == 0 {
-            ours_bytes = one(&mut ours, &mut ours_t);
-            floor_bytes = one(&mut floor, &mut floor_t);
-        } else {
-            floor_bytes = one(&mut floor, &mut floor_t);
-            ours_bytes = one(&mut ours, &mut ours_t);
+        for (s, (_, _, line)) in servers.iter_mut().zip(CONTESTANTS) {
+            s.exchange(&line(id));
         }
     }
-    ours_t.sort();
-    floor_t.sort();
-    let (o50, f50) = (percentile(&ours_t, 0.5), percentile(&floor_t, 0.5));
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(calls as usize); 3];
+    let mut bytes = [0usize; 3];
+    for i in 0..calls {
+        // Each goes first, second and third in turn.
+        for k in 0..3 {
+            let c = (i as usize + k) % 3;
+            let line = CONTESTANTS[c].2(1_000 + i);
+            let t = Instant::now();
+            bytes[c] = servers[c].exchange(&line);
+            times[c].push(t.elapsed());
+        }
+    }
+    for t in &mut times {
+        t.sort();
+    }
+    let p50: Vec<Duration> = times.iter().map(|t| percentile(t, 0.5)).collect();
     println!("stdio, 1 2 ADD, {calls} calls each, interleaved:");
+    for (c, (label, _, _)) in CONTESTANTS.iter().enumerate() {
+        println!(
+            "  {label} p50 {:7.1} µs  p95 {:7.1} µs  ({} bytes a line)",
+            micros(p50[c]),
+            micros(percentile(&times[c], 0.95)),
+            bytes[c]
+        );
+    }
     println!(
-        "  ajisai-mcp-server    p50 {:7.1} µs  p95 {:7.1} µs  ({ours_bytes} bytes a line)",
-        micros(o50),
-        micros(percentile(&ours_t, 0.95))
-    );
-    println!(
-        "  floor (rmcp no-op)   p50 {:7.1} µs  p95 {:7.1} µs  ({floor_bytes} bytes a line)",
-        micros(f50),
-        micros(percentile(&floor_t, 0.95))
-    );
-    println!(
-        "  p50 ratio ours/floor: {:.2} (goal <= 1.15)",
-        o50.as_secs_f64() / f50.as_secs_f64()
+        "  p50 ratio ours/floor: {:.2} (goal <= 1.15); through rmcp's path: {:.2}",
+        p50[0].as_secs_f64() / p50[2].as_secs_f64(),
+        p50[1].as_secs_f64() / p50[2].as_secs_f64()
     );
 }
 
@@ -194,7 +213,12 @@ impl Drop for HttpServer {
 
 /// Drive `url` with `clients` keep-alive clients for `for_time`; answered calls and
 /// their latencies.
-async fn load(url: &str, clients: usize, for_time: Duration) -> (u64, Vec<Duration>) {
+async fn load(
+    url: &str,
+    line: fn(u64) -> String,
+    clients: usize,
+    for_time: Duration,
+) -> (u64, Vec<Duration>) {
     let client = reqwest::Client::builder()
         .no_proxy()
         .pool_max_idle_per_host(clients)
@@ -219,7 +243,7 @@ async fn load(url: &str, clients: usize, for_time: Duration) -> (u64, Vec<Durati
                     .header("Accept", "application/json, text/event-stream")
                     .header("Content-Type", "application/json")
                     .header("MCP-Protocol-Version", "2025-06-18")
-                    .body(call_line(id))
+                    .body(line(id))
                     .send()
                     .await
                     .expect("answered");
@@ -242,6 +266,7 @@ async fn load(url: &str, clients: usize, for_time: Duration) -> (u64, Vec<Durati
 fn http(seconds: u64) {
     let ours = HttpServer::start(OURS);
     let floor = HttpServer::start(FLOOR);
+    let urls = [&ours.url, &ours.url, &floor.url];
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -249,50 +274,47 @@ fn http(seconds: u64) {
         .expect("a runtime");
     let phase = Duration::from_secs(seconds);
     let clients = 16;
-    let (mut ours_calls, mut floor_calls) = (0u64, 0u64);
-    let (mut ours_t, mut floor_t) = (Vec::new(), Vec::new());
+    let mut answered = [0u64; 3];
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); 3];
     runtime.block_on(async {
         // Warm-up.
-        load(&ours.url, clients, Duration::from_millis(500)).await;
-        load(&floor.url, clients, Duration::from_millis(500)).await;
+        for (url, (_, _, line)) in urls.iter().zip(CONTESTANTS) {
+            load(url, line, clients, Duration::from_millis(500)).await;
+        }
+        // Twice, the second time in the opposite order.
         for round in 0..2 {
-            let order: [(&str, bool); 2] = if round == 0 {
-                [(&floor.url, false), (&ours.url, true)]
-            } else {
-                [(&ours.url, true), (&floor.url, false)]
-            };
-            for (url, is_ours) in order {
-                let (n, t) = load(url, clients, phase).await;
-                if is_ours {
-                    ours_calls += n;
-                    ours_t.extend(t);
-                } else {
-                    floor_calls += n;
-                    floor_t.extend(t);
-                }
+            for k in 0..3 {
+                let c = if round == 0 { 2 - k } else { k };
+                let (n, t) = load(urls[c], CONTESTANTS[c].2, clients, phase).await;
+                answered[c] += n;
+                times[c].extend(t);
             }
         }
     });
-    ours_t.sort();
-    floor_t.sort();
+    for t in &mut times {
+        t.sort();
+    }
     let total = 2.0 * phase.as_secs_f64();
-    let (o_rate, f_rate) = (ours_calls as f64 / total, floor_calls as f64 / total);
-    let (o50, f50) = (percentile(&ours_t, 0.5), percentile(&floor_t, 0.5));
+    let rate: Vec<f64> = answered.iter().map(|&n| n as f64 / total).collect();
+    let p50: Vec<Duration> = times.iter().map(|t| percentile(t, 0.5)).collect();
     println!("HTTP, 1 2 ADD, {clients} keep-alive clients, 2 x {seconds} s per server:");
-    println!(
-        "  ajisai-mcp-server    {o_rate:8.0} calls/s  p50 {:7.1} µs  p95 {:7.1} µs",
-        micros(o50),
-        micros(percentile(&ours_t, 0.95))
-    );
-    println!(
-        "  floor (rmcp no-op)   {f_rate:8.0} calls/s  p50 {:7.1} µs  p95 {:7.1} µs",
-        micros(f50),
-        micros(percentile(&floor_t, 0.95))
-    );
+    for (c, (label, _, _)) in CONTESTANTS.iter().enumerate() {
+        println!(
+            "  {label} {:8.0} calls/s  p50 {:7.1} µs  p95 {:7.1} µs",
+            rate[c],
+            micros(p50[c]),
+            micros(percentile(&times[c], 0.95))
+        );
+    }
     println!(
         "  throughput ratio ours/floor: {:.2} (goal >= 0.8); p50 ratio: {:.2} (goal <= 1.2)",
-        o_rate / f_rate,
-        o50.as_secs_f64() / f50.as_secs_f64()
+        rate[0] / rate[2],
+        p50[0].as_secs_f64() / p50[2].as_secs_f64()
+    );
+    println!(
+        "  through rmcp's path: throughput {:.2}, p50 {:.2}",
+        rate[1] / rate[2],
+        p50[1].as_secs_f64() / p50[2].as_secs_f64()
     );
 }
 
