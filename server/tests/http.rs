@@ -4,7 +4,8 @@
 //! Stateless replicas answer any message; envelopes equal stdio's apart from
 //! `limitProfile`; the JSON-RPC front answers what rmcp cannot (HTTP 400); bodies over
 //! 1 MiB get 413; token, Host and Origin are enforced; probes, metrics, the per-request
-//! log line, cancellation by a dropped connection and the drain on SIGTERM.
+//! log line, cancellation by a dropped connection, the bounded wait queue and the drain
+//! on SIGTERM.
 
 mod http_support;
 mod mcp_support;
@@ -713,4 +714,61 @@ async fn stalled_requests_time_out_and_connections_are_capped() {
     drop(first);
     assert!(read_response(&mut third).starts_with("HTTP/1.1 200"));
     drop(second);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_wait_queue_is_bounded_and_a_caller_beyond_it_is_refused_at_once() {
+    // One slot: eight callers may wait for it (maxWaiting).
+    let server = HttpServer::spawn(&["--max-concurrency", "1"], &[]);
+    let metrics_url = format!("{}/metrics", server.base);
+    let until = |needle: &'static str| {
+        let url = metrics_url.clone();
+        async move {
+            loop {
+                if get(&url, &[]).await.body.contains(needle) {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+        }
+    };
+    let long = |id: u64| {
+        let url = server.mcp();
+        tokio::spawn(async move {
+            post(
+                &url,
+                tools_call(json!(id), "compute", json!({ "source": UNTIL_DEADLINE })),
+                &[],
+            )
+            .await
+        })
+    };
+    let running = long(0);
+    until("ajisai_executions_in_flight 1").await;
+    let queued: Vec<_> = (1..=8).map(long).collect();
+    until("ajisai_executions_waiting 8").await;
+    // The ninth waiter finds the queue full: refused without waiting.
+    let refused = call(&server, "compute", json!({ "source": "1 2 ADD" })).await;
+    let env = &refused["result"]["structuredContent"];
+    assert_eq!(env["error"]["code"], "capacityExhausted", "{refused}");
+    assert_eq!(env["error"]["retryable"], true, "{refused}");
+    // It never joined the queue, and those in it are still waiting (for up to 1 s).
+    assert!(queued.iter().all(|q| !q.is_finished()));
+    let m = get(&metrics_url, &[]).await.body;
+    assert!(m.contains("ajisai_executions_waiting 8"), "{m}");
+    assert!(m.contains("ajisai_capacity_exhausted_total 1"), "{m}");
+    // The waiters' turn passes: each answers capacityExhausted after its wait.
+    for q in queued {
+        let a = q.await.expect("a client task");
+        assert_eq!(
+            a.json()["result"]["structuredContent"]["error"]["code"],
+            "capacityExhausted",
+            "{}",
+            a.body
+        );
+    }
+    until("ajisai_executions_waiting 0").await;
+    // Hanging up stops the running call.
+    running.abort();
+    until("ajisai_executions_in_flight 0").await;
 }

@@ -114,6 +114,11 @@ impl Executor {
         }
     }
 
+    /// Callers waiting for a slot right now.
+    pub fn waiting(&self) -> usize {
+        self.gate.waiting()
+    }
+
     /// The answer of a host error (logged to stderr first).
     pub fn host_error(&self, context: &str, error: &HostError) -> ToolAnswer {
         error.log(context);

@@ -402,7 +402,7 @@ async fn metrics_endpoint(
     let started = Instant::now();
     let response = match shared.refusal(request.headers()) {
         Some(refusal) => refusal,
-        None => match super::metrics::render() {
+        None => match super::metrics::render(shared.server.executor().waiting()) {
             Some(body) => Response::builder()
                 .status(StatusCode::OK)
                 .header(

@@ -15,6 +15,9 @@ pub const TOOL_CALLS: &str = "ajisai_tool_calls_total";
 pub const TOOL_CALL_DURATION: &str = "ajisai_tool_call_duration_seconds";
 /// Executions holding a slot right now (their engines have not stopped yet).
 pub const EXECUTIONS_IN_FLIGHT: &str = "ajisai_executions_in_flight";
+/// Callers waiting for a slot right now (read when `/metrics` is scraped).
+pub const EXECUTIONS_WAITING: &str = "ajisai_executions_waiting";
+
 /// Calls answered `capacityExhausted`.
 pub const CAPACITY_EXHAUSTED: &str = "ajisai_capacity_exhausted_total";
 /// Calls answered `memoryExhausted`.
@@ -105,6 +108,7 @@ pub fn install(backend: &str) -> Option<&'static PrometheusHandle> {
         .set(1.0);
     // Present from the start, so a scrape before the first call sees zeros.
     metrics::gauge!(EXECUTIONS_IN_FLIGHT).set(0.0);
+    metrics::gauge!(EXECUTIONS_WAITING).set(0.0);
     metrics::counter!(CAPACITY_EXHAUSTED).absolute(0);
     metrics::counter!(MEMORY_EXHAUSTED).absolute(0);
     HANDLE.get()
@@ -121,14 +125,21 @@ fn describe() {
         EXECUTIONS_IN_FLIGHT,
         "Executions holding a slot (until their engine stops)."
     );
+    metrics::describe_gauge!(
+        EXECUTIONS_WAITING,
+        "Callers waiting for a slot (at most maxWaiting)."
+    );
     metrics::describe_counter!(CAPACITY_EXHAUSTED, "Calls answered capacityExhausted.");
     metrics::describe_counter!(MEMORY_EXHAUSTED, "Calls answered memoryExhausted.");
     metrics::describe_gauge!(BUILD_INFO, "Server version and numeric backend.");
 }
 
-/// The Prometheus text of every metric, or `None` when no recorder is installed.
-pub fn render() -> Option<String> {
-    HANDLE.get().map(PrometheusHandle::render)
+/// The Prometheus text of every metric, or `None` when no recorder is installed;
+/// `waiting` is the gate's queue length now (read here, not on every admission).
+pub fn render(waiting: usize) -> Option<String> {
+    let handle = HANDLE.get()?;
+    metrics::gauge!(EXECUTIONS_WAITING).set(waiting as f64);
+    Some(handle.render())
 }
 
 /// The label of a tool name: itself when known, else `other` (names are chosen by
