@@ -1,8 +1,10 @@
 //! Every call bounded (the boundedness issue), against the live server over real stdio
-//! with a raw JSON-RPC client: hostile programs answer with a value, a named language
-//! error or a host error, inside the server's memory, and the server keeps serving.
-//! Each measurement of peak memory runs in a fresh server process (VmHWM only grows).
+//! and real HTTP with raw JSON-RPC clients: hostile programs answer with a value, a named
+//! language error or a host error, inside the server's memory, and the server keeps
+//! serving. Each measurement of peak memory runs in a fresh server process (VmHWM only
+//! grows).
 
+mod http_support;
 mod raw_support;
 
 use raw_support::RawServer;
@@ -87,6 +89,43 @@ fn every_hostile_program_gets_its_answer_within_the_memory_ceiling() {
         }
         let next = server.compute(2, "1 2 ADD");
         if next["stackDisplay"] != json!(["3/1"]) {
+            problems.push(format!("{name}: the next call got {next}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// [`every_hostile_program_gets_its_answer_within_the_memory_ceiling`] over HTTP, each
+/// program in a fresh `--http` server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_every_hostile_program_gets_its_answer_within_the_memory_ceiling() {
+    let doc: serde_json::Value =
+        serde_json::from_str(include_str!("../../golden/hostile.json")).expect("JSON");
+    let mut problems = Vec::new();
+    for p in doc["programs"].as_array().expect("programs") {
+        let name = p["name"].as_str().expect("a name");
+        let server = http_support::HttpServer::spawn(&[], &[]);
+        let answer = http_support::call(
+            &server,
+            "compute",
+            json!({ "source": p["source"].as_str().expect("a source") }),
+        )
+        .await;
+        let env = &answer["result"]["structuredContent"];
+        for (pointer, want) in p["expect"].as_object().expect("expectations") {
+            if env.pointer(pointer) != Some(want) {
+                problems.push(format!(
+                    "{name}: {pointer} expected {want}, got {:?}",
+                    env.pointer(pointer)
+                ));
+            }
+        }
+        let peak = raw_support::proc_status_kib(server.pid(), "VmHWM:");
+        if peak == 0 || peak > PEAK_KIB_PER_CALL {
+            problems.push(format!("{name}: the server peaked at {peak} KiB"));
+        }
+        let next = http_support::call(&server, "compute", json!({ "source": "1 2 ADD" })).await;
+        if next["result"]["structuredContent"]["stackDisplay"] != json!(["3/1"]) {
             problems.push(format!("{name}: the next call got {next}"));
         }
     }
