@@ -1,7 +1,8 @@
 //! Random programs for the no-panic fuzzer and the boundedness benchmark: token soup
 //! (any lexeme, brackets unbalanced), well-formed programs (literals, Words,
 //! definitions, bindings, COND, VENT units) and arithmetic that mostly type-checks, from
-//! a seeded [`Rng`], so every finding is reproducible from its seed and index.
+//! a seeded [`Rng`], so every finding is reproducible from its seed and index; and the
+//! backend-parity generator's numeric programs ([`Numeric`]).
 
 use crate::{Rng, CORE_WORDS};
 
@@ -290,5 +291,259 @@ pub fn any(rng: &mut Rng, names: &[String]) -> String {
         0 => token_soup(rng, names),
         1 => program(rng, 0, names, 12),
         _ => arithmetic(rng),
+    }
+}
+
+/// Integers at the machine boundaries, where the inline fast path hands over to the
+/// backend (i64, u64, i128/u128 edges).
+const EDGES: &[&str] = &[
+    "9223372036854775807",
+    "-9223372036854775808",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551615",
+    "18446744073709551616",
+    "-18446744073709551616",
+    "170141183460469231731687303715884105727",
+    "-170141183460469231731687303715884105728",
+    "340282366920938463463374607431768211455",
+    "340282366920938463463374607431768211456",
+    "4294967296",
+    "4611686018427387904",
+];
+
+/// The parity generator's programs: small and huge integers, fractions, algebraic
+/// numbers and Vectors under every arithmetic and comparison Word; every fragment pushes
+/// exactly one value.
+pub struct Numeric(pub Rng);
+
+impl Numeric {
+    fn digits(&mut self, len: u64) -> String {
+        let mut s = String::with_capacity(len as usize);
+        s.push(char::from(b'1' + self.0.below(9) as u8));
+        for _ in 1..len {
+            s.push(char::from(b'0' + self.0.below(10) as u8));
+        }
+        s
+    }
+
+    fn digits_in(&mut self, lo: i64, hi: i64) -> String {
+        let len = self.0.between(lo, hi) as u64;
+        self.digits(len)
+    }
+
+    fn sign(&mut self) -> &'static str {
+        if self.0.chance(35) {
+            "-"
+        } else {
+            ""
+        }
+    }
+
+    fn small(&mut self) -> String {
+        self.0.between(-20, 20).to_string()
+    }
+
+    fn huge_literal(&mut self) -> String {
+        let len = match self.0.below(10) {
+            0..=5 => self.0.between(19, 60),
+            6..=8 => self.0.between(60, 400),
+            _ => self.0.between(400, 1500),
+        } as u64;
+        format!("{}{}", self.sign(), self.digits(len))
+    }
+
+    /// An integer: small, at a boundary, a wide literal, or computed wide.
+    fn integer(&mut self) -> String {
+        match self.0.below(12) {
+            0..=3 => self.small(),
+            4 | 5 => self.0.pick(EDGES).to_string(),
+            6..=8 => self.huge_literal(),
+            9 => format!(
+                "{} {} POW",
+                self.0.pick(&["2", "3", "-3", "7", "10", "-2", "12345"]),
+                self.0.between(40, 2500)
+            ),
+            10 => format!(
+                "{} {} POW {} {}",
+                self.0.pick(&["2", "3", "10", "-7"]),
+                self.0.between(63, 700),
+                self.small(),
+                self.0.pick(&["+", "-", "*"])
+            ),
+            _ => format!("{} {} *", self.huge_literal(), self.huge_literal()),
+        }
+    }
+
+    /// A rational that is not an integer (usually).
+    fn fraction(&mut self) -> String {
+        match self.0.below(6) {
+            0 => format!("{}/{}", self.0.between(-50, 50), self.0.between(1, 60)),
+            1 => format!("{}/{}", self.huge_literal(), self.digits_in(1, 80)),
+            2 => format!(
+                "{}{}.{}e{}",
+                self.sign(),
+                self.digits_in(1, 30),
+                self.digits_in(1, 30),
+                self.0.between(-60, 60)
+            ),
+            3 => format!("{} {} /", self.integer(), self.integer()),
+            4 => format!("1 {} /", self.integer()),
+            _ => format!(
+                "1 {} {} POW /",
+                self.0.pick(&["3", "7", "-11"]),
+                self.0.between(30, 400)
+            ),
+        }
+    }
+
+    /// An algebraic value (or a rational when the root happens to be exact).
+    fn algebraic(&mut self) -> String {
+        let radicand = |g: &mut Numeric| -> String {
+            match g.0.below(5) {
+                0..=2 => {
+                    g.0.pick(&[
+                        "2", "3", "5", "6", "7", "10", "11", "13", "1/2", "2/3", "8", "12", "50",
+                    ])
+                    .to_string()
+                }
+                3 => format!(
+                    "{} {} POW",
+                    g.0.pick(&["4", "9", "25"]),
+                    g.0.between(20, 300)
+                ),
+                _ => format!(
+                    "{} {} POW 3 *",
+                    g.0.pick(&["2", "5", "10"]),
+                    g.0.between(20, 200)
+                ),
+            }
+        };
+        match self.0.below(6) {
+            0 => format!("{} SQRT", radicand(self)),
+            1 => format!("{} SQRT {} SQRT +", radicand(self), radicand(self)),
+            2 => format!("{} SQRT {} *", radicand(self), self.number_no_algebraic()),
+            3 => format!("{} SQRT {} +", radicand(self), self.number_no_algebraic()),
+            4 => format!(
+                "{} SQRT {} SQRT + {} POW",
+                radicand(self),
+                radicand(self),
+                self.0.between(-6, 30)
+            ),
+            _ => format!(
+                "{} SQRT 1 + 2 / {} POW",
+                radicand(self),
+                self.0.between(2, 80)
+            ),
+        }
+    }
+
+    fn number_no_algebraic(&mut self) -> String {
+        if self.0.chance(60) {
+            self.integer()
+        } else {
+            self.fraction()
+        }
+    }
+
+    fn number(&mut self) -> String {
+        match self.0.below(10) {
+            0..=4 => self.integer(),
+            5..=7 => self.fraction(),
+            _ => self.algebraic(),
+        }
+    }
+
+    /// A literal number token (vector literals hold tokens, not computations).
+    fn literal(&mut self) -> String {
+        match self.0.below(5) {
+            0 | 1 => self.small(),
+            2 => self.0.pick(EDGES).to_string(),
+            3 => self.huge_literal(),
+            _ => format!("{}/{}", self.huge_literal(), self.digits_in(1, 40)),
+        }
+    }
+
+    /// A Vector: a literal, or computed elements gathered with COLLECT.
+    fn vector(&mut self) -> String {
+        let n = self.0.between(1, 5);
+        if self.0.chance(50) {
+            let items: Vec<String> = (0..n).map(|_| self.literal()).collect();
+            format!("[ {} ]", items.join(" "))
+        } else {
+            let items: Vec<String> = (0..n).map(|_| self.number()).collect();
+            format!("{} {n} COLLECT", items.join(" "))
+        }
+    }
+
+    fn operand(&mut self) -> String {
+        match self.0.below(10) {
+            0 => self.vector(),
+            1 => format!("{} SUM", self.vector()),
+            _ => self.number(),
+        }
+    }
+
+    /// One program.
+    pub fn program(&mut self) -> String {
+        const BINARY: &[&str] = &[
+            "ADD", "SUB", "MUL", "DIV", "MOD", "MIN", "MAX", "+", "-", "*", "/", "%",
+        ];
+        const COMPARE: &[&str] = &["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "=", "<", ">="];
+        // SQRT of a wide non-square spends the whole work budget on factoring (the same
+        // on every backend, as the backends never see it): it stays rare here.
+        const UNARY: &[&str] = &["FLOOR", "ROUND", "ABS", "NEG"];
+        const EXPONENTS: &[&str] = &[
+            "0", "1", "2", "3", "5", "-1", "-2", "7", "12", "31", "2", "3", "-1", "4",
+        ];
+        // Roots of wide non-powers also spend the work budget on factoring: rarer.
+        const ROOTS: &[&str] = &["1/2", "1/3", "2/3", "-1/2"];
+        const QUANTA: &[&str] = &[
+            "1",
+            "2",
+            "10",
+            "1000",
+            "1000000007",
+            "100000000000000000000000",
+            "0",
+            "1/2",
+        ];
+        let mut parts = vec![self.operand()];
+        let mut depth = 1;
+        for _ in 0..self.0.between(1, 6) {
+            if depth < 2 || self.0.chance(30) {
+                parts.push(self.operand());
+                depth += 1;
+            }
+            let step = match self.0.below(16) {
+                0..=8 => {
+                    depth -= 1;
+                    self.0.pick(BINARY).to_string()
+                }
+                9..=11 if self.0.chance(95) => self.0.pick(UNARY).to_string(),
+                9..=11 => "SQRT".to_string(),
+                12 | 13 if self.0.chance(90) => format!("{} POW", self.0.pick(EXPONENTS)),
+                12 | 13 => format!("{} POW", self.0.pick(ROOTS)),
+                14 => format!("{} QUANTIZE", self.0.pick(QUANTA)),
+                _ => "STR NUM".to_string(),
+            };
+            parts.push(step);
+        }
+        // Booleans end a program: arithmetic on them is a type error on every backend
+        // and would only waste the rest of the program.
+        match self.0.below(10) {
+            0..=2 => {
+                if depth < 2 {
+                    parts.push(self.operand());
+                }
+                parts.push(self.0.pick(COMPARE).to_string());
+            }
+            3 => parts.push("JSON-ENCODE".to_string()),
+            _ => {}
+        }
+        if self.0.chance(10) {
+            parts.insert(0, "KEEP".to_string());
+        }
+        parts.join(" ")
     }
 }
