@@ -1,7 +1,8 @@
 //! Recorded behaviour: every program of every corpus, golden file and specification
 //! example, every Word's declared examples and a fixed-seed run of the fuzzer's and the
 //! parity test's generators, with the envelopes `compute`, `check` and `infer_contracts`
-//! give it, digested program by program into `golden/snapshot.tsv`.
+//! give it, digested program by program into `golden/snapshot.tsv`, with the vocabulary
+//! document.
 //!
 //! The file was recorded before the core redesign began (its first line names the
 //! commit), so that redesign — or any later change that should not change behaviour —
@@ -241,6 +242,11 @@ fn every_recorded_program_gives_its_recorded_envelopes_on_every_backend() {
             }
             digests.push((format!("{}\t{}", p.set, p.key), digest(&first)));
         }
+        // The vocabulary as hosts publish it (`ajisai://vocabulary`).
+        digests.push((
+            "documents\tvocabulary".to_string(),
+            digest(&ajisai_core::word::registry_document()),
+        ));
         (digests, problems)
     });
     assert!(problems.is_empty(), "{}", problems.join("\n"));
