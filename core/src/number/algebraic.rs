@@ -23,9 +23,7 @@ use super::int::{gcd_u64, Int};
 use super::rational::Rat;
 use super::{Budget, Number, Unmetered};
 use crate::limits::Halt;
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A Number of the multiquadratic field in canonical normal form: terms by
 /// ascending square-free radicand (1 = the rational part), non-zero reduced
@@ -346,59 +344,9 @@ impl fmt::Display for Alg {
     }
 }
 
-// ---------------------------------------------------------------------------
-// A fast, deterministic hasher for radicand-keyed accumulation maps.
-
-#[derive(Default, Clone, Copy)]
-struct FxHasher {
-    hash: u64,
-}
-
-const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FxHasher {
-    #[inline]
-    fn mix(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.mix(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.mix(u64::from_le_bytes(w));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.mix(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.mix(i);
-    }
-    fn write_i64(&mut self, i: i64) {
-        self.mix(i as u64);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.mix(i as u64);
-    }
-    fn write_isize(&mut self, i: isize) {
-        self.mix(i as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+/// The radicand-keyed accumulation maps: rustc's fast deterministic hasher (their terms
+/// are sorted afterwards, so the order of the map never shows).
+type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// How many term products run between two polls of the budget.
 const POLL_EVERY: u32 = 4096;
