@@ -14,6 +14,15 @@ pub fn display(v: &Value) -> String {
     out
 }
 
+/// A whole stack on one line, as examples and reports write it: the slots' displays
+/// bottom to top joined by ` | `, or `(empty)`.
+pub fn stack_line(stack: &[Value]) -> String {
+    if stack.is_empty() {
+        return "(empty)".to_string();
+    }
+    stack.iter().map(display).collect::<Vec<_>>().join(" | ")
+}
+
 /// The line `PRINT` emits: a top-level String prints raw, everything else its display.
 pub fn print_line(v: &Value) -> String {
     match v {

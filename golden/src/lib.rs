@@ -264,12 +264,7 @@ pub fn run(case: &Case) -> Result<ComputeReport, String> {
 
 /// A compact description of what a run produced, for mismatch messages.
 pub fn describe(report: &ComputeReport) -> String {
-    let stack: Vec<String> = report.stack.iter().map(display).collect();
-    let stack = if stack.is_empty() {
-        "(empty)".to_string()
-    } else {
-        stack.join(" | ")
-    };
+    let stack = ajisai_core::display::stack_line(&report.stack);
     match &report.error {
         Some(e) => format!(
             "error:{} ({}) with stack {stack}",

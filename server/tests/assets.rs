@@ -1079,12 +1079,7 @@ fn take_code_span(s: &str) -> Option<(String, &str)> {
 fn mismatch(source: &str, expect: &str, prints: &[String]) -> Option<String> {
     link();
     let r = engine::compute(source, &Options::new(Profile::MCP_LOCAL_STDIO));
-    let shown: Vec<String> = r.stack.iter().map(display).collect();
-    let slots = if shown.is_empty() {
-        "(empty)".to_string()
-    } else {
-        shown.join(" | ")
-    };
+    let slots = ajisai_core::display::stack_line(&r.stack);
     let ok = if let Some(cat) = expect.strip_prefix("error:") {
         r.error.as_ref().is_some_and(|e| e.category.id() == cat)
     } else if let Some((want, reason)) = expect

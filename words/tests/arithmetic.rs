@@ -3,7 +3,6 @@
 //! profiles (message, resource, operands left in place), error messages and the
 //! check order of §7.3.
 
-use ajisai_core::display::display;
 use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::{Limit, Profile};
 
@@ -18,12 +17,7 @@ fn run(source: &str) -> ComputeReport {
 }
 
 fn stack(r: &ComputeReport) -> String {
-    let slots: Vec<String> = r.stack.iter().map(display).collect();
-    if slots.is_empty() {
-        "(empty)".to_string()
-    } else {
-        slots.join(" | ")
-    }
+    ajisai_core::display::stack_line(&r.stack)
 }
 
 /// `numericWork` of a successful run.

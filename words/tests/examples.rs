@@ -1,19 +1,13 @@
 //! Every Word's declared examples run as tests, under the MCP profile (WORDS.md
 //! examples assume it), and every Word declares at least two.
 
-use ajisai_core::display::display;
 use ajisai_core::engine::{compute, Options};
 use ajisai_core::Profile;
 
 /// Compare one run with an example's expectation; `None` when it matches.
 pub fn mismatch(source: &str, expect: &str, prints: &[&str]) -> Option<String> {
     let report = compute(source, &Options::new(Profile::MCP_LOCAL_STDIO));
-    let stack: Vec<String> = report.stack.iter().map(display).collect();
-    let got_stack = if stack.is_empty() {
-        "(empty)".to_string()
-    } else {
-        stack.join(" | ")
-    };
+    let got_stack = ajisai_core::display::stack_line(&report.stack);
     let got = match &report.error {
         Some(e) => format!("error:{} ({})", e.category.id(), e.message),
         None => got_stack.clone(),

@@ -2,7 +2,6 @@
 //! and compare its stack display. Each test binary uses a subset.
 #![allow(dead_code)]
 
-use ajisai_core::display::display;
 use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::Profile;
 
@@ -20,12 +19,7 @@ pub fn run(source: &str) -> ComputeReport {
 
 /// The stack's displays joined by ` | `, or `(empty)`.
 pub fn stack(r: &ComputeReport) -> String {
-    let s: Vec<String> = r.stack.iter().map(display).collect();
-    if s.is_empty() {
-        "(empty)".into()
-    } else {
-        s.join(" | ")
-    }
+    ajisai_core::display::stack_line(&r.stack)
 }
 
 /// Run `source`, expect success with the stack `expect`.
