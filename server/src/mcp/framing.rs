@@ -612,11 +612,10 @@ impl Framing {
             ids.in_flight.insert(call.id.clone(), internal);
             ids.direct.insert(internal, cancel.clone());
             Some(internal)
+        } else if matches!(&call.id, ClientId::Integer(d) if d.parse::<i64>().is_err()) {
+            return None;
         } else {
-            match &call.id {
-                ClientId::Integer(digits) if digits.parse::<i64>().is_err() => return None,
-                _ => None,
-            }
+            None
         };
         Some(Inbound::Direct(Box::new(DirectCall {
             id_json: call.id.json(),

@@ -149,6 +149,18 @@ impl AjisaiServer {
         answer
     }
 
+    /// A tool call its transport answers itself ([`super::framing::DirectCall`]), in the
+    /// frame of the revisions before 2026-07-28. `None`: it was cancelled.
+    pub async fn call_direct(&self, call: &super::framing::DirectCall) -> Option<ToolAnswer> {
+        self.call_in(
+            &call.name,
+            call.arguments.as_ref(),
+            call.cancel.clone(),
+            Delivery::default(),
+        )
+        .await
+    }
+
     async fn call_uncounted(
         &self,
         name: &str,

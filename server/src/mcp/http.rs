@@ -510,16 +510,7 @@ impl Shared {
             Framed::Direct(call) => {
                 // Over HTTP a call ends when its client hangs up: this future is dropped,
                 // and the execution with it (it stops its engine).
-                let answer = self
-                    .server
-                    .call_in(
-                        &call.name,
-                        call.arguments.as_ref(),
-                        call.cancel,
-                        super::exec::Delivery::default(),
-                    )
-                    .await;
-                match answer {
+                match self.server.call_direct(&call).await {
                     Some(answer) => {
                         logged.outcome = Some(answer.outcome());
                         json(StatusCode::OK, answer.response(&call.id_json))

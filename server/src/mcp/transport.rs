@@ -207,14 +207,7 @@ impl StdioTransport {
         let server = self.server.clone();
         let framing = Arc::clone(&self.framing);
         self.calls.spawn(async move {
-            let answer = server
-                .call_in(
-                    &call.name,
-                    call.arguments.as_ref(),
-                    call.cancel,
-                    super::exec::Delivery::default(),
-                )
-                .await;
+            let answer = server.call_direct(&call).await;
             // `complete` is `None` once the client cancelled the call.
             if let (Some(answer), Some(held)) = (answer, framing.complete(internal)) {
                 let _ = tx.send((answer.response(&call.id_json), Some(held))).await;
