@@ -3,9 +3,10 @@
 //! A [`Block`] keeps every token as written (number lexeme, string content, name
 //! spelling, `|`, VENT directives, line breaks), grouped so that a vector literal or
 //! a nested block is one [`Item`]. Display, equality and `REFLECT` work on the
-//! tokens; evaluation works on the same tree with values built once at parse time.
+//! tokens; evaluation runs the block's compiled form ([`crate::compile::Code`]),
+//! which [`crate::compile::compile`] builds once and keeps in the block.
 
-use crate::number::Number;
+use crate::compile::Code;
 use crate::outcome::Pos;
 use crate::value::Value;
 use std::hash::{Hash, Hasher};
@@ -70,12 +71,10 @@ pub fn alias_target(spelling: &str) -> Option<&'static str> {
 /// One unit of code.
 #[derive(Clone, Debug)]
 pub enum Item {
-    /// A number literal; `value` is built at parse time (or when a reflected block is prepared).
+    /// A number literal (its value is built when the block is compiled).
     Number {
         /// The lexeme as written.
         lexeme: Arc<str>,
-        /// The exact value, once built.
-        value: Option<Number>,
         /// Source position.
         pos: Option<Pos>,
     },
@@ -93,12 +92,13 @@ pub enum Item {
         /// Source position.
         pos: Option<Pos>,
     },
-    /// A vector literal: its element tokens, and its value once built.
+    /// A vector literal: its element tokens.
     Vector {
         /// The tokens between the brackets.
         items: Arc<[Item]>,
-        /// The Vector it denotes, once built.
-        value: Option<Value>,
+        /// Its nesting depth as written: 1 + the deepest vector literal directly
+        /// inside (a block inside starts a count of its own), for `nestingDepth`.
+        depth: u32,
         /// Position of `[`.
         pos: Option<Pos>,
     },
@@ -160,7 +160,7 @@ pub fn literal_string_elements(items: &[Item]) -> Option<Vec<&str>> {
             Item::Str { text, .. } => Some(&**text),
             Item::Name { name, .. }
                 if matches!(
-                    crate::parser::name_literal_value(&name.written),
+                    crate::compile::name_literal_value(&name.written),
                     Value::Str(_)
                 ) =>
             {
@@ -179,15 +179,16 @@ pub struct Block {
     last_significant: Option<usize>,
     /// Number of `|` tokens directly in this block.
     bars: usize,
-    /// Whether every literal value is built (false for blocks made by `REFLECT`).
-    prepared: bool,
-    /// The (guard, body) halves around the single top-level `|`, built once.
+    /// The compiled form, filled once by [`crate::compile::compile`] (never when
+    /// compiling fails: the checks then run again when the block is next run).
+    pub(crate) code: OnceLock<Arc<Code>>,
+    /// The (guard, body) halves around the first top-level `|`, built once.
     halves: OnceLock<Option<(Arc<Block>, Arc<Block>)>>,
 }
 
 impl Block {
-    /// A block of `items` whose literal values are built (`prepared`) or not.
-    pub fn new(items: Vec<Item>, prepared: bool) -> Block {
+    /// A block of `items` as written (compiled when it first runs, or by the parser).
+    pub fn new(items: Vec<Item>) -> Block {
         let last_significant = items.iter().rposition(|i| !i.is_line_break());
         let bars = items
             .iter()
@@ -197,7 +198,7 @@ impl Block {
             items,
             last_significant,
             bars,
-            prepared,
+            code: OnceLock::new(),
             halves: OnceLock::new(),
         }
     }
@@ -225,10 +226,10 @@ impl Block {
         self.last_significant.is_none()
     }
 
-    /// Whether literal values are built.
+    /// The compiled form, when the block has been compiled.
     #[inline]
-    pub fn is_prepared(&self) -> bool {
-        self.prepared
+    pub fn compiled(&self) -> Option<&Arc<Code>> {
+        self.code.get()
     }
 
     /// Token equality of §4.8: lexemes compared exactly, every VENT equal to every other.
@@ -236,19 +237,19 @@ impl Block {
         items_equal(&self.items, &other.items)
     }
 
-    /// The guard and body blocks around the first top-level `|` (cached: a COND in
-    /// a loop splits the same clause block on every call).
-    pub fn halves(&self) -> Option<(Arc<Block>, Arc<Block>)> {
+    /// The guard and body blocks around the first top-level `|` (built once: a COND
+    /// in a loop splits the same clause block on every call; each half compiles once).
+    pub fn halves(&self) -> Option<&(Arc<Block>, Arc<Block>)> {
         self.halves
             .get_or_init(|| {
                 self.split_bar().map(|(g, b)| {
                     (
-                        Arc::new(Block::new(g.to_vec(), self.prepared)),
-                        Arc::new(Block::new(b.to_vec(), self.prepared)),
+                        Arc::new(Block::new(g.to_vec())),
+                        Arc::new(Block::new(b.to_vec())),
                     )
                 })
             })
-            .clone()
+            .as_ref()
     }
 
     /// Split at the single top-level `|` into (guard, body) item runs.
@@ -406,15 +407,15 @@ pub fn drop_block(block: Arc<Block>) {
             continue;
         };
         let mut items = std::mem::take(&mut inner.items);
+        // The compiled form and the halves share every nested block with the items
+        // (their tokens are clones of these): dropped while the items still hold
+        // those blocks, they release no block, so nothing recurses.
+        drop(inner.code.take());
+        drop(inner.halves.take());
         while let Some(item) = items.pop() {
             match item {
                 Item::Block { block, .. } => work.push(block),
-                Item::Vector {
-                    items: mut v,
-                    value,
-                    ..
-                } => {
-                    drop(value);
+                Item::Vector { items: mut v, .. } => {
                     if let Some(slice) = Arc::get_mut(&mut v) {
                         for it in slice.iter_mut() {
                             items.push(std::mem::replace(it, Item::LineBreak { pos: None }));
@@ -429,15 +430,18 @@ pub fn drop_block(block: Arc<Block>) {
 
 impl Drop for Block {
     fn drop(&mut self) {
-        if !self
-            .items
-            .iter()
-            .any(|i| matches!(i, Item::Block { .. } | Item::Vector { .. }))
-        {
+        let nests = |items: &[Item]| {
+            items
+                .iter()
+                .any(|i| matches!(i, Item::Block { .. } | Item::Vector { .. }))
+        };
+        if !nests(&self.items) && self.halves.get().is_none() {
             return;
         }
-        let items = std::mem::take(&mut self.items);
-        drop_block(Arc::new(Block::new(items, false)));
+        let mut rest = Block::new(std::mem::take(&mut self.items));
+        rest.code = std::mem::take(&mut self.code);
+        rest.halves = std::mem::take(&mut self.halves);
+        drop_block(Arc::new(rest));
     }
 }
 

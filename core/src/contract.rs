@@ -231,16 +231,13 @@ impl Definitions for ProgramDefinitions {
     }
 }
 
-/// The exact value of a number item: the prepared value, else built from the lexeme
-/// (blocks made by `REFLECT` carry none). `None` when the lexeme is not buildable
-/// within generous bounds — such a literal can never run under any profile.
+/// The exact value of a number item, built from its lexeme. `None` when the lexeme
+/// is not buildable within generous bounds — such a literal can never run under any
+/// profile.
 pub fn number_item_value(item: &Item) -> Option<Number> {
-    let Item::Number { lexeme, value, .. } = item else {
+    let Item::Number { lexeme, .. } = item else {
         return None;
     };
-    if let Some(v) = value {
-        return Some(v.clone());
-    }
     const MAX_DIGITS: u64 = 1 << 16;
     const MAX_BITS: u64 = 1 << 20;
     let lex = literal::scan(lexeme)?;

@@ -12,6 +12,7 @@
 
 pub mod check;
 pub mod code;
+pub mod compile;
 pub mod contract;
 pub mod display;
 pub mod engine;

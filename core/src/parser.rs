@@ -2,18 +2,17 @@
 //!
 //! Parsing runs in two passes over the token list, both iterative (no recursion,
 //! so no nesting can overflow the native stack): pass 1 checks structure —
-//! brackets, `|` placement, VENT units, zero denominators — and measures every
-//! vector literal's depth; pass 2 builds the tree and, when given a profile,
-//! checks the literal limits (digits, width, nesting) and builds every value.
-//! Structural errors therefore always win over limit errors.
+//! brackets, `|` placement, VENT units, zero denominators; pass 2 builds the tree
+//! of tokens as written, measuring every vector literal's depth. A whole program is
+//! then compiled ([`crate::compile`]), which checks the literal limits (digits,
+//! width, nesting) in token order. Structural errors therefore always win over
+//! limit errors.
 
 use crate::code::{Block, Item, Name};
 use crate::lexer::{self, Delim, DirectiveLine, Tok, TokKind};
 use crate::limits::{exceeded, Limit, Profile};
-use crate::number::literal::{self, BuildError};
-use crate::number::Number;
-use crate::outcome::{err, LangError, NilReason, Pos};
-use crate::value::Value;
+use crate::number::literal;
+use crate::outcome::{err, LangError, Pos};
 use std::sync::Arc;
 
 /// A parsed program: its code and its `#:` directive lines.
@@ -32,8 +31,9 @@ pub fn parse(source: &str, profile: &Profile, origin: u16) -> Result<Program, La
         return Err(exceeded(Limit::SourceBytes, bytes, profile.source_bytes));
     }
     let lexed = lexer::lex(source, origin)?;
-    let depths = check_structure(&lexed.tokens)?;
-    let block = build(&lexed.tokens, &depths, Some(profile))?;
+    check_structure(&lexed.tokens)?;
+    let block = build(&lexed.tokens);
+    crate::compile::compile(&block, profile)?;
     Ok(Program {
         block,
         directives: lexed.directives,
@@ -54,18 +54,16 @@ fn delim_chars(d: Delim) -> (char, char) {
     }
 }
 
-/// Pass 1: structural validation. Returns, for every `[` token index, the depth of
-/// the vector literal it opens (0 for other tokens).
-pub fn check_structure(tokens: &[Tok]) -> Result<Vec<u32>, LangError> {
-    let mut depths = vec![0u32; tokens.len()];
-    // (delimiter, token index, deepest direct child vector depth)
-    let mut open: Vec<(Delim, usize, u32)> = Vec::new();
+/// Pass 1: structural validation.
+pub fn check_structure(tokens: &[Tok]) -> Result<(), LangError> {
+    // (delimiter, token index)
+    let mut open: Vec<(Delim, usize)> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         match &t.kind {
-            TokKind::Open(d) => open.push((*d, i, 0)),
+            TokKind::Open(d) => open.push((*d, i)),
             TokKind::Close(d) => {
                 let (oc, cc) = delim_chars(*d);
-                let Some((od, oi, child)) = open.pop() else {
+                let Some((od, oi)) = open.pop() else {
                     return Err(
                         err::malformed(format!("unmatched '{cc}'{}", describe(t))).at(t.pos)
                     );
@@ -80,16 +78,9 @@ pub fn check_structure(tokens: &[Tok]) -> Result<Vec<u32>, LangError> {
                     .at(t.pos));
                 }
                 let _ = oc;
-                if od == Delim::Vector {
-                    let depth = child + 1;
-                    depths[oi] = depth;
-                    if let Some((Delim::Vector, _, parent_child)) = open.last_mut() {
-                        *parent_child = (*parent_child).max(depth);
-                    }
-                }
             }
             TokKind::Bar => {
-                if !matches!(open.last(), Some((Delim::Block, _, _))) {
+                if !matches!(open.last(), Some((Delim::Block, _))) {
                     return Err(err::malformed(format!(
                         "'|'{} may stand only directly inside a code block {{ … }}",
                         describe(t)
@@ -128,7 +119,7 @@ pub fn check_structure(tokens: &[Tok]) -> Result<Vec<u32>, LangError> {
             TokKind::Str(_) | TokKind::Name(_) | TokKind::LineBreak => {}
         }
     }
-    if let Some((d, oi, _)) = open.last() {
+    if let Some((d, oi)) = open.last() {
         let (oc, cc) = delim_chars(*d);
         return Err(err::malformed(format!(
             "unclosed '{oc}'{}: add a matching '{cc}'",
@@ -136,63 +127,31 @@ pub fn check_structure(tokens: &[Tok]) -> Result<Vec<u32>, LangError> {
         ))
         .at(tokens[*oi].pos));
     }
-    Ok(depths)
-}
-
-/// Build and limit-check the value of one number lexeme (source literal, `NUM`).
-pub fn number_value(lexeme: &str, profile: &Profile) -> Result<Option<Number>, LangError> {
-    let Some(lex) = literal::scan(lexeme) else {
-        return Ok(None);
-    };
-    let digits = literal::digit_count(lexeme);
-    if digits > profile.numeric_literal_digits {
-        return Err(exceeded(
-            Limit::NumericLiteralDigits,
-            digits,
-            profile.numeric_literal_digits,
-        ));
-    }
-    match literal::build(&lex, profile.bigint_bits) {
-        Ok(r) => Ok(Some(Number::Rat(r))),
-        Err(BuildError::TooWide { observed }) => {
-            Err(exceeded(Limit::BigintBits, observed, profile.bigint_bits))
-        }
-        Err(BuildError::ZeroDenominator) => Ok(None),
-    }
+    Ok(())
 }
 
 struct Group {
     delim: Option<Delim>,
     pos: Option<Pos>,
     items: Vec<Item>,
+    /// The deepest vector literal directly inside (vector groups only).
+    depth: u32,
 }
 
-/// Pass 2: build the tree from structurally valid tokens. With a profile, every
-/// literal is limit-checked and valued (a prepared tree); without, values stay unbuilt.
-pub fn build(
-    tokens: &[Tok],
-    depths: &[u32],
-    profile: Option<&Profile>,
-) -> Result<Arc<Block>, LangError> {
-    let prepared = profile.is_some();
+/// Pass 2: the tree of structurally valid tokens, as written.
+pub fn build(tokens: &[Tok]) -> Arc<Block> {
     let mut stack: Vec<Group> = vec![Group {
         delim: None,
         pos: None,
         items: Vec::new(),
+        depth: 0,
     }];
-    for (i, t) in tokens.iter().enumerate() {
+    for t in tokens {
         let item = match &t.kind {
-            TokKind::Number(lexeme) => {
-                let value = match profile {
-                    Some(p) => number_value(lexeme, p).map_err(|e| e.at(t.pos))?,
-                    None => None,
-                };
-                Item::Number {
-                    lexeme: lexeme.as_str().into(),
-                    value,
-                    pos: t.pos,
-                }
-            }
+            TokKind::Number(lexeme) => Item::Number {
+                lexeme: lexeme.as_str().into(),
+                pos: t.pos,
+            },
             TokKind::Str(s) => Item::Str {
                 text: s.as_str().into(),
                 pos: t.pos,
@@ -205,78 +164,53 @@ pub fn build(
             TokKind::Bar => Item::Bar { pos: t.pos },
             TokKind::LineBreak => Item::LineBreak { pos: t.pos },
             TokKind::Open(d) => {
-                if let (Some(p), Delim::Vector) = (profile, d) {
-                    let parent_is_vector =
-                        stack.last().and_then(|g| g.delim) == Some(Delim::Vector);
-                    let depth = u64::from(depths[i]);
-                    if !parent_is_vector && depth > p.nesting_depth {
-                        return Err(exceeded(Limit::NestingDepth, depth, p.nesting_depth).at(t.pos));
-                    }
-                }
                 stack.push(Group {
                     delim: Some(*d),
                     pos: t.pos,
                     items: Vec::new(),
+                    depth: 0,
                 });
                 continue;
             }
             TokKind::Close(_) => {
-                let g = stack.pop().expect("structure was validated");
-                match g.delim.expect("structure was validated") {
-                    Delim::Vector => {
-                        let value = if prepared {
-                            Some(vector_literal_value(&g.items))
-                        } else {
-                            None
-                        };
+                // Structure was validated: an unmatched close cannot come here, and
+                // the root group is never closed.
+                if stack.len() < 2 {
+                    continue;
+                }
+                let Some(g) = stack.pop() else { continue };
+                match g.delim {
+                    Some(Delim::Vector) => {
+                        let depth = g.depth + 1;
+                        if let Some(parent) = stack.last_mut() {
+                            if parent.delim == Some(Delim::Vector) {
+                                parent.depth = parent.depth.max(depth);
+                            }
+                        }
                         Item::Vector {
                             items: g.items.into(),
-                            value,
+                            depth,
                             pos: g.pos,
                         }
                     }
-                    Delim::Block => Item::Block {
-                        block: Arc::new(Block::new(g.items, prepared)),
+                    _ => Item::Block {
+                        block: Arc::new(Block::new(g.items)),
                         pos: g.pos,
                     },
                 }
             }
         };
-        stack.last_mut().expect("root group").items.push(item);
-    }
-    let root = stack.pop().expect("root group");
-    debug_assert!(stack.is_empty());
-    Ok(Arc::new(Block::new(root.items, prepared)))
-}
-
-/// The Vector a prepared vector literal denotes (§3.3).
-fn vector_literal_value(items: &[Item]) -> Value {
-    let mut out = Vec::with_capacity(items.len());
-    for item in items {
-        match item {
-            Item::Number { value: Some(n), .. } => out.push(Value::Number(n.clone())),
-            Item::Number { value: None, .. } => unreachable!("prepared literals have values"),
-            Item::Str { text, .. } => out.push(Value::Str(text.clone())),
-            Item::Name { name, .. } => out.push(name_literal_value(&name.written)),
-            Item::Vector { value, .. } => {
-                out.push(value.clone().expect("prepared literals have values"))
-            }
-            Item::Block { block, .. } => out.push(Value::Block(block.clone())),
-            Item::LineBreak { .. } => {}
-            Item::Vent { .. } | Item::Bar { .. } => unreachable!("structure was validated"),
+        if let Some(group) = stack.last_mut() {
+            group.items.push(item);
         }
     }
-    Value::vector(out)
-}
-
-/// What a name standing directly inside a vector literal denotes.
-pub fn name_literal_value(written: &str) -> Value {
-    match written.to_uppercase().as_str() {
-        "TRUE" => Value::Bool(true),
-        "FALSE" => Value::Bool(false),
-        "NIL" => Value::Nil(NilReason::Literal),
-        _ => Value::Str(written.into()),
-    }
+    // Structure was validated: only the root group is left.
+    let root = stack
+        .into_iter()
+        .next()
+        .map(|g| g.items)
+        .unwrap_or_default();
+    Arc::new(Block::new(root))
 }
 
 /// The tokens of a code tree, in order (the inverse of [`build`]).
@@ -335,11 +269,4 @@ pub fn flatten(block: &Block) -> Vec<Tok> {
         out.push(Tok { kind, pos });
     }
     out
-}
-
-/// A prepared copy of a block built by `REFLECT`: literal limits checked, values built.
-pub fn prepare(block: &Block, profile: &Profile) -> Result<Arc<Block>, LangError> {
-    let tokens = flatten(block);
-    let depths = check_structure(&tokens)?;
-    build(&tokens, &depths, Some(profile))
 }

@@ -556,12 +556,15 @@ mod tests {
             0,
         )
         .map(|p| p.block);
-        let block: Vec<Value> = program
+        let code = program.map(|b| crate::compile::compile(&b, &crate::Profile::CLI_LOCAL));
+        let block: Vec<Value> = code
             .iter()
-            .flat_map(|b| b.items())
-            .filter_map(|item| match item {
-                crate::code::Item::Block { block, .. } => Some(Value::Block(block.clone())),
-                crate::code::Item::Vector { value, .. } => value.clone(),
+            .flatten()
+            .flat_map(|c| c.ops())
+            .filter_map(|op| match &op.kind {
+                crate::compile::OpKind::Push(v @ (Value::Block(_) | Value::Vector(_))) => {
+                    Some(v.clone())
+                }
                 _ => None,
             })
             .collect();

@@ -95,6 +95,10 @@ fn euclid_mod(m: &mut Meter, x: &Number, y: &Number) -> Result<Option<Number>, H
 fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
     let word = ctx.word_name();
     let ops = ctx.operands(2)?;
+    if let [Value::Number(x), Value::Number(y)] = ops {
+        let (x, y) = (x.clone(), y.clone());
+        return scalar_arithmetic(ctx, op, &x, &y);
+    }
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
     // A zero MOD divisor is an argument error (§7.3 step 4), so it precedes the charge.
@@ -112,6 +116,26 @@ fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
         Some(n) => Ok(ceilings.admit(n)?),
         None => Ok(Value::Nil(NilReason::DivisionByZero)),
     })?;
+    ctx.finish1(2, result)
+}
+
+/// [`arithmetic`] on two single Numbers: the same checks, charge and result as its
+/// broadcast of one lane, without building the broadcast (most steps are scalar).
+fn scalar_arithmetic(ctx: &mut Ctx<'_>, op: Op, x: &Number, y: &Number) -> Result<Flow, Halt> {
+    if op == Op::Mod && y.is_zero() {
+        return Err(zero_modulus(&Value::Number(y.clone())).into());
+    }
+    let charge = binary_charge(op.priced(), &measure_number(x), &measure_number(y), 1);
+    ctx.charge_numeric(charge)?;
+    if op == Op::Div && y.is_zero() {
+        return ctx.finish1(2, Value::Nil(NilReason::DivisionByZero));
+    }
+    let ceilings = Ceilings::of(ctx.meter());
+    ctx.meter().poll()?;
+    let result = match op.apply(ctx.meter(), x, y)? {
+        Some(n) => ceilings.admit(n)?,
+        None => Value::Nil(NilReason::DivisionByZero),
+    };
     ctx.finish1(2, result)
 }
 

@@ -31,6 +31,13 @@ fn neq(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Halt> {
     let word = ctx.word_name();
     let ops = ctx.operands(2)?;
+    if let [Value::Number(x), Value::Number(y)] = ops {
+        // The one lane of a broadcast of two single Numbers, without building it.
+        let (x, y) = (x.clone(), y.clone());
+        ctx.meter().poll()?;
+        let order = x.try_cmp_exact(&y, ctx.meter())?;
+        return ctx.finish1(2, Value::Bool(accept(order)));
+    }
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
     plan.check_expansion(ctx.meter())?;

@@ -16,6 +16,7 @@ use ajisai_core::word::{
     Run, Tier, WordSpec,
 };
 use ajisai_core::{Ctx, Halt};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// One COND clause: its guard (`None` for an `IDLE` else-guard) and body.
@@ -24,33 +25,32 @@ struct Clause {
     body: Arc<Block>,
 }
 
-fn significant(items: &[Item]) -> usize {
-    items.iter().filter(|i| !i.is_line_break()).count()
-}
+/// The clauses of one COND, inline for the common few (one allocation per COND:
+/// its state box).
+type Clauses = SmallVec<[Clause; 3]>;
 
+/// Whether a run of tokens is exactly the else-guard `IDLE`.
 fn is_idle(items: &[Item]) -> bool {
     let mut it = items.iter().filter(|i| !i.is_line_break());
     matches!((it.next(), it.next()), (Some(Item::Name { name, .. }), None) if &*name.normalized == "IDLE")
 }
 
 /// Read the clause blocks (bottom to top) into clauses, per §3.5.
-fn clauses(blocks: &[Arc<Block>]) -> Result<Vec<Clause>, LangError> {
+fn clauses(blocks: &[Arc<Block>]) -> Result<Clauses, LangError> {
     let with_bar = blocks.iter().filter(|b| b.bar_count() > 0).count();
     if with_bar == blocks.len() {
-        let mut out = Vec::with_capacity(blocks.len());
+        let mut out = Clauses::with_capacity(blocks.len());
         for (i, b) in blocks.iter().enumerate() {
-            let (g, body) = b.split_bar().expect("counted a bar");
-            if b.bar_count() != 1 || significant(g) == 0 || significant(body) == 0 {
+            let halves = b.halves().filter(|_| b.bar_count() == 1);
+            let Some((guard, body)) = halves.filter(|(g, b)| !g.is_empty() && !b.is_empty()) else {
                 return Err(err::invalid_argument(format!(
                     "COND clause {} must be `{{ guard | body }}` with exactly one '|' and tokens on both sides",
                     i + 1
                 )));
-            }
-            let (guard_block, body_block) = b.halves().expect("counted a bar");
-            let guard = if is_idle(g) { None } else { Some(guard_block) };
+            };
             out.push(Clause {
-                guard,
-                body: body_block,
+                guard: (!is_idle(guard.items())).then(|| guard.clone()),
+                body: body.clone(),
             });
         }
         return Ok(out);
@@ -69,11 +69,7 @@ fn clauses(blocks: &[Arc<Block>]) -> Result<Vec<Clause>, LangError> {
     Ok(blocks
         .chunks(2)
         .map(|pair| Clause {
-            guard: if is_idle(pair[0].items()) {
-                None
-            } else {
-                Some(pair[0].clone())
-            },
+            guard: (!is_idle(pair[0].items())).then(|| pair[0].clone()),
             body: pair[1].clone(),
         })
         .collect())
@@ -85,7 +81,7 @@ enum Phase {
 }
 
 struct Cond {
-    clauses: Vec<Clause>,
+    clauses: Clauses,
     target: Value,
     phase: Phase,
     tail: Option<Arc<UserWord>>,
@@ -192,7 +188,7 @@ fn cond(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         .into());
     }
     // The clause blocks are consumed whatever happens next (§7.4).
-    let mut blocks: Vec<Arc<Block>> = Vec::with_capacity(k);
+    let mut blocks: SmallVec<[Arc<Block>; 6]> = SmallVec::with_capacity(k);
     for _ in 0..k {
         if let Value::Block(b) = ctx.pop() {
             blocks.push(b);
@@ -233,7 +229,8 @@ fn exec(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         )
         .into());
     }
-    let block = ctx.prepared(b)?;
+    ctx.compile(b)?;
+    let block = b.clone();
     ctx.pop();
     Ok(Flow::Run(Run {
         block,

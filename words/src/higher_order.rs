@@ -251,9 +251,9 @@ fn walk(ctx: &mut Ctx<'_>, kind: Kind) -> Result<Flow, Halt> {
     if walk.items.is_empty() {
         return (*walk).finish(ctx);
     }
-    // Prepare a block built by REFLECT once, not per element; only code that is
+    // Compile a block built by REFLECT once, not per element; only code that is
     // about to run is checked, so an empty walk never inspects it.
-    walk.block = ctx.prepared(&walk.block)?;
+    ctx.compile(&walk.block)?;
     if kind == Kind::Map {
         walk.out.reserve_exact(walk.items.len());
     }

@@ -5,7 +5,7 @@
 //! becomes a CodeBlock again. Nothing is evaluated and the dictionary is not read;
 //! decoding is strict, so every code data Vector that decodes names exactly one
 //! block, and `REFLECT REFLECT` is the identity on both sides. A decoded block is
-//! not prepared: its literals are checked against the limits when something runs it.
+//! not compiled: its literals are checked against the limits when something first runs it.
 //!
 //! `CONTRACT` answers a Word's contract as data: the registered one for Core Words,
 //! the inferred one (§12.2) for User Words.
@@ -101,7 +101,7 @@ fn symbol_problem(s: &str, in_vector: bool) -> Option<&'static str> {
     }
 }
 
-/// Decode code data into an (unprepared) CodeBlock; every violation is `invalidArgument`.
+/// Decode code data into a (not yet compiled) CodeBlock; every violation is `invalidArgument`.
 pub fn decode(data: &Vector) -> Result<Arc<Block>, LangError> {
     let items = data.items();
     match items.first() {
@@ -233,11 +233,11 @@ pub fn decode(data: &Vector) -> Result<Arc<Block>, LangError> {
         kind: TokKind::Close(Delim::Block),
         pos: None,
     });
-    let depths = check_structure(&wrapped)
+    check_structure(&wrapped)
         .map_err(|e| malformed(format!("the tokens do not form valid code: {}", e.message)))?;
-    let (tokens, depths) = (&wrapped[1..wrapped.len() - 1], &depths[1..depths.len() - 1]);
+    let tokens = &wrapped[1..wrapped.len() - 1];
     check_top_level_bars(tokens)?;
-    build(tokens, depths, None).map_err(|e| malformed(e.message))
+    Ok(build(tokens))
 }
 
 /// A `|` at the top of decoded code separates a clause: it needs a token on each

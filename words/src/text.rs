@@ -7,10 +7,10 @@
 //! text. The JSON Words of the same family live in [`crate::json`].
 
 use crate::support::{base, describe, string_operand, vector_operand};
+use ajisai_core::compile::number_value;
 use ajisai_core::limits::{exceeded, grow, Limit};
 use ajisai_core::number::Number;
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
-use ajisai_core::parser::number_value;
 use ajisai_core::value::Value;
 use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
 use ajisai_core::{Ctx, Halt};

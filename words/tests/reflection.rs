@@ -367,8 +367,8 @@ fn nested_block(depth: usize) -> Arc<Block> {
             pos: None,
         });
     }
-    let depths = check_structure(&tokens).expect("balanced");
-    build(&tokens, &depths, None).expect("builds")
+    check_structure(&tokens).expect("balanced");
+    build(&tokens)
 }
 
 #[test]

@@ -3,11 +3,9 @@
 //! Core is sealed and lives in [`crate::word::registry`]; this holds only User Words.
 
 use crate::code::{Block, Item};
-use crate::limits::Profile;
 use crate::outcome::{err, LangError};
-use crate::parser;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// A User Word: its normalized name, stored body and recorded dependencies.
 #[derive(Debug)]
@@ -20,27 +18,13 @@ pub struct UserWord {
     pub deps: Vec<Arc<str>>,
     /// Definition order (monotonic over the dictionary's life).
     pub order: u64,
-    prepared: OnceLock<Arc<Block>>,
-}
-
-impl UserWord {
-    /// The body with every literal built (a body made by `REFLECT` is checked and
-    /// built on first use; the checks are repeated until they pass).
-    pub fn prepared_body(&self, profile: &Profile) -> Result<Arc<Block>, LangError> {
-        if self.body.is_prepared() {
-            return Ok(self.body.clone());
-        }
-        if let Some(b) = self.prepared.get() {
-            return Ok(b.clone());
-        }
-        let b = parser::prepare(&self.body, profile)?;
-        Ok(self.prepared.get_or_init(|| b).clone())
-    }
 }
 
 /// The User Words of a run.
 #[derive(Debug, Default, Clone)]
 pub struct Dictionary {
+    // SipHash, not Fx: a program chooses these names, and colliding ones must not
+    // make definitions quadratic.
     words: HashMap<Arc<str>, Arc<UserWord>>,
     next_order: u64,
 }
@@ -128,7 +112,6 @@ impl Dictionary {
                 body,
                 deps,
                 order,
-                prepared: OnceLock::new(),
             }),
         );
         Ok(())

@@ -13,6 +13,7 @@ pub mod identity;
 pub use dict::{is_name_lexeme, Dictionary, UserWord};
 
 use crate::code::{Block, Item, Name};
+use crate::compile::{compile, Code, Op, OpKind};
 use crate::limits::{Halt, Meter, Profile};
 use crate::outcome::{err, ErrorCategory, LangError, Pos};
 use crate::parser::{self, Program};
@@ -35,7 +36,8 @@ enum FrameKind {
 }
 
 struct CodeFrame {
-    block: Arc<Block>,
+    code: Arc<Code>,
+    /// Index of the next operation.
     pc: usize,
     kind: FrameKind,
     bindings: Option<Box<Bindings>>,
@@ -147,9 +149,10 @@ impl Machine {
     /// Run `block` in a fresh root frame (a barrier with the persistent root bindings).
     pub fn run_block_as_root(&mut self, block: Arc<Block>) -> Result<(), Halt> {
         debug_assert!(self.frames.is_empty());
+        let code = compile(&block, self.meter.profile())?;
         let bindings = std::mem::take(&mut self.root_bindings);
         self.frames.push(Frame::Code(CodeFrame {
-            block,
+            code,
             pc: 0,
             kind: FrameKind::Root,
             bindings: Some(Box::new(bindings)),
@@ -169,24 +172,24 @@ impl Machine {
 
     fn run_loop(&mut self) -> Result<(), Halt> {
         loop {
-            let (block, mut pc) = match self.frames.last() {
+            let (code, mut pc) = match self.frames.last() {
                 None => return Ok(()),
-                Some(Frame::Code(f)) => (f.block.clone(), f.pc),
+                Some(Frame::Code(f)) => (f.code.clone(), f.pc),
                 Some(Frame::Native { .. }) => {
                     unreachable!("a native frame is never on top while running")
                 }
             };
-            let items = block.items();
+            let ops = code.ops();
             loop {
-                if pc >= items.len() {
+                if pc >= ops.len() {
                     self.set_pc(pc);
                     self.finish_frame()?;
                     break;
                 }
-                let item = &items[pc];
+                let op = &ops[pc];
                 pc += 1;
                 self.set_pc(pc);
-                match self.step_item(item, &block, pc - 1)? {
+                match self.step_op(op, pc == ops.len())? {
                     Next::Same => {
                         // The item may have moved the pc (VENT skips a unit).
                         pc = self.top_code().pc;
@@ -218,64 +221,43 @@ impl Machine {
         }
     }
 
-    fn step_item(&mut self, item: &Item, block: &Arc<Block>, index: usize) -> Result<Next, Halt> {
-        match item {
-            Item::Number { value: Some(n), .. } => {
-                push_slot(&mut self.stack, Value::Number(n.clone()));
+    /// Run one operation; `at_block_end`: it is the last of its block.
+    fn step_op(&mut self, op: &Op, at_block_end: bool) -> Result<Next, Halt> {
+        match &op.kind {
+            OpKind::Push(v) => {
+                push_slot(&mut self.stack, v.clone());
                 Ok(Next::Same)
             }
-            Item::Number { value: None, .. } => unreachable!("blocks are prepared before they run"),
-            Item::Str { text, .. } => {
-                push_slot(&mut self.stack, Value::Str(text.clone()));
+            OpKind::Keep => {
+                self.top_code_mut().keep = true;
                 Ok(Next::Same)
             }
-            Item::Vector { value, .. } => {
-                self.stack
-                    .push(value.clone().expect("blocks are prepared before they run"));
-                Ok(Next::Same)
-            }
-            Item::Block { block, .. } => {
-                push_slot(&mut self.stack, Value::Block(block.clone()));
-                Ok(Next::Same)
-            }
-            Item::LineBreak { .. } => Ok(Next::Same),
-            Item::Bar { pos } => Err(self
+            OpKind::Core(id) => self.dispatch_core(*id, op.pos, at_block_end),
+            OpKind::Name(name) => self.invoke_name(name, op.pos, at_block_end),
+            OpKind::Bar => Err(self
                 .locate(
                     err::malformed(
                         "'|' separates COND clauses and is valid only in a block given to COND",
                     ),
-                    *pos,
+                    op.pos,
                 )
                 .into()),
-            Item::Vent { pos } => {
+            OpKind::Vent => {
                 let floor = self.top_code().floor;
-                match self.stack.last() {
-                    None => Err(self
+                if self.stack.len() <= floor {
+                    return Err(self
                         .locate(
                             err::stack_underflow("VENT (^) needs a value on the stack"),
-                            *pos,
+                            op.pos,
                         )
-                        .into()),
-                    Some(_) if self.stack.len() <= floor => Err(self
-                        .locate(
-                            err::stack_underflow("VENT (^) needs a value on the stack"),
-                            *pos,
-                        )
-                        .into()),
-                    Some(Value::Nil(_)) => {
-                        self.pop();
-                        Ok(Next::Same)
-                    }
-                    Some(_) => {
-                        let f = self.top_code_mut();
-                        f.pc += 1;
-                        Ok(Next::Same)
-                    }
+                        .into());
                 }
-            }
-            Item::Name { name, pos } => {
-                let tail = block.last_significant() == Some(index);
-                self.invoke_name(name, *pos, tail)
+                if let Some(Value::Nil(_)) = self.stack.last() {
+                    self.pop();
+                } else {
+                    self.top_code_mut().pc += 1;
+                }
+                Ok(Next::Same)
             }
         }
     }
@@ -286,9 +268,6 @@ impl Machine {
         pos: Option<Pos>,
         at_block_end: bool,
     ) -> Result<Next, Halt> {
-        if let Some(id) = name.core {
-            return self.dispatch_core(id, pos, at_block_end);
-        }
         if let Some(v) = self.lookup_binding(&name.normalized) {
             push_slot(&mut self.stack, v);
             self.top_code_mut().keep = false;
@@ -316,12 +295,7 @@ impl Machine {
         at_block_end: bool,
     ) -> Result<Next, Halt> {
         let reg = registry();
-        let frame = self.top_code_mut();
-        let keep = std::mem::take(&mut frame.keep);
-        if Some(id) == reg.keep_id() {
-            self.top_code_mut().keep = true;
-            return Ok(Next::Same);
-        }
+        let keep = std::mem::take(&mut self.top_code_mut().keep);
         let spec = reg.spec(id);
         if let Err(h) = self.meter.step() {
             return Err(self.attribute(h, spec.name, pos));
@@ -366,7 +340,7 @@ impl Machine {
         if let Err(h) = self.meter.step() {
             return Err(self.attribute(h, &w.name, pos));
         }
-        let body = match w.prepared_body(self.meter.profile()) {
+        let body = match compile(&w.body, self.meter.profile()) {
             Ok(b) => b,
             Err(e) => return Err(self.attribute(e.into(), &w.name, pos)),
         };
@@ -388,7 +362,7 @@ impl Machine {
             });
         }
         self.frames.push(Frame::Code(CodeFrame {
-            block: body,
+            code: body,
             pc: 0,
             kind: FrameKind::Word(w),
             bindings: None,
@@ -403,7 +377,7 @@ impl Machine {
 
     /// Replace the COND clause body frame and the COND continuation by a fresh
     /// iteration of the running User Word (constant memory, same observations).
-    fn tail_iterate(&mut self, body: Arc<Block>) {
+    fn tail_iterate(&mut self, body: Arc<Code>) {
         let base = match self.frames.pop() {
             Some(Frame::Code(f)) => f.floor,
             _ => unreachable!("a tail call runs in a clause body frame"),
@@ -414,7 +388,7 @@ impl Machine {
         }
         let f = self.top_code_mut();
         debug_assert!(matches!(f.kind, FrameKind::Word(_)));
-        f.block = body;
+        f.code = body;
         f.pc = 0;
         f.bindings = None;
         f.keep = false;
@@ -432,19 +406,14 @@ impl Machine {
             tail_of,
         } = run;
         let name = registry().spec(word).name;
-        let result = (|| -> Result<Arc<Block>, LangError> {
-            if block.bar_count() > 0 {
-                return Err(err::malformed(
-                    "a block containing '|' can only be given to COND; split the clauses or use COND",
-                ));
-            }
-            if block.is_prepared() {
-                Ok(block)
-            } else {
-                parser::prepare(&block, self.meter.profile())
-            }
-        })();
-        let block = match result {
+        let result = if block.bar_count() > 0 {
+            Err(err::malformed(
+                "a block containing '|' can only be given to COND; split the clauses or use COND",
+            ))
+        } else {
+            compile(&block, self.meter.profile())
+        };
+        let code = match result {
             Ok(b) => b,
             Err(e) => {
                 // The block never started: let the continuation restore the stack.
@@ -480,7 +449,7 @@ impl Machine {
             });
         }
         self.frames.push(Frame::Code(CodeFrame {
-            block,
+            code,
             pc: 0,
             kind: FrameKind::Block,
             bindings: None,
@@ -612,8 +581,8 @@ impl Machine {
             let p = match frame {
                 Frame::Code(f) => {
                     f.pc.checked_sub(1)
-                        .and_then(|i| f.block.items().get(i))
-                        .and_then(Item::pos)
+                        .and_then(|i| f.code.ops().get(i))
+                        .and_then(|op| op.pos)
                 }
                 Frame::Native { pos, .. } => *pos,
             };
@@ -858,13 +827,11 @@ impl Ctx<'_> {
         self.tail.clone()
     }
 
-    /// A block ready to run: structurally runnable and with its literals prepared.
-    pub fn prepared(&self, block: &Arc<Block>) -> Result<Arc<Block>, LangError> {
-        if block.is_prepared() {
-            Ok(block.clone())
-        } else {
-            parser::prepare(block, self.m.meter.profile())
-        }
+    /// Compile `block` under the profile in force (once: the block keeps its
+    /// compiled form), so a Word can refuse code over a literal limit before it
+    /// consumes its operands.
+    pub fn compile(&self, block: &Arc<Block>) -> Result<(), LangError> {
+        compile(block, self.m.meter.profile()).map(drop)
     }
 
     /// Resolve a String code operand (WORDS.md §5) to a one-token block applying
@@ -879,10 +846,7 @@ impl Ctx<'_> {
         if !usable || crate::lexer::is_vent_spelling(written) {
             return Err(err::unknown_word(written));
         }
-        Ok(Arc::new(Block::new(
-            vec![Item::Name { name, pos: None }],
-            true,
-        )))
+        Ok(Arc::new(Block::new(vec![Item::Name { name, pos: None }])))
     }
 
     /// Request an isolated evaluation of `block` over `stack[base..]`.

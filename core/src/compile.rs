@@ -1,0 +1,250 @@
+//! The compiled form of a block: an immutable array of operations the machine runs.
+//!
+//! [`compile`] walks a token tree once, in token order, checking the literal limits
+//! (`numericLiteralDigits`, `bigintBits`, `nestingDepth`) as the parser always has,
+//! building every literal's value, resolving Core Words to their ids and dropping
+//! line breaks. The result is kept in the block's own once-filled cell, so a block
+//! compiles once however often it runs; the tokens stay as written for display,
+//! equality and `REFLECT`. Source programs compile while they are parsed; blocks
+//! built by `REFLECT`, and the halves COND splits clauses into, compile the same way
+//! when they first run. The walk is iterative: no nesting overflows the native stack.
+
+use crate::code::{Block, Item, Name};
+use crate::limits::{exceeded, Limit, Profile};
+use crate::number::literal::{self, BuildError};
+use crate::number::Number;
+use crate::outcome::{err, LangError, NilReason, Pos};
+use crate::value::Value;
+use crate::word::{registry, WordId};
+use std::sync::Arc;
+
+/// A compiled block: its operations in order.
+#[derive(Debug)]
+pub struct Code {
+    ops: Box<[Op]>,
+}
+
+impl Code {
+    /// The operations, in order.
+    #[inline]
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+}
+
+/// One operation and the source position of the token it came from (the position
+/// carries its origin: the caller's program or the phrasebook).
+#[derive(Debug)]
+pub struct Op {
+    /// What to do.
+    pub kind: OpKind,
+    /// Where the token stands (absent for tokens built by `REFLECT`).
+    pub pos: Option<Pos>,
+}
+
+/// What an operation does.
+#[derive(Debug)]
+pub enum OpKind {
+    /// Push a literal's value: a number, a string, a vector literal or a block.
+    Push(Value),
+    /// Set the pending KEEP flag of the frame (the modifier costs no step).
+    Keep,
+    /// Run a Core Word.
+    Core(WordId),
+    /// Push a visible binding of the name, else run the User Word of that name.
+    Name(Name),
+    /// VENT: drop a NIL on top, else skip the next unit.
+    Vent,
+    /// A clause separator outside COND: an error when reached.
+    Bar,
+}
+
+/// A group being compiled: a block's operations, or a vector literal's elements.
+enum Work<'a> {
+    Block {
+        block: &'a Arc<Block>,
+        next: usize,
+        ops: Vec<Op>,
+        pos: Option<Pos>,
+    },
+    Vector {
+        items: &'a [Item],
+        next: usize,
+        values: Vec<Value>,
+        pos: Option<Pos>,
+    },
+}
+
+/// The compiled form of `block` under `profile`: taken from the block when it has
+/// been compiled, else built (with every block nested in it) and stored there. The
+/// first literal over a limit, in token order, is the error; nothing is stored then.
+pub fn compile(block: &Arc<Block>, profile: &Profile) -> Result<Arc<Code>, LangError> {
+    if let Some(code) = block.code.get() {
+        return Ok(code.clone());
+    }
+    let keep = registry().keep_id();
+    let mut work = vec![Work::Block {
+        block,
+        next: 0,
+        ops: Vec::with_capacity(block.items().len()),
+        pos: None,
+    }];
+    loop {
+        let top = work
+            .last_mut()
+            .expect("the root group stays until it is done");
+        let (item, in_vector) = match top {
+            Work::Block { block, next, .. } => match (*block).items().get(*next) {
+                Some(item) => {
+                    *next += 1;
+                    (item, false)
+                }
+                None => {
+                    let Some(Work::Block {
+                        block, ops, pos, ..
+                    }) = work.pop()
+                    else {
+                        unreachable!("the top group is this block")
+                    };
+                    let code = block
+                        .code
+                        .get_or_init(|| Arc::new(Code { ops: ops.into() }))
+                        .clone();
+                    match work.last_mut() {
+                        None => return Ok(code),
+                        Some(parent) => deliver(parent, Value::Block(block.clone()), pos),
+                    }
+                    continue;
+                }
+            },
+            Work::Vector { items, next, .. } => match (*items).get(*next) {
+                Some(item) => {
+                    *next += 1;
+                    (item, true)
+                }
+                None => {
+                    let Some(Work::Vector { values, pos, .. }) = work.pop() else {
+                        unreachable!("the top group is this vector")
+                    };
+                    let parent = work.last_mut().expect("a vector literal stands in a block");
+                    deliver(parent, Value::vector(values), pos);
+                    continue;
+                }
+            },
+        };
+        let pos = item.pos();
+        let value = match item {
+            Item::Number { lexeme, .. } => match number_value(lexeme, profile) {
+                Ok(Some(n)) => Value::Number(n),
+                Ok(None) => {
+                    return Err(err::malformed(format!("{lexeme} is not a number literal")).at(pos))
+                }
+                Err(e) => return Err(e.at(pos)),
+            },
+            Item::Str { text, .. } => Value::Str(text.clone()),
+            Item::Name { name, .. } if in_vector => name_literal_value(&name.written),
+            Item::Name { name, .. } => {
+                let kind = match name.core {
+                    Some(id) if Some(id) == keep => OpKind::Keep,
+                    Some(id) => OpKind::Core(id),
+                    None => OpKind::Name(name.clone()),
+                };
+                emit(&mut work, kind, pos);
+                continue;
+            }
+            Item::Vector { items, depth, .. } => {
+                let depth = u64::from(*depth);
+                if !in_vector && depth > profile.nesting_depth {
+                    return Err(exceeded(Limit::NestingDepth, depth, profile.nesting_depth).at(pos));
+                }
+                work.push(Work::Vector {
+                    items,
+                    next: 0,
+                    values: Vec::with_capacity(items.len()),
+                    pos,
+                });
+                continue;
+            }
+            Item::Block { block, .. } => {
+                if block.code.get().is_none() {
+                    work.push(Work::Block {
+                        block,
+                        next: 0,
+                        ops: Vec::with_capacity(block.items().len()),
+                        pos,
+                    });
+                    continue;
+                }
+                Value::Block(block.clone())
+            }
+            Item::LineBreak { .. } => continue,
+            Item::Vent { .. } | Item::Bar { .. } if in_vector => {
+                return Err(
+                    err::malformed("a vector literal holds a VENT or '|' directive").at(pos),
+                )
+            }
+            Item::Vent { .. } => {
+                emit(&mut work, OpKind::Vent, pos);
+                continue;
+            }
+            Item::Bar { .. } => {
+                emit(&mut work, OpKind::Bar, pos);
+                continue;
+            }
+        };
+        let top = work.last_mut().expect("the current group");
+        deliver(top, value, pos);
+    }
+}
+
+/// Add a finished value to its group: an element of a vector, a push in a block.
+fn deliver(group: &mut Work<'_>, value: Value, pos: Option<Pos>) {
+    match group {
+        Work::Block { ops, .. } => ops.push(Op {
+            kind: OpKind::Push(value),
+            pos,
+        }),
+        Work::Vector { values, .. } => values.push(value),
+    }
+}
+
+/// Add an operation to the block being compiled (names and directives in a vector
+/// literal are data and never come here).
+fn emit(work: &mut [Work<'_>], kind: OpKind, pos: Option<Pos>) {
+    if let Some(Work::Block { ops, .. }) = work.last_mut() {
+        ops.push(Op { kind, pos });
+    }
+}
+
+/// Build and limit-check the value of one number lexeme (source literal, `NUM`);
+/// `None` when the text is not a buildable number lexeme.
+pub fn number_value(lexeme: &str, profile: &Profile) -> Result<Option<Number>, LangError> {
+    let Some(lex) = literal::scan(lexeme) else {
+        return Ok(None);
+    };
+    let digits = literal::digit_count(lexeme);
+    if digits > profile.numeric_literal_digits {
+        return Err(exceeded(
+            Limit::NumericLiteralDigits,
+            digits,
+            profile.numeric_literal_digits,
+        ));
+    }
+    match literal::build(&lex, profile.bigint_bits) {
+        Ok(r) => Ok(Some(Number::Rat(r))),
+        Err(BuildError::TooWide { observed }) => {
+            Err(exceeded(Limit::BigintBits, observed, profile.bigint_bits))
+        }
+        Err(BuildError::ZeroDenominator) => Ok(None),
+    }
+}
+
+/// What a name standing directly inside a vector literal denotes (§3.3).
+pub fn name_literal_value(written: &str) -> Value {
+    match written.to_uppercase().as_str() {
+        "TRUE" => Value::Bool(true),
+        "FALSE" => Value::Bool(false),
+        "NIL" => Value::Nil(NilReason::Literal),
+        _ => Value::Str(written.into()),
+    }
+}
