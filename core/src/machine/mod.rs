@@ -615,9 +615,20 @@ impl Machine {
     }
 
     fn truncate_to(&mut self, len: usize) {
+        if self.keeps.is_empty() {
+            self.stack.truncate(len);
+            return;
+        }
         while self.stack.len() > len {
             self.pop();
         }
+    }
+
+    /// Drop the top `n` values (recorded for KEEP like [`Machine::pop`]). The caller
+    /// checked the depth.
+    #[inline]
+    fn drop_top(&mut self, n: usize) {
+        self.truncate_to(self.stack.len().saturating_sub(n));
     }
 
     fn lookup_binding(&self, name: &str) -> Option<Value> {
@@ -719,9 +730,7 @@ impl Ctx<'_> {
         results: impl IntoIterator<Item = Value>,
     ) -> Result<Flow, Halt> {
         if !self.keep {
-            for _ in 0..n {
-                self.m.pop();
-            }
+            self.m.drop_top(n);
         }
         self.m.stack.extend(results);
         Ok(Flow::Done)
@@ -731,9 +740,7 @@ impl Ctx<'_> {
     #[inline]
     pub fn finish1(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
         if !self.keep {
-            for _ in 0..n {
-                self.m.pop();
-            }
+            self.m.drop_top(n);
         }
         push_slot(&mut self.m.stack, result);
         Ok(Flow::Done)

@@ -180,6 +180,11 @@ impl Rat {
 
     /// self + other.
     pub fn add(&self, other: &Rat) -> Rat {
+        if let Some((a, c)) = self.small_integers(other) {
+            if let Some(sum) = a.checked_add(c) {
+                return Rat::integer(sum);
+            }
+        }
         if let (Some(a), Some(b), Some(c), Some(d)) = (
             self.num.to_i64(),
             self.den.to_i64(),
@@ -206,7 +211,31 @@ impl Rat {
 
     /// self − other.
     pub fn sub(&self, other: &Rat) -> Rat {
+        if let Some((a, c)) = self.small_integers(other) {
+            if let Some(difference) = a.checked_sub(c) {
+                return Rat::integer(difference);
+            }
+        }
         self.add(&other.neg())
+    }
+
+    /// Both numerators when both values are integers that fit `i64` (the common case
+    /// of step-heavy code, answered without widening).
+    #[inline]
+    fn small_integers(&self, other: &Rat) -> Option<(i64, i64)> {
+        match (&self.num, &self.den, &other.num, &other.den) {
+            (Int::Small(a), Int::Small(1), Int::Small(c), Int::Small(1)) => Some((*a, *c)),
+            _ => None,
+        }
+    }
+
+    /// The integer `n` (canonical: it fits `i64`, so its numerator is small).
+    #[inline]
+    fn integer(n: i64) -> Rat {
+        Rat {
+            num: Int::Small(n),
+            den: Int::ONE,
+        }
     }
 
     /// self · other.
