@@ -10,7 +10,7 @@ use crate::word::registry;
 use std::collections::HashSet;
 
 fn is_word(item: &Item, word: &str) -> bool {
-    matches!(item, Item::Name { name, .. } if name.core.is_some_and(|id| registry().spec(id).name == word))
+    matches!(item, Item::Name { name, .. } if registry().lookup(&name.normalized).is_some_and(|id| registry().spec(id).name == word))
 }
 
 /// Names the program defines (`'NAME' DEF`) and binds (`'N' BIND`, `[ … ] BIND`), normalized.
@@ -91,7 +91,7 @@ pub fn resolve_names_with(program: &Program, known: &[&str]) -> Result<(), LangE
             continue;
         };
         if idle
-            || name.core.is_some()
+            || registry().lookup(&name.normalized).is_some()
             || defined.contains(&*name.normalized)
             || bound.contains(&*name.normalized)
         {

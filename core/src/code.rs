@@ -12,26 +12,22 @@ use crate::value::Value;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
-/// A name token: its spelling as written and its normalized form (§2.5).
+/// A name token: its spelling as written and its normalized form (§2.5). Which Word
+/// it denotes is decided when its block compiles, against the running vocabulary.
 #[derive(Clone, Debug)]
 pub struct Name {
     /// The name exactly as written.
     pub written: Arc<str>,
     /// Alias mapped to its Word, otherwise upper-cased.
     pub normalized: Arc<str>,
-    /// The Core Word the normalized name denotes, if any (resolved once).
-    pub core: Option<crate::word::WordId>,
 }
 
 impl Name {
-    /// Normalize and resolve a written name.
+    /// Normalize a written name.
     pub fn new(written: &str) -> Name {
-        let normalized: Arc<str> = normalize(written).into();
-        let core = crate::word::registry().lookup(&normalized);
         Name {
             written: written.into(),
-            normalized,
-            core,
+            normalized: normalize(written).into(),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::number::literal::{self, BuildError};
 use crate::number::Number;
 use crate::outcome::{err, LangError, NilReason, Pos};
 use crate::value::Value;
-use crate::word::{registry, WordId};
+use crate::word::{Registry, WordId};
 use std::sync::Arc;
 
 /// A compiled block: its operations in order.
@@ -75,14 +75,20 @@ enum Work<'a> {
     },
 }
 
-/// The compiled form of `block` under `profile`: taken from the block when it has
-/// been compiled, else built (with every block nested in it) and stored there. The
-/// first literal over a limit, in token order, is the error; nothing is stored then.
-pub fn compile(block: &Arc<Block>, profile: &Profile) -> Result<Arc<Code>, LangError> {
+/// The compiled form of `block` under `profile`, its names resolved in `registry`:
+/// taken from the block when it has been compiled, else built (with every block
+/// nested in it) and stored there. The first literal over a limit, in token order, is
+/// the error; nothing is stored then. (A block compiles against the vocabulary of the
+/// first machine that runs it; hosts run one vocabulary.)
+pub fn compile(
+    block: &Arc<Block>,
+    profile: &Profile,
+    registry: &Registry,
+) -> Result<Arc<Code>, LangError> {
     if let Some(code) = block.code.get() {
         return Ok(code.clone());
     }
-    let keep = registry().keep_id();
+    let keep = registry.keep_id();
     let mut work = vec![Work::Block {
         block,
         next: 0,
@@ -144,7 +150,7 @@ pub fn compile(block: &Arc<Block>, profile: &Profile) -> Result<Arc<Code>, LangE
             Item::Str { text, .. } => Value::Str(text.clone()),
             Item::Name { name, .. } if in_vector => name_literal_value(&name.written),
             Item::Name { name, .. } => {
-                let kind = match name.core {
+                let kind = match registry.lookup(&name.normalized) {
                     Some(id) if Some(id) == keep => OpKind::Keep,
                     Some(id) => OpKind::Core(id),
                     None => OpKind::Name(name.clone()),

@@ -116,7 +116,7 @@ fn previous(items: &[Item], i: usize) -> Option<(usize, &Item)> {
 }
 
 fn is_core(item: &Item, word: &str) -> bool {
-    matches!(item, Item::Name { name, .. } if name.core.is_some_and(|id| registry().spec(id).name == word))
+    matches!(item, Item::Name { name, .. } if registry().lookup(&name.normalized).is_some_and(|id| registry().spec(id).name == word))
 }
 
 /// Visit every code item run of `block` in source order: the block itself, nested
@@ -444,7 +444,7 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
                     return Some(Step::Finish(Err(Gap::UnmodelledControlFlow)))
                 }
                 Item::Name { name, .. } => {
-                    if let Some(id) = name.core {
+                    if let Some(id) = registry().lookup(&name.normalized) {
                         let spec = reg.spec(id);
                         if spec.name == "KEEP" {
                             f.keep = true;
@@ -672,7 +672,7 @@ fn scan_field<D: Definitions + ?Sized>(body: &Block, defs: &D) -> (bool, Vec<Arc
                 continue;
             };
             let prev = previous(items, i).map(|(_, it)| it);
-            match name.core.map(|id| reg.spec(id).name) {
+            match reg.lookup(&name.normalized).map(|id| reg.spec(id).name) {
                 Some("SQRT") | Some("REFLECT") => trigger = true,
                 Some("POW") => trigger |= prev.and_then(integer_literal).is_none(),
                 Some("MAP" | "FILTER" | "FOLD" | "ANY" | "ALL") => {

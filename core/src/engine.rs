@@ -81,7 +81,7 @@ pub fn compute(source: &str, options: &Options) -> ComputeReport {
 /// Run `source` after defining the `prelude` phrasebook Words (in order; their
 /// definitions are not charged and print nothing, MCP-79).
 pub fn compute_in(source: &str, prelude: &[&Entry], options: &Options) -> ComputeReport {
-    let mut machine = Machine::new(options.profile.clone());
+    let mut machine = Machine::new(options.profile.clone(), crate::word::registry());
     if let Some(flag) = &options.interrupt {
         machine.meter_mut().set_interrupt(flag.clone());
     }
@@ -92,7 +92,10 @@ pub fn compute_in(source: &str, prelude: &[&Entry], options: &Options) -> Comput
     let blocks = prelude_blocks(prelude);
     let decls = contract::check_declarations(&program, &blocks);
     if let Some(e) = decls.as_ref().and_then(ContractDecls::error) {
-        let mut r = report(Machine::new(options.profile.clone()), Err(Halt::Error(e)));
+        let mut r = report(
+            Machine::new(options.profile.clone(), crate::word::registry()),
+            Err(Halt::Error(e)),
+        );
         r.contract_decls = decls;
         return r;
     }

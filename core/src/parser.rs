@@ -24,8 +24,17 @@ pub struct Program {
     pub directives: Vec<DirectiveLine>,
 }
 
-/// Parse a whole program under `profile`: source size, tokens, structure, literal limits.
+/// Parse a whole program under `profile` and compile it against the Core registry:
+/// source size, tokens, structure, literal limits.
 pub fn parse(source: &str, profile: &Profile, origin: u16) -> Result<Program, LangError> {
+    let program = parse_tree(source, profile, origin)?;
+    crate::compile::compile(&program.block, profile, crate::word::registry())?;
+    Ok(program)
+}
+
+/// The tree of a whole program as written (source size, tokens, structure), not yet
+/// compiled: a machine compiles it against its own vocabulary.
+pub fn parse_tree(source: &str, profile: &Profile, origin: u16) -> Result<Program, LangError> {
     let bytes = source.len() as u64;
     if bytes > profile.source_bytes {
         return Err(exceeded(Limit::SourceBytes, bytes, profile.source_bytes));
@@ -33,7 +42,6 @@ pub fn parse(source: &str, profile: &Profile, origin: u16) -> Result<Program, La
     let lexed = lexer::lex(source, origin)?;
     check_structure(&lexed.tokens)?;
     let block = build(&lexed.tokens);
-    crate::compile::compile(&block, profile)?;
     Ok(Program {
         block,
         directives: lexed.directives,

@@ -556,7 +556,9 @@ mod tests {
             0,
         )
         .map(|p| p.block);
-        let code = program.map(|b| crate::compile::compile(&b, &crate::Profile::CLI_LOCAL));
+        let code = program.map(|b| {
+            crate::compile::compile(&b, &crate::Profile::CLI_LOCAL, crate::word::registry())
+        });
         let block: Vec<Value> = code
             .iter()
             .flatten()

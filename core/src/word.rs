@@ -319,11 +319,20 @@ pub struct Registry {
 }
 
 impl Registry {
+    /// The vocabulary every family submitted with `inventory` (what [`registry`] holds).
     fn build() -> Registry {
-        let mut specs: Vec<&'static WordSpec> = Vec::new();
-        for fam in inventory::iter::<FamilyRegistration> {
-            specs.extend(fam.words.iter());
-        }
+        Registry::new(
+            inventory::iter::<FamilyRegistration>
+                .into_iter()
+                .flat_map(|fam| fam.words.iter()),
+        )
+    }
+
+    /// A vocabulary of exactly `specs` (sorted by name; duplicates are reported in
+    /// [`Registry::problems`]). Hosts use [`registry`]; a machine can run on any
+    /// registry, which is how core tests itself with a minimal vocabulary of its own.
+    pub fn new(specs: impl IntoIterator<Item = &'static WordSpec>) -> Registry {
+        let mut specs: Vec<&'static WordSpec> = specs.into_iter().collect();
         specs.sort_by_key(|s| s.name);
         let mut by_name = HashMap::new();
         let mut problems = Vec::new();
@@ -378,6 +387,14 @@ impl Registry {
     /// Registration problems (duplicate names or aliases); empty when sound.
     pub fn problems(&self) -> &[String] {
         &self.problems
+    }
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("words", &self.specs.len())
+            .finish_non_exhaustive()
     }
 }
 

@@ -40,7 +40,7 @@ fn bless(text: &str) -> String {
         .filter(|l| !l.trim_start().starts_with("#:digest"))
         .collect::<Vec<_>>()
         .join("\n");
-    let mut m = Machine::new(Profile::MCP_LOCAL_STDIO);
+    let mut m = Machine::new(Profile::MCP_LOCAL_STDIO, ajisai_core::word::registry());
     assert!(
         m.run_source(&program).is_ok(),
         "the phrasebook defines: {program}"
@@ -251,7 +251,7 @@ async fn prelude_digests_are_the_digest_lines_and_the_engine_identity() {
     let book = Phrasebook::embedded().expect("loads");
     assert!(book.entries().len() >= 25);
     // The engine's own identity of every Word, from running the file as a program.
-    let mut m = Machine::new(Profile::MCP_LOCAL_STDIO);
+    let mut m = Machine::new(Profile::MCP_LOCAL_STDIO, ajisai_core::word::registry());
     assert!(m.run_source(text).is_ok(), "the file is a program");
     let ids = identity::identities(m.dictionary());
     let digest_lines: Vec<&str> = text

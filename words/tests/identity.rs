@@ -10,7 +10,7 @@ use std::sync::Arc;
 fn ids(source: &str) -> BTreeMap<String, String> {
     ajisai_numerics_pure::link();
     ajisai_words::link();
-    let mut m = Machine::new(Profile::MCP_LOCAL_STDIO);
+    let mut m = Machine::new(Profile::MCP_LOCAL_STDIO, ajisai_core::word::registry());
     if let Err(e) = m.run_source(source) {
         panic!("`{source}` failed: {e:?}");
     }
@@ -314,7 +314,7 @@ fn long_dependency_chains_do_not_recurse_natively() {
     }
     ajisai_numerics_pure::link();
     ajisai_words::link();
-    let mut m = Machine::new(Profile::CLI_LOCAL);
+    let mut m = Machine::new(Profile::CLI_LOCAL, ajisai_core::word::registry());
     m.run_source(&src).expect("defines");
     let all = identities(m.dictionary());
     assert_eq!(all.len(), n + 1);

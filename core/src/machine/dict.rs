@@ -4,6 +4,7 @@
 
 use crate::code::{Block, Item};
 use crate::outcome::{err, LangError};
+use crate::word::Registry;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -21,12 +22,21 @@ pub struct UserWord {
 }
 
 /// The User Words of a run.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct Dictionary {
+    /// The Core vocabulary, which decides which names in a body are User Words.
+    registry: &'static Registry,
     // SipHash, not Fx: a program chooses these names, and colliding ones must not
     // make definitions quadratic.
     words: HashMap<Arc<str>, Arc<UserWord>>,
     next_order: u64,
+}
+
+impl Default for Dictionary {
+    /// An empty dictionary beside the process-wide Core registry.
+    fn default() -> Dictionary {
+        Dictionary::new(crate::word::registry())
+    }
 }
 
 /// Whether `name` is a single name lexeme (§6.5): one word-shaped token that is
@@ -42,6 +52,15 @@ pub fn is_name_lexeme(name: &str) -> bool {
 }
 
 impl Dictionary {
+    /// An empty dictionary beside the Core vocabulary `registry`.
+    pub fn new(registry: &'static Registry) -> Dictionary {
+        Dictionary {
+            registry,
+            words: HashMap::new(),
+            next_order: 0,
+        }
+    }
+
     /// The User Word of a normalized name.
     #[inline]
     pub fn get(&self, normalized: &str) -> Option<Arc<UserWord>> {
@@ -145,7 +164,10 @@ impl Dictionary {
         while let Some(items) = work.pop() {
             for item in items {
                 match item {
-                    Item::Name { name, .. } if name.core.is_none() && &*name.normalized != own => {
+                    Item::Name { name, .. }
+                        if self.registry.lookup(&name.normalized).is_none()
+                            && &*name.normalized != own =>
+                    {
                         if let Some(w) = self.words.get(&name.normalized) {
                             deps.push(w.name.clone());
                         }

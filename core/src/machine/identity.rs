@@ -122,7 +122,7 @@ fn shape(body: &Block, resolve: &dyn Fn(&str) -> Option<usize>) -> Vec<Atom> {
         Item::Name { name, .. } => {
             if let Some(i) = resolve(&name.normalized) {
                 atoms.push(Atom::Ref(i));
-            } else if let Some(id) = name.core {
+            } else if let Some(id) = reg.lookup(&name.normalized) {
                 atoms.push(plain("G", reg.spec(id).name));
             } else {
                 atoms.push(plain("F", &name.normalized));

@@ -18,7 +18,7 @@ use crate::limits::{Halt, Meter, Profile};
 use crate::outcome::{err, ErrorCategory, LangError, Pos};
 use crate::parser::{self, Program};
 use crate::value::Value;
-use crate::word::{registry, Flow, Resume, Run, WordId};
+use crate::word::{Flow, Registry, Resume, Run, WordId};
 use std::sync::Arc;
 
 /// Local bindings of one frame (few entries; a linear map).
@@ -73,6 +73,8 @@ struct KeepRecord {
 
 /// The machine state of one program run (or of a REPL session).
 pub struct Machine {
+    /// The Core vocabulary names resolve in.
+    registry: &'static Registry,
     stack: Vec<Value>,
     frames: Vec<Frame>,
     dict: Dictionary,
@@ -91,12 +93,14 @@ enum Next {
 }
 
 impl Machine {
-    /// A fresh machine (empty stack, dictionary and output) under `profile`.
-    pub fn new(profile: Profile) -> Machine {
+    /// A fresh machine (empty stack, dictionary and output) under `profile`, running
+    /// the Core vocabulary of `registry` (hosts pass [`crate::word::registry`]).
+    pub fn new(profile: Profile, registry: &'static Registry) -> Machine {
         Machine {
+            registry,
             stack: Vec::new(),
             frames: Vec::new(),
-            dict: Dictionary::default(),
+            dict: Dictionary::new(registry),
             output: Vec::new(),
             meter: Meter::new(profile),
             keeps: Vec::new(),
@@ -119,6 +123,11 @@ impl Machine {
         &self.meter
     }
 
+    /// The Core vocabulary this machine runs.
+    pub fn registry(&self) -> &'static Registry {
+        self.registry
+    }
+
     /// The meters, mutably (hosts attach the interrupt flag here).
     pub fn meter_mut(&mut self) -> &mut Meter {
         &mut self.meter
@@ -137,7 +146,7 @@ impl Machine {
     /// Parse `source` under this machine's profile and run it as a continuation of
     /// the current state (stack, dictionary and root bindings persist).
     pub fn run_source(&mut self, source: &str) -> Result<(), Halt> {
-        let program = parser::parse(source, self.meter.profile(), 0)?;
+        let program = parser::parse_tree(source, self.meter.profile(), 0)?;
         self.run_program(&program)
     }
 
@@ -149,7 +158,7 @@ impl Machine {
     /// Run `block` in a fresh root frame (a barrier with the persistent root bindings).
     pub fn run_block_as_root(&mut self, block: Arc<Block>) -> Result<(), Halt> {
         debug_assert!(self.frames.is_empty());
-        let code = compile(&block, self.meter.profile())?;
+        let code = compile(&block, self.meter.profile(), self.registry)?;
         let bindings = std::mem::take(&mut self.root_bindings);
         self.frames.push(Frame::Code(CodeFrame {
             code,
@@ -294,7 +303,7 @@ impl Machine {
         pos: Option<Pos>,
         at_block_end: bool,
     ) -> Result<Next, Halt> {
-        let reg = registry();
+        let reg = self.registry;
         let keep = std::mem::take(&mut self.top_code_mut().keep);
         let spec = reg.spec(id);
         if let Err(h) = self.meter.step() {
@@ -340,7 +349,7 @@ impl Machine {
         if let Err(h) = self.meter.step() {
             return Err(self.attribute(h, &w.name, pos));
         }
-        let body = match compile(&w.body, self.meter.profile()) {
+        let body = match compile(&w.body, self.meter.profile(), self.registry) {
             Ok(b) => b,
             Err(e) => return Err(self.attribute(e.into(), &w.name, pos)),
         };
@@ -405,13 +414,13 @@ impl Machine {
             keep_restore,
             tail_of,
         } = run;
-        let name = registry().spec(word).name;
+        let name = self.registry.spec(word).name;
         let result = if block.bar_count() > 0 {
             Err(err::malformed(
                 "a block containing '|' can only be given to COND; split the clauses or use COND",
             ))
         } else {
-            compile(&block, self.meter.profile())
+            compile(&block, self.meter.profile(), self.registry)
         };
         let code = match result {
             Ok(b) => b,
@@ -510,7 +519,7 @@ impl Machine {
                 tail: None,
             };
             let flow = cont.resume(&mut ctx, base);
-            let name = registry().spec(word).name;
+            let name = self.registry.spec(word).name;
             let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
             self.apply_flow(flow, word, pos)?;
         }
@@ -675,12 +684,17 @@ impl Ctx<'_> {
 
     /// The canonical name of the running Word.
     pub fn word_name(&self) -> &'static str {
-        registry().spec(self.word).name
+        self.m.registry.spec(self.word).name
     }
 
     /// The invoking token's position.
     pub fn pos(&self) -> Option<Pos> {
         self.pos
+    }
+
+    /// How many frames are open (constant across the iterations of a tail call).
+    pub fn frame_depth(&self) -> usize {
+        self.m.frames.len()
     }
 
     /// Number of values the current frame can see.
@@ -838,16 +852,17 @@ impl Ctx<'_> {
     /// compiled form), so a Word can refuse code over a literal limit before it
     /// consumes its operands.
     pub fn compile(&self, block: &Arc<Block>) -> Result<(), LangError> {
-        compile(block, self.m.meter.profile()).map(drop)
+        compile(block, self.m.meter.profile(), self.m.registry).map(drop)
     }
 
     /// Resolve a String code operand (WORDS.md §5) to a one-token block applying
     /// that Word: a Core Word other than KEEP/VENT, or a User Word.
     pub fn code_from_name(&self, written: &str) -> Result<Arc<Block>, LangError> {
         let name = Name::new(written);
-        let reg = registry();
-        let usable = match name.core {
-            Some(id) => Some(id) != reg.keep_id() && reg.spec(id).name != "VENT",
+        let reg = self.m.registry;
+        // VENT is syntax: its spellings are refused below whatever the vocabulary holds.
+        let usable = match reg.lookup(&name.normalized) {
+            Some(id) => Some(id) != reg.keep_id(),
             None => self.m.dict.get(&name.normalized).is_some(),
         };
         if !usable || crate::lexer::is_vent_spelling(written) {
@@ -870,7 +885,7 @@ impl Ctx<'_> {
     /// Apply the generic NIL policy of a fixed-arity Word. `Ok(true)`: handled (NIL passed through).
     fn generic_nil_policy(&mut self) -> Result<bool, Halt> {
         use crate::word::NilPolicy;
-        let spec = registry().spec(self.word);
+        let spec = self.m.registry.spec(self.word);
         let Some(n) = spec.inputs.fixed() else {
             return Ok(false);
         };

@@ -85,7 +85,7 @@ fn collect(text: &str) -> Result<Found, String> {
 
 /// The Words the file defines, by running it once as a program.
 fn definitions(text: &str, profile: &Profile) -> Result<Dictionary, String> {
-    let mut m = Machine::new(profile.clone());
+    let mut m = Machine::new(profile.clone(), ajisai_core::word::registry());
     match m.run_source(text) {
         Ok(()) => Ok(m.dictionary().clone()),
         Err(Halt::Error(e)) => {
@@ -120,7 +120,7 @@ fn run_example(
     profile: &Profile,
     bounded: &Bounded,
 ) -> Option<String> {
-    let mut m = Machine::new(profile.clone());
+    let mut m = Machine::new(profile.clone(), ajisai_core::word::registry());
     m.meter_mut().set_interrupt(bounded.flag());
     *m.dictionary_mut() = dict.clone();
     let got = match m.run_source(&ex.source) {

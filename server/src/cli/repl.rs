@@ -34,7 +34,7 @@ fn stack_line_bounded(m: &Machine, bounded: &Bounded) -> Result<String, Halt> {
 pub fn run(profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit> {
     // The whole session is one execution under `memoryBytes`.
     let bounded = Bounded::begin(profile);
-    let mut machine = Machine::new(profile.clone());
+    let mut machine = Machine::new(profile.clone(), ajisai_core::word::registry());
     machine.meter_mut().set_interrupt(bounded.flag());
     let mut shown_output = 0usize;
     let mut buf = Vec::new();
