@@ -1,36 +1,30 @@
-//! `ajisai-core`: the Ajisai language itself.
+//! `ajisai-core`: the Ajisai language itself, in three layers.
 //!
-//! Source text is lexed and parsed into a code tree ([`parser`]), evaluated by the
-//! [`machine`] on explicit frames against one stack of [`value::Value`]s, with exact
-//! numbers from the [`number`] tower. Words come from families registered with
-//! `inventory` ([`word`]); big-integer arithmetic comes from a backend registered the
-//! same way ([`numerics`]). Every run is bounded by the [`limits`] of its profile and
-//! ends in one of three outcomes ([`outcome`]); [`engine`] runs a source end to end and
-//! [`envelope`] renders the result model hosts serialize.
+//! - [`syntax`]: source text → tokens → the tree of tokens as written. It knows
+//!   nothing above it.
+//! - [`runtime`]: values and the exact numeric tower, the Word interface and the
+//!   registry type, limits and pricing, outcomes, the compiled form ([`compile`]) and
+//!   the [`machine`], which runs on explicit frames against one stack. It knows
+//!   nothing of the host layer.
+//! - [`host`]: running a source end to end ([`engine`]), the result envelope and its
+//!   rendering, the static tools, the phrasebook and content identity.
+//!
+//! Words come from families registered with `inventory` ([`word`]); big-integer
+//! arithmetic comes from a backend registered the same way ([`numerics`]). The
+//! modules are also re-exported at the crate root, the paths the other crates use.
+//! `golden/tests/architecture.rs` keeps the layers apart.
 //!
 //! This crate performs no I/O, reads no clock and uses no hash-order-dependent output.
 
-pub mod check;
-pub mod code;
-pub mod compile;
-pub mod contract;
-pub mod display;
-pub mod engine;
-pub mod envelope;
-pub mod json;
-pub mod lexer;
-pub mod limits;
-pub mod machine;
-pub mod number;
-pub mod numerics;
-pub mod outcome;
-pub mod parser;
-pub mod phrasebook;
-pub mod price;
-pub mod render;
-pub mod suggest;
-pub mod value;
-pub mod word;
+pub mod host;
+pub mod runtime;
+pub mod syntax;
+
+pub use host::{check, contract, display, engine, envelope, identity, phrasebook, render};
+pub use runtime::{
+    code, compile, json, limits, machine, number, numerics, outcome, price, suggest, value, word,
+};
+pub use syntax::{lexer, parser};
 
 pub use limits::{Halt, Limit, Meter, Profile};
 pub use machine::{Ctx, Machine};

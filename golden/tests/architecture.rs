@@ -105,3 +105,103 @@ fn gmp_is_optional_in_the_gmp_crate() {
         .expect("the workspace names ajisai-numerics-gmp");
     assert!(line.contains("default-features = false"), "{line}");
 }
+
+/// Every `.rs` file under `core/src/<layer>`, with its text stripped of `//` comments
+/// (prose may name anything; code may not).
+fn layer_sources(layer: &str) -> Vec<(std::path::PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/src")
+        .join(layer);
+    let mut out = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("layer folder is readable") {
+            let path = entry.expect("readable entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("readable source");
+                let code: Vec<&str> = text
+                    .lines()
+                    .map(|l| l.split_once("//").map_or(l, |(code, _)| code))
+                    .collect();
+                out.push((path, code.join("\n")));
+            }
+        }
+    }
+    assert!(!out.is_empty(), "core/src/{layer} holds sources");
+    out
+}
+
+/// The first path segment of every `crate::` path in `code`, grouped imports included.
+fn crate_paths(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        let rest = &code[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = group.split('}').next().unwrap_or("");
+            for part in inner.split(',') {
+                let first = part.trim().split("::").next().unwrap_or("").trim();
+                if !first.is_empty() {
+                    out.push(first.to_string());
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The host layer's modules (also re-exported at the crate root, so a path through the
+/// root reaches up as well).
+const HOST_MODULES: [&str; 9] = [
+    "host",
+    "check",
+    "contract",
+    "display",
+    "engine",
+    "envelope",
+    "identity",
+    "phrasebook",
+    "render",
+];
+
+#[test]
+fn syntax_knows_nothing_above_it() {
+    for (path, code) in layer_sources("syntax") {
+        for first in crate_paths(&code) {
+            assert_eq!(
+                first,
+                "syntax",
+                "{} reaches out of the syntax layer through crate::{first}",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn runtime_knows_nothing_of_the_host() {
+    for (path, code) in layer_sources("runtime") {
+        for first in crate_paths(&code) {
+            assert!(
+                !HOST_MODULES.contains(&first.as_str()),
+                "{} reaches up into the host layer through crate::{first}",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_check_sees_a_reach_up() {
+    let paths =
+        crate_paths("use crate::{value::Value, engine};\nlet x = crate::host::engine::run;");
+    assert_eq!(paths, ["value", "engine", "host"]);
+    assert!(paths.iter().any(|p| HOST_MODULES.contains(&p.as_str())));
+}

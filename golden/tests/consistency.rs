@@ -33,8 +33,8 @@
 #[global_allocator]
 static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Counting;
 
+use ajisai_core::compile as parser;
 use ajisai_core::lexer;
-use ajisai_core::parser;
 use ajisai_core::Profile;
 use ajisai_golden::{link, load, on_big_stack, Generator};
 use ajisai_server::mcp::phrasebook::Phrasebook;
@@ -326,7 +326,7 @@ enum RunTimeOnly {
 
 impl RunTimeOnly {
     /// Whether the source really is as the reason says.
-    fn holds(&self, program: &parser::Program, prelude: &BTreeSet<String>) -> bool {
+    fn holds(&self, program: &ajisai_core::code::Program, prelude: &BTreeSet<String>) -> bool {
         match self {
             RunTimeOnly::UnknownName(n) => {
                 let (defined, bound) = ajisai_core::check::defined_and_bound(&program.block);

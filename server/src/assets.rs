@@ -127,7 +127,7 @@ pub fn phrasebook_ajisai() -> &'static str {
 
 /// SHA-256 of `bytes`, 64 lowercase hex digits.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let tagged = ajisai_core::machine::identity::digest(bytes);
+    let tagged = ajisai_core::identity::digest(bytes);
     tagged
         .strip_prefix("sha256:")
         .unwrap_or(&tagged)

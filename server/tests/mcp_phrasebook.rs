@@ -6,7 +6,7 @@
 
 mod mcp_support;
 
-use ajisai_core::machine::identity;
+use ajisai_core::identity;
 use ajisai_core::numerics;
 use ajisai_core::{Machine, Profile};
 use ajisai_server::assets;

@@ -6,6 +6,8 @@
 //! cases are built from `NOT`, `AND`, `BIND`, `COND`, `EXEC` and `REFLECT`.
 
 use ajisai_core::code::Block;
+use ajisai_core::code::Program;
+use ajisai_core::compile::parse;
 use ajisai_core::contract::{
     check_declarations, infer_program, parse_directive, ContractDecls, Declared, Effect, Gap,
     Inference, ProgramDefinitions, Severity, Verdict, WordContract,
@@ -13,7 +15,6 @@ use ajisai_core::contract::{
 use ajisai_core::engine::{check, compute, infer_contracts, Options};
 use ajisai_core::envelope::{check_json, compute_json, infer_json};
 use ajisai_core::lexer::DirectiveLine;
-use ajisai_core::parser::{parse, Program};
 use ajisai_core::word::Field;
 use ajisai_core::Profile;
 

@@ -1,8 +1,8 @@
 //! Content identity of User Words (LANGUAGE.md §6.7): what changes it and what
 //! does not, the exact byte layout, and determinism over cycles.
 
-use ajisai_core::machine::identity::{digest, identities, identities_of, WordDef};
-use ajisai_core::parser::parse;
+use ajisai_core::compile::parse;
+use ajisai_core::identity::{digest, identities, identities_of, WordDef};
 use ajisai_core::{Machine, Profile};
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -4,10 +4,11 @@
 
 mod common;
 
+use ajisai_core::compile as parser;
 use ajisai_core::display::display;
 use ajisai_core::engine::{compute_in, Options};
-use ajisai_core::machine::{identity, Dictionary};
-use ajisai_core::parser;
+use ajisai_core::identity;
+use ajisai_core::machine::Dictionary;
 use ajisai_core::phrasebook::Phrasebook;
 use ajisai_core::Profile;
 use std::path::PathBuf;

@@ -4,8 +4,8 @@
 //! structure beyond what it must: reserved characters and unclosed strings are
 //! `malformedSource` here; bracket balance and the placement rules are the parser's.
 
-use crate::number::literal;
-use crate::outcome::{err, LangError, Pos};
+use super::literal;
+use super::{Pos, SyntaxError};
 
 /// Which bracket a structural token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +74,7 @@ pub fn is_vent_spelling(s: &str) -> bool {
 }
 
 /// Tokenize `source`. `origin` tags every position (0 = the caller's source).
-pub fn lex(source: &str, origin: u16) -> Result<Lexed, LangError> {
+pub fn lex(source: &str, origin: u16) -> Result<Lexed, SyntaxError> {
     let chars: Vec<char> = source.chars().collect();
     let mut out = Lexed::default();
     let mut line: u32 = 1;
@@ -146,7 +146,7 @@ pub fn lex(source: &str, origin: u16) -> Result<Lexed, LangError> {
             continue;
         }
         if c == '(' || c == ')' {
-            return Err(err::malformed(format!(
+            return Err(SyntaxError::message(format!(
                 "'{c}' is reserved and cannot appear outside a string or comment (line {}, column {})",
                 pos.line, pos.column
             ))
@@ -206,7 +206,7 @@ pub fn lex(source: &str, origin: u16) -> Result<Lexed, LangError> {
                 j += 1;
             };
             let Some(end) = close else {
-                return Err(err::malformed(format!(
+                return Err(SyntaxError::message(format!(
                     "unclosed string literal starting at line {}, column {}",
                     pos.line, pos.column
                 ))

@@ -4,11 +4,11 @@
 //! [`crate::envelope`]; they never reinterpret language results.
 
 use crate::code::Block;
+use crate::compile as parser;
 use crate::contract::{self, ContractDecls, WordContract};
 use crate::limits::{Halt, InterruptFlag, Profile};
 use crate::machine::Machine;
 use crate::outcome::LangError;
-use crate::parser;
 use crate::phrasebook::Entry;
 use crate::value::Value;
 

@@ -1,44 +1,39 @@
-//! Tokens → a validated code tree (LANGUAGE.md §2.7, §3).
+//! Tokens → a validated tree of tokens as written (LANGUAGE.md §2.7, §3).
 //!
 //! Parsing runs in two passes over the token list, both iterative (no recursion,
 //! so no nesting can overflow the native stack): pass 1 checks structure —
-//! brackets, `|` placement, VENT units, zero denominators; pass 2 builds the tree
-//! of tokens as written, measuring every vector literal's depth. A whole program is
-//! then compiled ([`crate::compile`]), which checks the literal limits (digits,
-//! width, nesting) in token order. Structural errors therefore always win over
-//! limit errors.
+//! brackets, `|` placement, VENT units, zero denominators; pass 2 builds the tree,
+//! measuring every vector literal's depth. The runtime then compiles the tree
+//! (its `compile` module), checking the literal limits (digits, width,
+//! nesting) in token order, so structural errors always win over limit errors.
 
-use crate::code::{Block, Item, Name};
-use crate::lexer::{self, Delim, DirectiveLine, Tok, TokKind};
-use crate::limits::{exceeded, Limit, Profile};
-use crate::number::literal;
-use crate::outcome::{err, LangError, Pos};
+use super::lexer::{self, Delim, DirectiveLine, Tok, TokKind};
+use super::literal;
+use super::tree::{Block, Item, Name};
+use super::{Pos, SyntaxError};
 use std::sync::Arc;
 
-/// A parsed program: its code and its `#:` directive lines.
-#[derive(Clone, Debug)]
-pub struct Program {
+/// A parsed program: its tree and its `#:` directive lines.
+#[derive(Debug)]
+pub struct Program<C> {
     /// The top-level code.
-    pub block: Arc<Block>,
+    pub block: Arc<Block<C>>,
     /// `#:` lines, in source order.
     pub directives: Vec<DirectiveLine>,
 }
 
-/// Parse a whole program under `profile` and compile it against the Core registry:
-/// source size, tokens, structure, literal limits.
-pub fn parse(source: &str, profile: &Profile, origin: u16) -> Result<Program, LangError> {
-    let program = parse_tree(source, profile, origin)?;
-    crate::compile::compile(&program.block, profile, crate::word::registry())?;
-    Ok(program)
+impl<C> Clone for Program<C> {
+    // By hand: a derive would ask `C: Clone`; a program only shares its tree.
+    fn clone(&self) -> Program<C> {
+        Program {
+            block: self.block.clone(),
+            directives: self.directives.clone(),
+        }
+    }
 }
 
-/// The tree of a whole program as written (source size, tokens, structure), not yet
-/// compiled: a machine compiles it against its own vocabulary.
-pub fn parse_tree(source: &str, profile: &Profile, origin: u16) -> Result<Program, LangError> {
-    let bytes = source.len() as u64;
-    if bytes > profile.source_bytes {
-        return Err(exceeded(Limit::SourceBytes, bytes, profile.source_bytes));
-    }
+/// The tree of a whole program as written: tokens, then structure.
+pub fn parse<C>(source: &str, origin: u16) -> Result<Program<C>, SyntaxError> {
     let lexed = lexer::lex(source, origin)?;
     check_structure(&lexed.tokens)?;
     let block = build(&lexed.tokens);
@@ -63,7 +58,7 @@ fn delim_chars(d: Delim) -> (char, char) {
 }
 
 /// Pass 1: structural validation.
-pub fn check_structure(tokens: &[Tok]) -> Result<(), LangError> {
+pub fn check_structure(tokens: &[Tok]) -> Result<(), SyntaxError> {
     // (delimiter, token index)
     let mut open: Vec<(Delim, usize)> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
@@ -73,12 +68,12 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), LangError> {
                 let (oc, cc) = delim_chars(*d);
                 let Some((od, oi)) = open.pop() else {
                     return Err(
-                        err::malformed(format!("unmatched '{cc}'{}", describe(t))).at(t.pos)
+                        SyntaxError::message(format!("unmatched '{cc}'{}", describe(t))).at(t.pos),
                     );
                 };
                 if od != *d {
                     let (ooc, _) = delim_chars(od);
-                    return Err(err::malformed(format!(
+                    return Err(SyntaxError::message(format!(
                         "'{cc}'{} closes the '{ooc}'{}; expected the '{ooc}' to be closed first",
                         describe(t),
                         describe(&tokens[oi])
@@ -89,7 +84,7 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), LangError> {
             }
             TokKind::Bar => {
                 if !matches!(open.last(), Some((Delim::Block, _))) {
-                    return Err(err::malformed(format!(
+                    return Err(SyntaxError::message(format!(
                         "'|'{} may stand only directly inside a code block {{ … }}",
                         describe(t)
                     ))
@@ -108,7 +103,7 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), LangError> {
                     )
                 );
                 if !has_unit {
-                    return Err(err::malformed(format!(
+                    return Err(SyntaxError::message(format!(
                         "VENT (^){} has no following source unit on its line; write the fallback right after it, e.g. `^ 0`",
                         describe(t)
                     ))
@@ -117,7 +112,7 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), LangError> {
             }
             TokKind::Number(lexeme) => {
                 if literal::scan(lexeme).is_some_and(|l| l.has_zero_denominator()) {
-                    return Err(err::malformed(format!(
+                    return Err(SyntaxError::message(format!(
                         "the fraction literal {lexeme}{} has a zero denominator",
                         describe(t)
                     ))
@@ -129,7 +124,7 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), LangError> {
     }
     if let Some((d, oi)) = open.last() {
         let (oc, cc) = delim_chars(*d);
-        return Err(err::malformed(format!(
+        return Err(SyntaxError::message(format!(
             "unclosed '{oc}'{}: add a matching '{cc}'",
             describe(&tokens[*oi])
         ))
@@ -138,17 +133,17 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), LangError> {
     Ok(())
 }
 
-struct Group {
+struct Group<C> {
     delim: Option<Delim>,
     pos: Option<Pos>,
-    items: Vec<Item>,
+    items: Vec<Item<C>>,
     /// The deepest vector literal directly inside (vector groups only).
     depth: u32,
 }
 
 /// Pass 2: the tree of structurally valid tokens, as written.
-pub fn build(tokens: &[Tok]) -> Arc<Block> {
-    let mut stack: Vec<Group> = vec![Group {
+pub fn build<C>(tokens: &[Tok]) -> Arc<Block<C>> {
+    let mut stack: Vec<Group<C>> = vec![Group {
         delim: None,
         pos: None,
         items: Vec::new(),
@@ -222,10 +217,11 @@ pub fn build(tokens: &[Tok]) -> Arc<Block> {
 }
 
 /// The tokens of a code tree, in order (the inverse of [`build`]).
-pub fn flatten(block: &Block) -> Vec<Tok> {
+pub fn flatten<C>(block: &Block<C>) -> Vec<Tok> {
     let mut out = Vec::new();
     // (items, next index, closing token to emit when done)
-    let mut stack: Vec<(&[Item], usize, Option<Tok>)> = vec![(block.items(), 0, None)];
+    type Pending<'a, C> = (&'a [Item<C>], usize, Option<Tok>);
+    let mut stack: Vec<Pending<'_, C>> = vec![(block.items(), 0, None)];
     while let Some((items, i, close)) = stack.pop() {
         if i >= items.len() {
             if let Some(c) = close {

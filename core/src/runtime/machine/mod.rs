@@ -8,15 +8,14 @@
 //! So recursion depth is bounded by `executionSteps` and memory only.
 
 mod dict;
-pub mod identity;
 
 pub use dict::{is_name_lexeme, Dictionary, UserWord};
 
+use crate::code::Program;
 use crate::code::{Block, Item, Name};
 use crate::compile::{compile, Code, Op, OpKind};
 use crate::limits::{Halt, Meter, Profile};
 use crate::outcome::{err, ErrorCategory, LangError, Pos};
-use crate::parser::{self, Program};
 use crate::value::Value;
 use crate::word::{Flow, Registry, Resume, Run, WordId};
 use std::sync::Arc;
@@ -146,7 +145,7 @@ impl Machine {
     /// Parse `source` under this machine's profile and run it as a continuation of
     /// the current state (stack, dictionary and root bindings persist).
     pub fn run_source(&mut self, source: &str) -> Result<(), Halt> {
-        let program = parser::parse_tree(source, self.meter.profile(), 0)?;
+        let program = crate::compile::parse_tree(source, self.meter.profile(), 0)?;
         self.run_program(&program)
     }
 

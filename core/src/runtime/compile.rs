@@ -9,11 +9,12 @@
 //! built by `REFLECT`, and the halves COND splits clauses into, compile the same way
 //! when they first run. The walk is iterative: no nesting overflows the native stack.
 
-use crate::code::{Block, Item, Name};
+use crate::code::{Block, Item, Name, Program};
 use crate::limits::{exceeded, Limit, Profile};
 use crate::number::literal::{self, BuildError};
 use crate::number::Number;
 use crate::outcome::{err, LangError, NilReason, Pos};
+use crate::syntax::tree::{name_literal, NameLiteral};
 use crate::value::Value;
 use crate::word::{Registry, WordId};
 use std::sync::Arc;
@@ -85,7 +86,7 @@ pub fn compile(
     profile: &Profile,
     registry: &Registry,
 ) -> Result<Arc<Code>, LangError> {
-    if let Some(code) = block.code.get() {
+    if let Some(code) = block.compiled() {
         return Ok(code.clone());
     }
     let keep = registry.keep_id();
@@ -113,8 +114,7 @@ pub fn compile(
                         unreachable!("the top group is this block")
                     };
                     let code = block
-                        .code
-                        .get_or_init(|| Arc::new(Code { ops: ops.into() }))
+                        .compiled_or(|| Arc::new(Code { ops: ops.into() }))
                         .clone();
                     match work.last_mut() {
                         None => return Ok(code),
@@ -172,7 +172,7 @@ pub fn compile(
                 continue;
             }
             Item::Block { block, .. } => {
-                if block.code.get().is_none() {
+                if block.compiled().is_none() {
                     work.push(Work::Block {
                         block,
                         next: 0,
@@ -247,10 +247,27 @@ pub fn number_value(lexeme: &str, profile: &Profile) -> Result<Option<Number>, L
 
 /// What a name standing directly inside a vector literal denotes (§3.3).
 pub fn name_literal_value(written: &str) -> Value {
-    match written.to_uppercase().as_str() {
-        "TRUE" => Value::Bool(true),
-        "FALSE" => Value::Bool(false),
-        "NIL" => Value::Nil(NilReason::Literal),
-        _ => Value::Str(written.into()),
+    match name_literal(written) {
+        NameLiteral::Bool(b) => Value::Bool(b),
+        NameLiteral::Nil => Value::Nil(NilReason::Literal),
+        NameLiteral::Str => Value::Str(written.into()),
     }
+}
+
+/// Parse a whole program under `profile` and compile it against the Core registry:
+/// source size, tokens, structure, literal limits — in that order.
+pub fn parse(source: &str, profile: &Profile, origin: u16) -> Result<Program, LangError> {
+    let program = parse_tree(source, profile, origin)?;
+    compile(&program.block, profile, crate::word::registry())?;
+    Ok(program)
+}
+
+/// The tree of a whole program (source size, tokens, structure), not yet compiled:
+/// a machine compiles it against its own vocabulary.
+pub fn parse_tree(source: &str, profile: &Profile, origin: u16) -> Result<Program, LangError> {
+    let bytes = source.len() as u64;
+    if bytes > profile.source_bytes {
+        return Err(exceeded(Limit::SourceBytes, bytes, profile.source_bytes));
+    }
+    Ok(crate::syntax::parser::parse(source, origin)?)
 }

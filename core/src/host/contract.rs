@@ -9,12 +9,12 @@
 //! that call each other in long chains, or blocks nested thousands deep, cannot
 //! overflow the native stack.
 
+use crate::code::Program;
 use crate::code::{literal_string_elements, normalize, Block, Item};
 use crate::lexer::DirectiveLine;
 use crate::machine::{is_name_lexeme, Dictionary};
 use crate::number::{literal, Int, Number};
 use crate::outcome::{ErrorCategory, LangError, Pos};
-use crate::parser::Program;
 use crate::word::{registry, Arity, Consumption, Family, Field, WordSpec};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;

@@ -8,9 +8,9 @@
 //! at a time. Everything here is iterative: bodies nest and dependency chains run
 //! arbitrarily deep.
 
-use super::Dictionary;
 use crate::code::{Block, Item};
 use crate::contract::number_item_value;
+use crate::machine::Dictionary;
 use crate::number::{Int, Number};
 use crate::word::registry;
 use sha2::{Digest, Sha256};

@@ -550,7 +550,7 @@ mod tests {
     #[test]
     fn sizes_equal_the_rendered_bytes_of_small_values() {
         use crate::outcome::NilReason;
-        let program = crate::parser::parse(
+        let program = crate::compile::parse(
             "{ 1 'a\"b' [ x ] ^ 2 | 3\n4 } { } [ 1 'x' { 2 } ]",
             &crate::Profile::CLI_LOCAL,
             0,

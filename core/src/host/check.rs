@@ -3,9 +3,9 @@
 //! Stricter than execution: every name token outside vector literals must resolve,
 //! including names inside bodies that are never called.
 
+use crate::code::Program;
 use crate::code::{Block, Item};
 use crate::outcome::{ErrorCategory, LangError};
-use crate::parser::Program;
 use crate::word::registry;
 use std::collections::HashSet;
 

@@ -14,12 +14,14 @@
 //! every `#:digest` against the engine's content identity (LANGUAGE.md §6.7) and every
 //! `#:contract` by the static check. This module does no I/O: hosts pass the text.
 
+use crate::code::Program;
 use crate::code::{normalize, Block, Item};
+use crate::compile as parser;
 use crate::contract;
+use crate::identity;
 use crate::lexer::DirectiveLine;
 use crate::limits::Profile;
-use crate::machine::{identity, is_name_lexeme, Dictionary};
-use crate::parser::{self, Program};
+use crate::machine::{is_name_lexeme, Dictionary};
 use crate::word::registry;
 use std::collections::BTreeMap;
 use std::fmt;

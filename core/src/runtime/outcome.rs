@@ -189,32 +189,7 @@ impl fmt::Display for ErrorCategory {
     }
 }
 
-/// A position in a program text: 1-based line and column (column in Unicode scalar values).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Pos {
-    /// 1-based line; lines end at LF only.
-    pub line: u32,
-    /// 1-based column counted in Unicode scalar values.
-    pub column: u32,
-    /// Which text the position belongs to (0 = the caller's source).
-    pub origin: u16,
-}
-
-impl Pos {
-    /// A position in the caller's own source.
-    pub fn new(line: u32, column: u32) -> Pos {
-        Pos {
-            line,
-            column,
-            origin: 0,
-        }
-    }
-
-    /// Whether the position is in the caller's own source (not a prelude).
-    pub fn is_caller_source(self) -> bool {
-        self.origin == 0
-    }
-}
+pub use crate::syntax::Pos;
 
 /// A language ERROR: the category, a one-line message and where it happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -382,4 +357,11 @@ pub fn outcomes_document() -> String {
     o.end();
     out.push('\n');
     out
+}
+
+impl From<crate::syntax::SyntaxError> for LangError {
+    /// Every syntax error is `malformedSource`, at the position the parser found.
+    fn from(e: crate::syntax::SyntaxError) -> LangError {
+        err::malformed(e.message).at(e.pos)
+    }
 }

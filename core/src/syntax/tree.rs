@@ -1,14 +1,13 @@
-//! Code: the token tree of a program, a User Word body or a CodeBlock.
+//! The token tree of a program, a User Word body or a CodeBlock.
 //!
 //! A [`Block`] keeps every token as written (number lexeme, string content, name
 //! spelling, `|`, VENT directives, line breaks), grouped so that a vector literal or
 //! a nested block is one [`Item`]. Display, equality and `REFLECT` work on the
-//! tokens; evaluation runs the block's compiled form ([`crate::compile::Code`]),
-//! which [`crate::compile::compile`] builds once and keeps in the block.
+//! tokens. A block also has a once-filled cell of type `C` for what a later layer
+//! derives from it (the runtime keeps its compiled form there): the tree is generic
+//! over it, so this layer knows nothing of what runs.
 
-use crate::compile::Code;
-use crate::outcome::Pos;
-use crate::value::Value;
+use super::Pos;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
@@ -65,8 +64,8 @@ pub fn alias_target(spelling: &str) -> Option<&'static str> {
 }
 
 /// One unit of code.
-#[derive(Clone, Debug)]
-pub enum Item {
+#[derive(Debug)]
+pub enum Item<C> {
     /// A number literal (its value is built when the block is compiled).
     Number {
         /// The lexeme as written.
@@ -91,7 +90,7 @@ pub enum Item {
     /// A vector literal: its element tokens.
     Vector {
         /// The tokens between the brackets.
-        items: Arc<[Item]>,
+        items: Arc<[Item<C>]>,
         /// Its nesting depth as written: 1 + the deepest vector literal directly
         /// inside (a block inside starts a count of its own), for `nestingDepth`.
         depth: u32,
@@ -101,7 +100,7 @@ pub enum Item {
     /// A code-block literal.
     Block {
         /// The block.
-        block: Arc<Block>,
+        block: Arc<Block<C>>,
         /// Position of `{`.
         pos: Option<Pos>,
     },
@@ -122,7 +121,7 @@ pub enum Item {
     },
 }
 
-impl Item {
+impl<C> Item<C> {
     /// The item's source position, if it has one.
     pub fn pos(&self) -> Option<Pos> {
         match self {
@@ -143,23 +142,71 @@ impl Item {
     }
 }
 
+impl<C> Clone for Item<C> {
+    // By hand: a derive would ask `C: Clone`, but an item only shares its blocks.
+    fn clone(&self) -> Item<C> {
+        match self {
+            Item::Number { lexeme, pos } => Item::Number {
+                lexeme: lexeme.clone(),
+                pos: *pos,
+            },
+            Item::Str { text, pos } => Item::Str {
+                text: text.clone(),
+                pos: *pos,
+            },
+            Item::Name { name, pos } => Item::Name {
+                name: name.clone(),
+                pos: *pos,
+            },
+            Item::Vector { items, depth, pos } => Item::Vector {
+                items: items.clone(),
+                depth: *depth,
+                pos: *pos,
+            },
+            Item::Block { block, pos } => Item::Block {
+                block: block.clone(),
+                pos: *pos,
+            },
+            Item::Vent { pos } => Item::Vent { pos: *pos },
+            Item::Bar { pos } => Item::Bar { pos: *pos },
+            Item::LineBreak { pos } => Item::LineBreak { pos: *pos },
+        }
+    }
+}
+
+/// What a name standing directly inside a vector literal denotes (§3.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameLiteral {
+    /// `TRUE` or `FALSE`, in any case.
+    Bool(bool),
+    /// `NIL`, in any case.
+    Nil,
+    /// Any other name: the String it spells.
+    Str,
+}
+
+/// What the name `written` denotes as an element of a vector literal.
+pub fn name_literal(written: &str) -> NameLiteral {
+    match written.to_uppercase().as_str() {
+        "TRUE" => NameLiteral::Bool(true),
+        "FALSE" => NameLiteral::Bool(false),
+        "NIL" => NameLiteral::Nil,
+        _ => NameLiteral::Str,
+    }
+}
+
 /// The names a vector literal spells when every element denotes a String — a string
 /// literal, or a name other than `TRUE`, `FALSE` and `NIL` (§3.3) — as written;
 /// `None` when an element denotes anything else. Only such a literal names bindings
 /// for the static tools (`[ 'A' B ] BIND`, LANGUAGE.md §12.2 and §12.4): `BIND`
 /// refuses any other name Vector at run time, so it binds nothing.
-pub fn literal_string_elements(items: &[Item]) -> Option<Vec<&str>> {
+pub fn literal_string_elements<C>(items: &[Item<C>]) -> Option<Vec<&str>> {
     items
         .iter()
         .filter(|el| !el.is_line_break())
         .map(|el| match el {
             Item::Str { text, .. } => Some(&**text),
-            Item::Name { name, .. }
-                if matches!(
-                    crate::compile::name_literal_value(&name.written),
-                    Value::Str(_)
-                ) =>
-            {
+            Item::Name { name, .. } if name_literal(&name.written) == NameLiteral::Str => {
                 Some(&*name.written)
             }
             _ => None,
@@ -167,24 +214,30 @@ pub fn literal_string_elements(items: &[Item]) -> Option<Vec<&str>> {
         .collect()
 }
 
+/// The guard and body blocks of a COND clause `{ guard | body }`.
+pub type Halves<C> = (Arc<Block<C>>, Arc<Block<C>>);
+
+/// The token runs before and after a block's first top-level `|`.
+pub type Split<'a, C> = (&'a [Item<C>], &'a [Item<C>]);
+
 /// A token sequence: a program, a User Word body or the content of a CodeBlock.
 #[derive(Debug)]
-pub struct Block {
-    items: Vec<Item>,
+pub struct Block<C> {
+    items: Vec<Item<C>>,
     /// Index of the last item that is not a line break.
     last_significant: Option<usize>,
     /// Number of `|` tokens directly in this block.
     bars: usize,
-    /// The compiled form, filled once by [`crate::compile::compile`] (never when
-    /// compiling fails: the checks then run again when the block is next run).
-    pub(crate) code: OnceLock<Arc<Code>>,
+    /// What a later layer derived from the block, filled once (the runtime's
+    /// compiled form; left empty when deriving it fails, so it is tried again).
+    derived: OnceLock<Arc<C>>,
     /// The (guard, body) halves around the first top-level `|`, built once.
-    halves: OnceLock<Option<(Arc<Block>, Arc<Block>)>>,
+    halves: OnceLock<Option<Halves<C>>>,
 }
 
-impl Block {
+impl<C> Block<C> {
     /// A block of `items` as written (compiled when it first runs, or by the parser).
-    pub fn new(items: Vec<Item>) -> Block {
+    pub fn new(items: Vec<Item<C>>) -> Block<C> {
         let last_significant = items.iter().rposition(|i| !i.is_line_break());
         let bars = items
             .iter()
@@ -194,14 +247,14 @@ impl Block {
             items,
             last_significant,
             bars,
-            code: OnceLock::new(),
+            derived: OnceLock::new(),
             halves: OnceLock::new(),
         }
     }
 
     /// The items.
     #[inline]
-    pub fn items(&self) -> &[Item] {
+    pub fn items(&self) -> &[Item<C>] {
         &self.items
     }
 
@@ -222,20 +275,27 @@ impl Block {
         self.last_significant.is_none()
     }
 
-    /// The compiled form, when the block has been compiled.
+    /// What was derived from the block (its compiled form), once it has been.
     #[inline]
-    pub fn compiled(&self) -> Option<&Arc<Code>> {
-        self.code.get()
+    pub fn compiled(&self) -> Option<&Arc<C>> {
+        self.derived.get()
+    }
+
+    /// The derived form: the one stored, else `make`'s, stored now (a concurrent
+    /// first use keeps the first stored).
+    #[inline]
+    pub fn compiled_or(&self, make: impl FnOnce() -> Arc<C>) -> &Arc<C> {
+        self.derived.get_or_init(make)
     }
 
     /// Token equality of §4.8: lexemes compared exactly, every VENT equal to every other.
-    pub fn same_tokens(&self, other: &Block) -> bool {
+    pub fn same_tokens(&self, other: &Block<C>) -> bool {
         items_equal(&self.items, &other.items)
     }
 
     /// The guard and body blocks around the first top-level `|` (built once: a COND
     /// in a loop splits the same clause block on every call; each half compiles once).
-    pub fn halves(&self) -> Option<&(Arc<Block>, Arc<Block>)> {
+    pub fn halves(&self) -> Option<&Halves<C>> {
         self.halves
             .get_or_init(|| {
                 self.split_bar().map(|(g, b)| {
@@ -249,7 +309,7 @@ impl Block {
     }
 
     /// Split at the single top-level `|` into (guard, body) item runs.
-    pub fn split_bar(&self) -> Option<(&[Item], &[Item])> {
+    pub fn split_bar(&self) -> Option<Split<'_, C>> {
         let i = self
             .items
             .iter()
@@ -259,7 +319,7 @@ impl Block {
 }
 
 /// The tokens directly inside a grouping item (vector literal or block), if it is one.
-fn children(item: &Item) -> Option<&[Item]> {
+fn children<C>(item: &Item<C>) -> Option<&[Item<C>]> {
     match item {
         Item::Vector { items, .. } => Some(items),
         Item::Block { block, .. } => Some(block.items()),
@@ -268,8 +328,8 @@ fn children(item: &Item) -> Option<&[Item]> {
 }
 
 /// Token equality of two runs, iterative over nesting.
-fn items_equal(a: &[Item], b: &[Item]) -> bool {
-    let mut work: Vec<(&[Item], &[Item])> = vec![(a, b)];
+fn items_equal<C>(a: &[Item<C>], b: &[Item<C>]) -> bool {
+    let mut work: Vec<Split<'_, C>> = vec![(a, b)];
     while let Some((xs, ys)) = work.pop() {
         if xs.len() != ys.len() {
             return false;
@@ -303,8 +363,8 @@ fn items_equal(a: &[Item], b: &[Item]) -> bool {
 }
 
 /// Hash consistent with [`Block::same_tokens`], iterative over nesting.
-pub fn hash_items<H: Hasher>(items: &[Item], state: &mut H) {
-    let mut work: Vec<&[Item]> = vec![items];
+pub fn hash_items<C, H: Hasher>(items: &[Item<C>], state: &mut H) {
+    let mut work: Vec<&[Item<C>]> = vec![items];
     while let Some(items) = work.pop() {
         items.len().hash(state);
         for item in items {
@@ -328,15 +388,15 @@ pub fn hash_items<H: Hasher>(items: &[Item], state: &mut H) {
     }
 }
 
-enum Piece<'a> {
-    Item(&'a Item),
+enum Piece<'a, C> {
+    Item(&'a Item<C>),
     Text(&'static str),
 }
 
 /// Write the display of a token run (§10.1): tokens separated by single spaces,
 /// VENT as `^`, a line break as a raw LF. Iterative over nesting.
-pub fn write_items(items: &[Item], out: &mut String) {
-    let mut work: Vec<Piece<'_>> = Vec::new();
+pub fn write_items<C>(items: &[Item<C>], out: &mut String) {
+    let mut work: Vec<Piece<'_, C>> = Vec::new();
     push_run(items, &mut work);
     while let Some(piece) = work.pop() {
         let item = match piece {
@@ -376,7 +436,7 @@ pub fn write_items(items: &[Item], out: &mut String) {
 }
 
 /// Queue a run of items (separated by single spaces) so that it pops in order.
-fn push_run<'a>(items: &'a [Item], work: &mut Vec<Piece<'a>>) {
+fn push_run<'a, C>(items: &'a [Item<C>], work: &mut Vec<Piece<'a, C>>) {
     for (i, item) in items.iter().enumerate().rev() {
         work.push(Piece::Item(item));
         if i > 0 {
@@ -386,7 +446,7 @@ fn push_run<'a>(items: &'a [Item], work: &mut Vec<Piece<'a>>) {
 }
 
 /// Write `{ tokens }` (or `{ }`).
-pub fn write_block(block: &Block, out: &mut String) {
+pub fn write_block<C>(block: &Block<C>, out: &mut String) {
     out.push('{');
     if !block.items().is_empty() {
         out.push(' ');
@@ -396,8 +456,8 @@ pub fn write_block(block: &Block, out: &mut String) {
 }
 
 /// Drop a block iteratively (deeply nested blocks must not overflow the native stack).
-pub fn drop_block(block: Arc<Block>) {
-    let mut work: Vec<Arc<Block>> = vec![block];
+pub fn drop_block<C>(block: Arc<Block<C>>) {
+    let mut work: Vec<Arc<Block<C>>> = vec![block];
     while let Some(mut b) = work.pop() {
         let Some(inner) = Arc::get_mut(&mut b) else {
             continue;
@@ -406,7 +466,7 @@ pub fn drop_block(block: Arc<Block>) {
         // The compiled form and the halves share every nested block with the items
         // (their tokens are clones of these): dropped while the items still hold
         // those blocks, they release no block, so nothing recurses.
-        drop(inner.code.take());
+        drop(inner.derived.take());
         drop(inner.halves.take());
         while let Some(item) = items.pop() {
             match item {
@@ -424,9 +484,9 @@ pub fn drop_block(block: Arc<Block>) {
     }
 }
 
-impl Drop for Block {
+impl<C> Drop for Block<C> {
     fn drop(&mut self) {
-        let nests = |items: &[Item]| {
+        let nests = |items: &[Item<C>]| {
             items
                 .iter()
                 .any(|i| matches!(i, Item::Block { .. } | Item::Vector { .. }))
@@ -435,7 +495,7 @@ impl Drop for Block {
             return;
         }
         let mut rest = Block::new(std::mem::take(&mut self.items));
-        rest.code = std::mem::take(&mut self.code);
+        rest.derived = std::mem::take(&mut self.derived);
         rest.halves = std::mem::take(&mut self.halves);
         drop_block(Arc::new(rest));
     }
@@ -443,8 +503,7 @@ impl Drop for Block {
 
 #[cfg(test)]
 mod tests {
-    use crate::limits::Profile;
-    use crate::parser::parse;
+    use crate::syntax::parser::{flatten, parse};
     use std::collections::hash_map::DefaultHasher;
     use std::hash::Hasher;
 
@@ -452,8 +511,8 @@ mod tests {
     fn deep_blocks_display_compare_hash_and_drop_without_recursion() {
         let depth = 200_000;
         let source = format!("{}x{}", "{ ".repeat(depth), " }".repeat(depth));
-        let a = parse(&source, &Profile::CLI_LOCAL, 0).unwrap().block;
-        let b = parse(&source, &Profile::CLI_LOCAL, 0).unwrap().block;
+        let a = parse::<()>(&source, 0).unwrap().block;
+        let b = parse::<()>(&source, 0).unwrap().block;
         let mut shown = String::new();
         super::write_items(a.items(), &mut shown);
         assert_eq!(shown, source);
@@ -462,7 +521,7 @@ mod tests {
         super::hash_items(a.items(), &mut ha);
         super::hash_items(b.items(), &mut hb);
         assert_eq!(ha.finish(), hb.finish());
-        let tokens = crate::parser::flatten(&a);
+        let tokens = flatten(&a);
         assert_eq!(tokens.len(), 2 * depth + 1);
         drop((a, b));
     }

@@ -1,0 +1,65 @@
+//! The syntax layer: source text → tokens → the tree of tokens as written.
+//!
+//! It knows nothing above it — no values, no Words, no limits beyond the plain
+//! numbers it is handed — so every layer can read programs the same way:
+//! [`lexer`] classifies tokens, [`parser`] checks structure and builds the [`tree`],
+//! [`literal`] recognizes number lexemes. Its one error kind is [`SyntaxError`]
+//! (the runtime reports it as `malformedSource`, message and position unchanged).
+
+pub mod lexer;
+pub mod literal;
+pub mod parser;
+pub mod tree;
+
+/// A position in a program text: 1-based line and column (column in Unicode scalar values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pos {
+    /// 1-based line; lines end at LF only.
+    pub line: u32,
+    /// 1-based column counted in Unicode scalar values.
+    pub column: u32,
+    /// Which text the position belongs to (0 = the caller's source).
+    pub origin: u16,
+}
+
+impl Pos {
+    /// A position in the caller's own source.
+    pub fn new(line: u32, column: u32) -> Pos {
+        Pos {
+            line,
+            column,
+            origin: 0,
+        }
+    }
+
+    /// Whether the position is in the caller's own source (not a prelude).
+    pub fn is_caller_source(self) -> bool {
+        self.origin == 0
+    }
+}
+
+/// Source that is not a well-formed program: a one-line message for a model and the
+/// position of the offending token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// What is wrong and how to fix it.
+    pub message: String,
+    /// Where, when the token has a position.
+    pub pos: Option<Pos>,
+}
+
+impl SyntaxError {
+    /// An error saying `message`, not yet placed.
+    pub fn message(message: impl Into<String>) -> SyntaxError {
+        SyntaxError {
+            message: message.into(),
+            pos: None,
+        }
+    }
+
+    /// The error placed at `pos`.
+    pub fn at(mut self, pos: Option<Pos>) -> SyntaxError {
+        self.pos = pos;
+        self
+    }
+}
