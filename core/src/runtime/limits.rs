@@ -10,7 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The thirteen declared limits, in the order `ajisai://limits` lists them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, strum::IntoStaticStr,
+)]
+#[serde(rename_all = "camelCase")]
+#[strum(serialize_all = "camelCase")]
 pub enum Limit {
     /// UTF-8 bytes of one program.
     SourceBytes,
@@ -73,21 +77,7 @@ impl Limit {
 
     /// The limit's name as hosts publish it.
     pub fn name(self) -> &'static str {
-        match self {
-            Limit::SourceBytes => "sourceBytes",
-            Limit::WallTimeMs => "wallTimeMs",
-            Limit::ResponseBytes => "responseBytes",
-            Limit::ExecutionSteps => "executionSteps",
-            Limit::ConcurrentExecutions => "concurrentExecutions",
-            Limit::MaterializedElements => "materializedElements",
-            Limit::NestingDepth => "nestingDepth",
-            Limit::NumericLiteralDigits => "numericLiteralDigits",
-            Limit::NumericWork => "numericWork",
-            Limit::CollectionWork => "collectionWork",
-            Limit::BigintBits => "bigintBits",
-            Limit::AlgebraicTerms => "algebraicTerms",
-            Limit::MemoryBytes => "memoryBytes",
-        }
+        self.into()
     }
 
     /// A short text naming the unit the limit counts.

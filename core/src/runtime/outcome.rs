@@ -6,7 +6,11 @@
 use std::fmt;
 
 /// Why a NIL carries no value (LANGUAGE.md §4.6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, strum::IntoStaticStr,
+)]
+#[serde(rename_all = "camelCase")]
+#[strum(serialize_all = "camelCase")]
 pub enum NilReason {
     /// Absence written in the program (`NIL`, `nil` in a vector literal, JSON `null`).
     Literal,
@@ -44,17 +48,7 @@ impl NilReason {
 
     /// The stable lowerCamelCase id.
     pub fn id(self) -> &'static str {
-        match self {
-            NilReason::Literal => "literal",
-            NilReason::DivisionByZero => "divisionByZero",
-            NilReason::DomainMiss => "domainMiss",
-            NilReason::IndexOutOfBounds => "indexOutOfBounds",
-            NilReason::MissingField => "missingField",
-            NilReason::InvalidEncoding => "invalidEncoding",
-            NilReason::NotAvailable => "notAvailable",
-            NilReason::UnknownWord => "unknownWord",
-            NilReason::Undecidable => "undecidable",
-        }
+        self.into()
     }
 
     /// One sentence saying what the reason means.
@@ -96,7 +90,11 @@ pub const RETIRED_NIL_REASONS: [&str; 5] = [
 ];
 
 /// The fixed list of error categories (LANGUAGE.md §7.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, strum::IntoStaticStr,
+)]
+#[serde(rename_all = "camelCase")]
+#[strum(serialize_all = "camelCase")]
 pub enum ErrorCategory {
     /// The program text (or a block about to be stored or run) is not well formed.
     MalformedSource,
@@ -137,18 +135,7 @@ impl ErrorCategory {
 
     /// The stable lowerCamelCase id.
     pub fn id(self) -> &'static str {
-        match self {
-            ErrorCategory::MalformedSource => "malformedSource",
-            ErrorCategory::UnknownWord => "unknownWord",
-            ErrorCategory::StackUnderflow => "stackUnderflow",
-            ErrorCategory::TypeMismatch => "typeMismatch",
-            ErrorCategory::ShapeMismatch => "shapeMismatch",
-            ErrorCategory::InvalidArgument => "invalidArgument",
-            ErrorCategory::DictionaryViolation => "dictionaryViolation",
-            ErrorCategory::BlockViolation => "blockViolation",
-            ErrorCategory::ContractViolation => "contractViolation",
-            ErrorCategory::ResourceLimitExceeded => "resourceLimitExceeded",
-        }
+        self.into()
     }
 
     /// One sentence saying when the category is raised.
@@ -314,47 +301,60 @@ pub mod err {
 /// The outcomes registry document (`spec/outcomes.json`): every NIL reason, every
 /// error category and every outcome id, as compact JSON.
 pub fn outcomes_document() -> String {
-    use crate::json::ObjectWriter;
-    let mut out = String::new();
-    let mut o = ObjectWriter::new(&mut out);
-    o.int("schemaVersion", 1);
-    o.str("specificationVersion", crate::SPECIFICATION_VERSION);
-    o.with("nilReasons", |out| {
-        out.push('[');
-        for (i, r) in NilReason::ALL.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let mut e = ObjectWriter::new(out);
-            e.str("id", r.id())
-                .str("meaning", r.meaning())
-                .bool("produced", *r != NilReason::Undecidable);
-            e.end();
-        }
-        out.push(']');
-    });
-    o.strs("retiredNilReasons", &RETIRED_NIL_REASONS);
-    o.with("errorCategories", |out| {
-        out.push('[');
-        for (i, c) in ErrorCategory::ALL.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let mut e = ObjectWriter::new(out);
-            e.str("id", c.id()).str("meaning", c.meaning());
-            e.end();
-        }
-        out.push(']');
-    });
-    let mut ids = vec!["value".to_string()];
-    ids.extend(NilReason::ALL.iter().map(|r| format!("nil:{}", r.id())));
-    ids.extend(
+    /// One NIL reason of the document.
+    #[derive(serde::Serialize)]
+    struct Reason {
+        id: NilReason,
+        meaning: &'static str,
+        produced: bool,
+    }
+    /// One error category of the document.
+    #[derive(serde::Serialize)]
+    struct Category {
+        id: ErrorCategory,
+        meaning: &'static str,
+    }
+    /// The document.
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Document {
+        schema_version: u64,
+        specification_version: &'static str,
+        nil_reasons: Vec<Reason>,
+        retired_nil_reasons: &'static [&'static str],
+        error_categories: Vec<Category>,
+        outcomes: Vec<String>,
+    }
+    let mut outcomes = vec!["value".to_string()];
+    outcomes.extend(NilReason::ALL.iter().map(|r| format!("nil:{}", r.id())));
+    outcomes.extend(
         ErrorCategory::ALL
             .iter()
             .map(|c| format!("error:{}", c.id())),
     );
-    o.strs("outcomes", &ids);
-    o.end();
+    let document = Document {
+        schema_version: 1,
+        specification_version: crate::SPECIFICATION_VERSION,
+        nil_reasons: NilReason::ALL
+            .iter()
+            .map(|&id| Reason {
+                id,
+                meaning: id.meaning(),
+                produced: id != NilReason::Undecidable,
+            })
+            .collect(),
+        retired_nil_reasons: &RETIRED_NIL_REASONS,
+        error_categories: ErrorCategory::ALL
+            .iter()
+            .map(|&id| Category {
+                id,
+                meaning: id.meaning(),
+            })
+            .collect(),
+        outcomes,
+    };
+    // Plain structs, strings and sequences: serde_json cannot fail on them.
+    let mut out = serde_json::to_string(&document).unwrap_or_default();
     out.push('\n');
     out
 }
