@@ -291,6 +291,16 @@ fn sum(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             total = item.clone();
             continue;
         }
+        if let (Value::Number(x), Value::Number(y)) = (&total, item) {
+            // The one lane of the broadcast below, without building it (or the
+            // element's name, which only its refusals use).
+            let charge = binary_charge(ArithOp::AddSub, &measure_number(x), &measure_number(y), 1);
+            ctx.charge_numeric(charge)?;
+            ctx.meter().poll()?;
+            let next = ceilings.admit(x.add(y))?;
+            total = next;
+            continue;
+        }
         let element = format!("element {i} of its operand");
         let names = Names {
             left: "the running sum",
