@@ -13,8 +13,7 @@ use ajisai_core::outcome::{err, ErrorCategory, NilReason};
 use ajisai_core::parser::{build, check_structure};
 use ajisai_core::value::Value;
 use ajisai_core::word::{
-    Arity, Consumption, Family, Field, Flow, NilPolicy, Purity, Registry, Resume, Run, Tier,
-    WordSpec,
+    Arity, Consumption, Family, Flow, NilPolicy, Registry, Resume, Run, WordSpec,
 };
 use ajisai_core::{Ctx, Machine};
 use std::sync::{Arc, OnceLock};
@@ -26,25 +25,7 @@ const fn word(
     outputs: u16,
     exec: fn(&mut Ctx<'_>) -> Result<Flow, Halt>,
 ) -> WordSpec {
-    WordSpec {
-        name,
-        aliases: &[],
-        family: Family::ExactArithmetic,
-        tier: Tier::Kernel,
-        inputs: Arity::Fixed(inputs),
-        outputs: Arity::Fixed(outputs),
-        field: Field::Closed,
-        nil_policy: NilPolicy::Passthrough,
-        projections: &[],
-        consumption: Consumption::Eat,
-        purity: Purity::Pure,
-        errors: &[],
-        summary: "",
-        syntax: "",
-        stack_effect: "",
-        examples: &[],
-        exec,
-    }
+    WordSpec::basic(name, Family::ExactArithmetic, inputs, outputs, exec)
 }
 
 fn number(ctx: &Ctx<'_>, i: usize) -> Result<Number, Halt> {

@@ -5,7 +5,7 @@ use ajisai_core::number::Int;
 use ajisai_core::outcome::{err, LangError};
 use ajisai_core::value::Value;
 use ajisai_core::word::Flow;
-use ajisai_core::word::{Arity, Consumption, Family, Field, NilPolicy, Purity, Tier, WordSpec};
+use ajisai_core::word::{Family, WordSpec};
 use ajisai_core::{Ctx, Halt};
 
 /// A spec with the common defaults (`eat`, `pure`, `closed`, kernel); families
@@ -17,25 +17,7 @@ pub const fn base(
     outputs: u16,
     exec: fn(&mut Ctx<'_>) -> Result<Flow, Halt>,
 ) -> WordSpec {
-    WordSpec {
-        name,
-        aliases: &[],
-        family,
-        tier: Tier::Kernel,
-        inputs: Arity::Fixed(inputs),
-        outputs: Arity::Fixed(outputs),
-        field: Field::Closed,
-        nil_policy: NilPolicy::Passthrough,
-        projections: &[],
-        consumption: Consumption::Eat,
-        purity: Purity::Pure,
-        errors: &[],
-        summary: "",
-        syntax: "",
-        stack_effect: "",
-        examples: &[],
-        exec,
-    }
+    WordSpec::basic(name, family, inputs, outputs, exec)
 }
 
 /// How a value is named in messages: its domain, with a short rendering for scalars.

@@ -4,8 +4,8 @@
 use super::compile::Code;
 
 pub use crate::syntax::tree::{
-    alias_target, hash_items, literal_string_elements, name_literal, normalize, write_block,
-    write_items, Name, NameLiteral, ALIASES,
+    alias_target, drop_block, hash_items, literal_string_elements, name_literal, normalize,
+    write_block, write_items, Name, NameLiteral, ALIASES,
 };
 
 /// A program, a User Word body or a CodeBlock, as written, with its compiled form.
@@ -16,8 +16,3 @@ pub type Item = crate::syntax::tree::Item<Code>;
 
 /// A parsed program whose blocks compile to [`Code`].
 pub type Program = crate::syntax::parser::Program<Code>;
-
-/// Drop a block iteratively (deeply nested blocks must not overflow the native stack).
-pub fn drop_block(block: std::sync::Arc<Block>) {
-    crate::syntax::tree::drop_block(block)
-}

@@ -279,6 +279,39 @@ pub struct WordSpec {
     pub exec: Exec,
 }
 
+impl WordSpec {
+    /// A spec with the common defaults (fixed arity, NIL passed through, `eat`, `pure`,
+    /// `closed`, kernel tier, no documentation); Words override what differs with
+    /// struct-update syntax.
+    pub const fn basic(
+        name: &'static str,
+        family: Family,
+        inputs: u16,
+        outputs: u16,
+        exec: Exec,
+    ) -> WordSpec {
+        WordSpec {
+            name,
+            aliases: &[],
+            family,
+            tier: Tier::Kernel,
+            inputs: Arity::Fixed(inputs),
+            outputs: Arity::Fixed(outputs),
+            field: Field::Closed,
+            nil_policy: NilPolicy::Passthrough,
+            projections: &[],
+            consumption: Consumption::Eat,
+            purity: Purity::Pure,
+            errors: &[],
+            summary: "",
+            syntax: "",
+            stack_effect: "",
+            examples: &[],
+            exec,
+        }
+    }
+}
+
 /// A family module's Words, submitted with `inventory::submit!`.
 pub struct FamilyRegistration {
     /// The module that declares them (for messages).
