@@ -12,7 +12,7 @@ use crate::lifting::{
     check_numeric, lift_unary, sum_over_numbers, Broadcast, Ceilings, Names, OPERANDS,
 };
 use crate::support::{base, describe};
-use ajisai_core::limits::Meter;
+use ajisai_core::limits::{Limit, Meter};
 use ajisai_core::number::{Int, Number, Rat};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::price::{binary_charge, measure, measure_number, ArithOp};
@@ -96,6 +96,9 @@ fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
     let word = ctx.word_name();
     let ops = ctx.operands(2)?;
     if let [Value::Number(x), Value::Number(y)] = ops {
+        if let Some(r) = small_int_lane(op, x, y) {
+            return small_int_result(ctx, r);
+        }
         let (x, y) = (x.clone(), y.clone());
         return scalar_arithmetic(ctx, op, &x, &y);
     }
@@ -137,6 +140,42 @@ fn scalar_arithmetic(ctx: &mut Ctx<'_>, op: Op, x: &Number, y: &Number) -> Resul
         None => Value::Nil(NilReason::DivisionByZero),
     };
     ctx.finish1(2, result)
+}
+
+/// The result of `x op y` when both are integers that fit `i64` and so does the
+/// result (most steps of a loop or a recursion): what the general path would compute,
+/// without its clones and normalization. `None` sends the operands down that path
+/// (a zero divisor, an overflow, a quotient that is not an integer).
+fn small_int_lane(op: Op, x: &Number, y: &Number) -> Option<i64> {
+    let (a, b) = (x.small_int()?, y.small_int()?);
+    debug_assert_eq!(
+        binary_charge(op.priced(), &measure_number(x), &measure_number(y), 1),
+        1,
+        "the small lane charges what the general path charges"
+    );
+    match op {
+        Op::Add => a.checked_add(b),
+        Op::Sub => a.checked_sub(b),
+        Op::Mul => a.checked_mul(b),
+        Op::Div if b != 0 && a.checked_rem(b) == Some(0) => a.checked_div(b),
+        Op::Div => None,
+        Op::Mod if b != 0 => a.checked_rem_euclid(b),
+        Op::Mod => None,
+    }
+}
+
+/// Finish a small-lane step as [`scalar_arithmetic`] would: the charge of two
+/// one-limb rationals (§9: 1·1·1·1), the ceilings, then the result.
+fn small_int_result(ctx: &mut Ctx<'_>, result: i64) -> Result<Flow, Halt> {
+    ctx.charge_numeric(1)?;
+    // An i64 is at most 64 bits wide and a rational has no terms: only a
+    // `bigintBits` below 64 can refuse it.
+    let value = if ctx.meter().ceiling(Limit::BigintBits) >= 64 {
+        Value::num(result)
+    } else {
+        Ceilings::of(ctx.meter()).admit(Number::from(result))?
+    };
+    ctx.finish1(2, value)
 }
 
 fn zero_modulus(divisor: &Value) -> LangError {

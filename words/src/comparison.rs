@@ -32,6 +32,13 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
     let word = ctx.word_name();
     let ops = ctx.operands(2)?;
     if let [Value::Number(x), Value::Number(y)] = ops {
+        if let (Some((n1, d1)), Some((n2, d2))) = (x.small_parts(), y.small_parts()) {
+            // Rationals with i64 parts (denominators positive): cross products in
+            // i128 decide the order exactly.
+            let order = (i128::from(n1) * i128::from(d2)).cmp(&(i128::from(n2) * i128::from(d1)));
+            ctx.meter().poll()?;
+            return ctx.finish1(2, Value::Bool(accept(order)));
+        }
         // The one lane of a broadcast of two single Numbers, without building it.
         let (x, y) = (x.clone(), y.clone());
         ctx.meter().poll()?;

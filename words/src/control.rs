@@ -102,7 +102,8 @@ impl Cond {
             None => {
                 let body = clause.body.clone();
                 self.phase = Phase::Body;
-                let tail_of = self.tail.clone();
+                // The body is the last phase: the tail word is no longer needed here.
+                let tail_of = self.tail.take();
                 Ok(Flow::Run(Run {
                     block: body,
                     isolated_base: Some(base),
@@ -143,7 +144,8 @@ impl Resume for Cond {
                         let body = self.clauses[i].body.clone();
                         ctx.push(self.target.clone());
                         self.phase = Phase::Body;
-                        let tail_of = self.tail.clone();
+                        // The body is the last phase: the tail word is no longer needed here.
+                        let tail_of = self.tail.take();
                         Ok(Flow::Run(Run {
                             block: body,
                             isolated_base: Some(base),

@@ -387,3 +387,51 @@ fn deep_results_display() {
     let r = run("[ [ [ 1 ] ] ] [ [ 1 2 ] ] +");
     assert_eq!(stack(&r), "[ [ [ 2/1 3/1 ] ] ]");
 }
+
+/// The i64 lanes of the binary arithmetic and ordering Words hand every edge to the
+/// general path: overflow at both ends, a non-integer quotient, a negative modulus,
+/// `i64::MIN / -1`, and rationals whose cross products leave i64. Each answer is the
+/// exact one, and the charge is the general path's (one unit per rational step).
+#[test]
+fn small_integer_lanes_agree_with_the_general_path_at_their_edges() {
+    let max = i64::MAX;
+    let min = i64::MIN;
+    let cases: Vec<(String, String)> = vec![
+        (format!("{max} 1 +"), "9223372036854775808/1".into()),
+        (format!("{min} 1 -"), "-9223372036854775809/1".into()),
+        (format!("{max} 2 *"), "18446744073709551614/1".into()),
+        (format!("{min} -1 /"), "9223372036854775808/1".into()),
+        (format!("{min} -1 MOD"), "0/1".into()),
+        ("7 2 /".into(), "7/2".into()),
+        ("-7 2 /".into(), "-7/2".into()),
+        ("-6 3 /".into(), "-2/1".into()),
+        ("-7 3 MOD".into(), "2/1".into()),
+        ("7 -3 MOD".into(), "1/1".into()),
+        ("-7 -3 MOD".into(), "2/1".into()),
+        ("1 0 /".into(), "NIL".into()),
+        (format!("{max} {min} >"), "TRUE".into()),
+        (format!("1/{max} -1/{max} >"), "TRUE".into()),
+        (format!("{min}/{max} -1 <"), "TRUE".into()),
+        (format!("{max}/2 {min}/3 <"), "FALSE".into()),
+        ("1/3 2/6 =".into(), "TRUE".into()),
+        ("1/3 1/3 GTE".into(), "TRUE".into()),
+        ("-1/3 -1/2 LTE".into(), "FALSE".into()),
+    ];
+    for (source, want) in cases {
+        let r = run(&source);
+        assert!(r.error.is_none(), "`{source}` failed: {:?}", r.error);
+        assert_eq!(stack(&r), want, "`{source}`");
+    }
+    assert_eq!(numeric_work("3 4 + 5 * 2 - 7 MOD 2 /"), 5);
+    // A bigintBits below 64 still refuses a small integer result that is too wide.
+    let r = run_with(
+        Profile::MCP_LOCAL_STDIO.with(Limit::BigintBits, 8),
+        "200 100 +",
+    );
+    let (category, _, resource, left) = failure(&r);
+    assert_eq!(
+        (category.as_str(), resource),
+        ("resourceLimitExceeded", Some("bigintBits"))
+    );
+    assert_eq!(left, "200/1 | 100/1");
+}

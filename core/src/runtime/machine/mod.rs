@@ -753,6 +753,13 @@ impl Ctx<'_> {
     #[inline]
     pub fn finish1(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
         if !self.keep {
+            let len = self.m.stack.len();
+            if n > 0 && n <= len && self.m.keeps.is_empty() {
+                // No KEEP record to feed: overwrite the lowest operand in place.
+                self.m.stack.truncate(len - n + 1);
+                self.m.stack[len - n] = result;
+                return Ok(Flow::Done);
+            }
             self.m.drop_top(n);
         }
         push_slot(&mut self.m.stack, result);

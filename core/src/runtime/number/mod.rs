@@ -97,6 +97,27 @@ impl From<i64> for Number {
 }
 
 impl Number {
+    /// The value as an `i64` when it is an integer that fits one.
+    #[inline]
+    pub fn small_int(&self) -> Option<i64> {
+        match self {
+            Number::Rat(r) => match r.small_parts() {
+                Some((n, 1)) => Some(n),
+                _ => None,
+            },
+            Number::Alg(_) => None,
+        }
+    }
+
+    /// Numerator and denominator of a rational whose parts both fit `i64`.
+    #[inline]
+    pub fn small_parts(&self) -> Option<(i64, i64)> {
+        match self {
+            Number::Rat(r) => r.small_parts(),
+            Number::Alg(_) => None,
+        }
+    }
+
     /// Zero.
     pub const ZERO: Number = Number::Rat(Rat::ZERO);
 

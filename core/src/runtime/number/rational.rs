@@ -138,6 +138,16 @@ impl Rat {
         &self.den
     }
 
+    /// Numerator and denominator when both fit `i64` (the common case the Words'
+    /// small lanes serve without touching the general arithmetic).
+    #[inline]
+    pub fn small_parts(&self) -> Option<(i64, i64)> {
+        match (&self.num, &self.den) {
+            (Int::Small(n), Int::Small(d)) => Some((*n, *d)),
+            _ => None,
+        }
+    }
+
     /// Whether the value is an integer.
     #[inline]
     pub fn is_integer(&self) -> bool {
