@@ -13,7 +13,7 @@ use ajisai_core::outcome::{err, ErrorCategory, NilReason};
 use ajisai_core::parser::{build, check_structure};
 use ajisai_core::value::Value;
 use ajisai_core::word::{
-    Arity, Consumption, Family, Flow, NilPolicy, Registry, Resume, Run, WordSpec,
+    Arity, Consumption, Family, Flow, NilPolicy, Registry, Resume, Role, Run, WordSpec,
 };
 use ajisai_core::{Ctx, Machine};
 use std::sync::{Arc, OnceLock};
@@ -180,6 +180,7 @@ const VOCABULARY: &[WordSpec] = &[
     word("NOTHING", 0, 1, nothing),
     WordSpec {
         consumption: Consumption::None,
+        role: Role::Modifier,
         ..word("KEEP", 0, 0, keep)
     },
     WordSpec {
@@ -190,6 +191,7 @@ const VOCABULARY: &[WordSpec] = &[
     },
     WordSpec {
         nil_policy: NilPolicy::RejectNil,
+        role: Role::Defines,
         ..word("DEF", 2, 0, def)
     },
     WordSpec {
@@ -198,6 +200,7 @@ const VOCABULARY: &[WordSpec] = &[
     },
     WordSpec {
         nil_policy: NilPolicy::ConsumeNil,
+        role: Role::Binds,
         ..word("BIND", 2, 0, bind)
     },
     WordSpec {
@@ -349,6 +352,22 @@ fn a_self_call_ending_the_chosen_block_is_a_tail_call() {
         run_source("{ KEEP POSITIVE { 1 SUB KEEP CD } { } IF } 'CD' DEF 3 CD"),
         "0/1",
         "a self-call under KEEP is not a tail call, and still right"
+    );
+}
+
+/// A tail-call loop owes one completion: its clause reader's own continuation (IF's
+/// here, no name known to core) runs once at the end over the lowest base, so what
+/// lay below the first call survives and the result is the last block's top.
+#[test]
+fn a_tail_loop_completes_through_its_first_continuation() {
+    let cd = "{ KEEP POSITIVE { 1 SUB CD } { DROP 42 } IF } 'CD' DEF";
+    assert_eq!(run_source(&format!("{cd} 5 3 CD")), "5/1 | 42/1");
+    assert_eq!(run_source(&format!("{cd} 5 100000 CD")), "5/1 | 42/1");
+    let empty = "{ KEEP POSITIVE { 1 SUB CD } { DROP } IF } 'CD' DEF";
+    assert_eq!(
+        run_source(&format!("{empty} 5 3 CD")),
+        "error:blockViolation",
+        "the last block leaves nothing"
     );
 }
 

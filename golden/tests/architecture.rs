@@ -205,3 +205,181 @@ fn the_check_sees_a_reach_up() {
     assert_eq!(paths, ["value", "engine", "host"]);
     assert!(paths.iter().any(|p| HOST_MODULES.contains(&p.as_str())));
 }
+
+/// The contents of every string literal in `code` (plain and raw), skipping `//`
+/// comments and character literals, so prose may name anything and code may not.
+fn string_literals(code: &str) -> Vec<String> {
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '/' if chars.get(i + 1) == Some(&'/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '\'' => {
+                // A char literal ('"', '\'') or a lifetime: skip past it.
+                let close = (i + 1..chars.len().min(i + 4)).find(|&j| chars[j] == '\'');
+                i = close.map_or(i + 1, |j| j + 1);
+            }
+            'r' if matches!(chars.get(i + 1), Some('"' | '#'))
+                && !chars[..i]
+                    .last()
+                    .is_some_and(|c| c.is_alphanumeric() || *c == '_') =>
+            {
+                let hashes = chars[i + 1..].iter().take_while(|c| **c == '#').count();
+                let start = i + 2 + hashes;
+                let mut j = start;
+                let mut text = String::new();
+                while j < chars.len() {
+                    if chars[j] == '"'
+                        && chars[j + 1..]
+                            .iter()
+                            .take(hashes)
+                            .filter(|c| **c == '#')
+                            .count()
+                            == hashes
+                    {
+                        break;
+                    }
+                    text.push(chars[j]);
+                    j += 1;
+                }
+                out.push(text);
+                i = j + 1 + hashes;
+            }
+            '"' => {
+                let mut j = i + 1;
+                let mut text = String::new();
+                while j < chars.len() && chars[j] != '"' {
+                    if chars[j] == '\\' {
+                        j += 1;
+                    }
+                    if let Some(c) = chars.get(j) {
+                        text.push(*c);
+                    }
+                    j += 1;
+                }
+                out.push(text);
+                i = j + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The upper-case name-shaped tokens of a literal (`COND`, `LENGTHS`), `_` included so
+/// a placeholder like `{MAX_DECLARED_COUNT}` stays one token.
+fn upper_tokens(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-' || c == '_'))
+        .map(|t| t.trim_matches('-'))
+        .filter(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))
+        .collect()
+}
+
+/// Spellings the language itself defines (LANGUAGE.md §2): the literals and VENT are
+/// syntax, not Words, whatever the registry documents.
+const SYNTAX_SPELLINGS: [&str; 4] = ["TRUE", "FALSE", "NIL", "VENT"];
+
+/// Core's sources outside unit-test modules, with the syntax layer's table of the §2.5
+/// symbolic aliases cut out (checked against the registry below).
+fn core_code() -> Vec<(std::path::PathBuf, String)> {
+    let mut out = Vec::new();
+    for layer in ["syntax", "runtime", "host"] {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../core/src")
+            .join(layer);
+        let mut dirs = vec![root];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("layer folder is readable") {
+                let path = entry.expect("readable entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "rs") {
+                    continue;
+                }
+                let mut text = std::fs::read_to_string(&path).expect("readable source");
+                if let Some(at) = text.find("#[cfg(test)]\nmod tests") {
+                    text.truncate(at);
+                }
+                if let Some(at) = text.find("pub const ALIASES") {
+                    let end = text[at..].find("];").map_or(text.len(), |e| at + e);
+                    text.replace_range(at..end, "");
+                }
+                out.push((path, text));
+            }
+        }
+    }
+    out
+}
+
+/// The names and aliases of every Word the words crate registers.
+fn registered_names() -> std::collections::BTreeSet<&'static str> {
+    ajisai_words::link();
+    let reg = ajisai_core::word::registry();
+    reg.specs()
+        .iter()
+        .flat_map(|s| std::iter::once(s.name).chain(s.aliases.iter().copied()))
+        .filter(|n| !SYNTAX_SPELLINGS.contains(n))
+        .collect()
+}
+
+#[test]
+fn core_code_names_no_word() {
+    let names = registered_names();
+    let mut found = Vec::new();
+    for (path, code) in core_code() {
+        for literal in string_literals(&code) {
+            for token in upper_tokens(&literal) {
+                if names.contains(token) {
+                    found.push(format!("{}: {token} in {literal:?}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "core's code names Words (declare what it needs in the WordSpec instead):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_word_check_sees_a_name() {
+    let code = "let a = \"COND\"; // \"MAP\" in prose\nlet b = format!(\"use {c} or SORT\", c = x); let q = '\"'; let r = r#\"EXEC \"quoted\"\"#;";
+    assert_eq!(
+        string_literals(code),
+        ["COND", "use {c} or SORT", "EXEC \"quoted\""]
+    );
+    assert_eq!(
+        upper_tokens("a {MAX_DECLARED_COUNT} COND-ish LENGTH,"),
+        ["MAX_DECLARED_COUNT", "COND", "LENGTH"]
+    );
+    let names = registered_names();
+    assert!(names.contains("COND") && names.contains("+") && !names.contains("VENT"));
+}
+
+#[test]
+fn the_syntax_alias_table_is_the_registrys() {
+    ajisai_words::link();
+    let reg = ajisai_core::word::registry();
+    let mut declared: Vec<(&str, &str)> = reg
+        .specs()
+        .iter()
+        .flat_map(|s| s.aliases.iter().map(move |a| (*a, s.name)))
+        .filter(|(_, word)| !SYNTAX_SPELLINGS.contains(word))
+        .collect();
+    declared.sort();
+    let mut syntax: Vec<(&str, &str)> = ajisai_core::code::ALIASES
+        .iter()
+        .copied()
+        .filter(|(_, word)| !SYNTAX_SPELLINGS.contains(word))
+        .collect();
+    syntax.sort();
+    assert_eq!(syntax, declared);
+}

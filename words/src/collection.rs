@@ -15,7 +15,9 @@ use ajisai_core::number::{Int, Number};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::price::{self, GENERATED_ELEMENT};
 use ajisai_core::value::{Value, Vector};
-use ajisai_core::word::{ex, Arity, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
+use ajisai_core::word::{
+    ex, Arity, Family, FamilyRegistration, Flow, NilPolicy, StaticEffect, Tier, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -857,6 +859,7 @@ pub const REVERSE: WordSpec = WordSpec {
 
 /// `COLLECT`
 pub const COLLECT: WordSpec = WordSpec {
+    static_effect: StaticEffect::CountedByLiteral,
     inputs: Arity::Variable,
     nil_policy: NilPolicy::RejectNil,
     errors: TYPE_INVALID,
@@ -887,6 +890,7 @@ pub const COLLECT: WordSpec = WordSpec {
 
 /// `RANGE`
 pub const RANGE: WordSpec = WordSpec {
+    static_effect: StaticEffect::OperandsByLiteral { vector: 1, number: 2 },
     inputs: Arity::Variable,
     nil_policy: NilPolicy::RejectNil,
     errors: TYPE_INVALID,

@@ -13,7 +13,7 @@ use ajisai_core::outcome::{err, ErrorCategory, LangError};
 use ajisai_core::value::Value;
 use ajisai_core::word::{
     ex, ex_prints, Arity, Consumption, Family, FamilyRegistration, Flow, NilPolicy, Purity, Resume,
-    Run, Tier, WordSpec,
+    Role, Run, StaticEffect, Tier, WordSpec,
 };
 use ajisai_core::{Ctx, Halt};
 use smallvec::SmallVec;
@@ -97,31 +97,36 @@ impl Cond {
             .into());
         };
         let base = ctx.stack_len();
-        ctx.push(self.target.clone());
         match clause.guard.clone() {
-            None => {
-                let body = clause.body.clone();
-                self.phase = Phase::Body;
-                // The body is the last phase: the tail word is no longer needed here.
-                let tail_of = self.tail.take();
-                Ok(Flow::Run(Run {
-                    block: body,
-                    isolated_base: Some(base),
-                    then: Some(self),
-                    keep_restore: false,
-                    tail_of,
-                }))
-            }
+            None => Ok(self.run_body(ctx, from, base)),
             Some(guard) => {
+                ctx.push(self.target.clone());
                 self.phase = Phase::Guard(from);
                 Ok(ctx.run_isolated(guard, base, self))
             }
         }
     }
+
+    /// Run clause `i`'s body on the target. The body phase keeps nothing of the
+    /// clauses or the target: a tail-call loop holds its first COND's continuation
+    /// until the loop ends, and it must not pin the first iteration's values.
+    fn run_body(mut self: Box<Self>, ctx: &mut Ctx<'_>, i: usize, base: usize) -> Flow {
+        let body = std::mem::take(&mut self.clauses).swap_remove(i).body;
+        ctx.push(std::mem::replace(&mut self.target, Value::Bool(false)));
+        self.phase = Phase::Body;
+        let tail_of = self.tail.take();
+        Flow::Run(Run {
+            block: body,
+            isolated_base: Some(base),
+            then: Some(self),
+            keep_restore: false,
+            tail_of,
+        })
+    }
 }
 
 impl Resume for Cond {
-    fn resume(mut self: Box<Self>, ctx: &mut Ctx<'_>, base: usize) -> Result<Flow, Halt> {
+    fn resume(self: Box<Self>, ctx: &mut Ctx<'_>, base: usize) -> Result<Flow, Halt> {
         match self.phase {
             Phase::Guard(i) => {
                 let verdict = ctx
@@ -140,20 +145,7 @@ impl Resume for Cond {
                         i + 1
                     ))
                     .into()),
-                    Some(Ok(true)) => {
-                        let body = self.clauses[i].body.clone();
-                        ctx.push(self.target.clone());
-                        self.phase = Phase::Body;
-                        // The body is the last phase: the tail word is no longer needed here.
-                        let tail_of = self.tail.take();
-                        Ok(Flow::Run(Run {
-                            block: body,
-                            isolated_base: Some(base),
-                            then: Some(self),
-                            keep_restore: false,
-                            tail_of,
-                        }))
-                    }
+                    Some(Ok(true)) => Ok(self.run_body(ctx, i, base)),
                     Some(Ok(false)) => self.select(ctx, i + 1),
                 }
             }
@@ -250,6 +242,8 @@ fn keep(_ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 
 /// `COND`
 pub const COND: WordSpec = WordSpec {
+    role: Role::ReadsClauses { else_guard: "IDLE" },
+    static_effect: StaticEffect::ClauseBlocks,
     inputs: Arity::Variable,
     nil_policy: NilPolicy::ConsumeNil,
     consumption: Consumption::Conditional,
@@ -280,6 +274,7 @@ pub const COND: WordSpec = WordSpec {
 
 /// `EXEC`
 pub const EXEC: WordSpec = WordSpec {
+    static_effect: StaticEffect::RunsBlockLiteral,
     outputs: Arity::Variable,
     nil_policy: NilPolicy::RejectNil,
     purity: Purity::Conditional,
@@ -303,6 +298,7 @@ pub const EXEC: WordSpec = WordSpec {
 
 /// `KEEP`
 pub const KEEP: WordSpec = WordSpec {
+    role: Role::Modifier,
     family: Family::StackModifier,
     consumption: Consumption::None,
     nil_policy: NilPolicy::PreserveReason,

@@ -9,7 +9,7 @@ use ajisai_core::machine::is_name_lexeme;
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
 use ajisai_core::value::Value;
 use ajisai_core::word::{
-    ex, registry, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec,
+    ex, registry, Family, FamilyRegistration, Flow, NilPolicy, Purity, Role, WordSpec,
 };
 use ajisai_core::{Ctx, Halt};
 use std::sync::Arc;
@@ -158,6 +158,7 @@ const DICT: &[ErrorCategory] = &[
 
 /// `BIND`
 pub const BIND: WordSpec = WordSpec {
+    role: Role::Binds,
     nil_policy: NilPolicy::ConsumeNil,
     errors: &[ErrorCategory::TypeMismatch, ErrorCategory::DictionaryViolation, ErrorCategory::ShapeMismatch],
     summary: "Bind a value to a name (or destructure a Vector over several names) for the rest of the current frame.",
@@ -187,6 +188,7 @@ pub const BIND: WordSpec = WordSpec {
 
 /// `DEF`
 pub const DEF: WordSpec = WordSpec {
+    role: Role::Defines,
     nil_policy: NilPolicy::RejectNil,
     purity: Purity::Effectful,
     errors: &[

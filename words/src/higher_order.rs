@@ -17,7 +17,8 @@ use ajisai_core::code::Block;
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
 use ajisai_core::value::{Value, Vector};
 use ajisai_core::word::{
-    ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Purity, Resume, Tier, WordSpec,
+    ex, ex_prints, Family, FamilyRegistration, FieldRule, Flow, NilPolicy, Purity, Resume, Tier,
+    WordSpec,
 };
 use ajisai_core::{Ctx, Halt};
 use std::sync::Arc;
@@ -289,6 +290,7 @@ const WALK_ERRORS: &[ErrorCategory] = &[
 
 /// `MAP`
 pub const MAP: WordSpec = WordSpec {
+    field_rule: FieldRule::OpenUnlessBlockLiteral,
     tier: Tier::Standard,
     nil_policy: NilPolicy::ConsumeNil,
     purity: Purity::Conditional,
@@ -334,6 +336,7 @@ pub const MAP: WordSpec = WordSpec {
 
 /// `FILTER`
 pub const FILTER: WordSpec = WordSpec {
+    field_rule: FieldRule::OpenUnlessBlockLiteral,
     tier: Tier::Standard,
     nil_policy: NilPolicy::ConsumeNil,
     purity: Purity::Conditional,
@@ -361,6 +364,7 @@ pub const FILTER: WordSpec = WordSpec {
 
 /// `FOLD`
 pub const FOLD: WordSpec = WordSpec {
+    field_rule: FieldRule::OpenUnlessBlockLiteral,
     nil_policy: NilPolicy::ConsumeNil,
     purity: Purity::Conditional,
     errors: WALK_ERRORS,
@@ -390,6 +394,7 @@ pub const FOLD: WordSpec = WordSpec {
 
 /// `ANY`
 pub const ANY: WordSpec = WordSpec {
+    field_rule: FieldRule::OpenUnlessBlockLiteral,
     tier: Tier::Standard,
     nil_policy: NilPolicy::ConsumeNil,
     purity: Purity::Conditional,
@@ -414,6 +419,7 @@ pub const ANY: WordSpec = WordSpec {
 
 /// `ALL`
 pub const ALL: WordSpec = WordSpec {
+    field_rule: FieldRule::OpenUnlessBlockLiteral,
     tier: Tier::Standard,
     nil_policy: NilPolicy::ConsumeNil,
     purity: Purity::Conditional,

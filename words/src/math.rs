@@ -17,7 +17,9 @@ use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::price::GENERATED_ELEMENT;
 use ajisai_core::value::LeafKinds;
 use ajisai_core::value::Value;
-use ajisai_core::word::{ex, Family, FamilyRegistration, Field, Flow, NilPolicy, Tier, WordSpec};
+use ajisai_core::word::{
+    ex, Family, FamilyRegistration, Field, FieldRule, Flow, NilPolicy, Tier, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 
 fn sqrt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -229,6 +231,7 @@ pub const SQRT: WordSpec = WordSpec {
 
 /// `POW`
 pub const POW: WordSpec = WordSpec {
+    field_rule: FieldRule::ClosedAfterIntegerLiteral,
     tier: Tier::Standard,
     field: Field::Extends,
     nil_policy: NilPolicy::PassthroughThenProject,

@@ -19,7 +19,7 @@ use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::parser::{build, check_structure, flatten};
 use ajisai_core::value::{Value, Vector};
 use ajisai_core::word::{
-    ex, registry, Arity, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec,
+    ex, registry, Arity, Family, FamilyRegistration, FieldRule, Flow, NilPolicy, Tier, WordSpec,
 };
 use ajisai_core::{Ctx, Halt};
 use std::sync::Arc;
@@ -365,6 +365,7 @@ fn contract(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 
 /// `REFLECT`
 pub const REFLECT: WordSpec = WordSpec {
+    field_rule: FieldRule::Open,
     nil_policy: NilPolicy::RejectNil,
     errors: &[ErrorCategory::TypeMismatch, ErrorCategory::InvalidArgument],
     summary: "Turn a CodeBlock into its code data (one record per token), or decode code data back into a CodeBlock; nothing is evaluated.",

@@ -6,11 +6,17 @@
 use crate::code::Program;
 use crate::code::{Block, Item};
 use crate::outcome::{ErrorCategory, LangError};
-use crate::word::registry;
+use crate::word::{registry, Role};
 use std::collections::HashSet;
 
-fn is_word(item: &Item, word: &str) -> bool {
-    matches!(item, Item::Name { name, .. } if registry().lookup(&name.normalized).is_some_and(|id| registry().spec(id).name == word))
+/// The role of the Core Word `item` names, if it names one.
+fn role_of(item: &Item) -> Option<Role> {
+    let Item::Name { name, .. } = item else {
+        return None;
+    };
+    registry()
+        .lookup(&name.normalized)
+        .map(|id| registry().spec(id).role)
 }
 
 /// Names the program defines (`'NAME' DEF`) and binds (`'N' BIND`, `[ … ] BIND`), normalized.
@@ -28,14 +34,15 @@ pub fn defined_and_bound(block: &Block) -> (HashSet<String>, HashSet<String>) {
             let Some(next) = items.get(i + 1) else {
                 continue;
             };
+            let role = role_of(next);
             match item {
-                Item::Str { text, .. } if is_word(next, "DEF") => {
+                Item::Str { text, .. } if role == Some(Role::Defines) => {
                     defined.insert(crate::code::normalize(text));
                 }
-                Item::Str { text, .. } if is_word(next, "BIND") => {
+                Item::Str { text, .. } if role == Some(Role::Binds) => {
                     bound.insert(crate::code::normalize(text));
                 }
-                Item::Vector { items: inner, .. } if is_word(next, "BIND") => {
+                Item::Vector { items: inner, .. } if role == Some(Role::Binds) => {
                     let names = crate::code::literal_string_elements(inner).unwrap_or_default();
                     bound.extend(names.into_iter().map(crate::code::normalize));
                 }
@@ -48,7 +55,7 @@ pub fn defined_and_bound(block: &Block) -> (HashSet<String>, HashSet<String>) {
 
 fn is_idle_guard(items: &[Item]) -> bool {
     let significant: Vec<&Item> = items.iter().filter(|i| !i.is_line_break()).collect();
-    matches!(significant.as_slice(), [Item::Name { name, .. }] if &*name.normalized == "IDLE")
+    matches!(significant.as_slice(), [Item::Name { name, .. }] if Some(&*name.normalized) == registry().else_guard())
 }
 
 /// Resolve every name of the program; `unknownWord` listing the unresolved ones.

@@ -15,7 +15,9 @@ use crate::lexer::DirectiveLine;
 use crate::machine::{is_name_lexeme, Dictionary};
 use crate::number::{literal, Int, Number};
 use crate::outcome::{ErrorCategory, LangError, Pos};
-use crate::word::{registry, Arity, Consumption, Family, Field, WordSpec};
+use crate::word::{
+    registry, Arity, Consumption, Family, Field, FieldRule, Role, StaticEffect, WordSpec,
+};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
@@ -115,8 +117,9 @@ fn previous(items: &[Item], i: usize) -> Option<(usize, &Item)> {
         .find(|(_, it)| !it.is_line_break())
 }
 
-fn is_core(item: &Item, word: &str) -> bool {
-    matches!(item, Item::Name { name, .. } if registry().lookup(&name.normalized).is_some_and(|id| registry().spec(id).name == word))
+/// Whether `item` names the Word that defines User Words.
+fn is_definer(item: &Item) -> bool {
+    matches!(item, Item::Name { name, .. } if registry().lookup(&name.normalized).is_some_and(|id| registry().defines(id)))
 }
 
 /// Visit every code item run of `block` in source order: the block itself, nested
@@ -172,7 +175,7 @@ impl ProgramDefinitions {
         let mut seq = 0usize;
         for_each_code_run(block, |items| {
             for (i, item) in items.iter().enumerate() {
-                if !is_core(item, "DEF") || i == 0 {
+                if !is_definer(item) || i == 0 {
                     continue;
                 }
                 let Item::Str { text, .. } = &items[i - 1] else {
@@ -446,11 +449,11 @@ impl<'a, D: Definitions + ?Sized> Inference<'a, D> {
                 Item::Name { name, .. } => {
                     if let Some(id) = registry().lookup(&name.normalized) {
                         let spec = reg.spec(id);
-                        if spec.name == "KEEP" {
+                        if spec.role == Role::Modifier {
                             f.keep = true;
                             continue;
                         }
-                        if spec.name == "BIND" {
+                        if spec.role == Role::Binds {
                             f.record_bind(items, index);
                         }
                         match core_effect(spec, items, index, f.keep) {
@@ -615,8 +618,8 @@ fn core_effect(spec: &WordSpec, items: &[Item], index: usize, keep: bool) -> Cor
             CoreEffect::Fixed(i, o)
         }
     };
-    match spec.name {
-        "COND" => {
+    match spec.static_effect {
+        StaticEffect::ClauseBlocks => {
             let mut k = 0u64;
             let mut i = index;
             while let Some((j, Item::Block { .. })) = previous(items, i) {
@@ -628,20 +631,22 @@ fn core_effect(spec: &WordSpec, items: &[Item], index: usize, keep: bool) -> Cor
             }
             CoreEffect::Fixed(k + 1, if keep { 2 } else { 1 })
         }
-        "COLLECT" => match prev.and_then(integer_literal).and_then(|n| n.to_u64()) {
-            Some(n) if (1..=u64::from(u32::MAX)).contains(&n) => kept(n + 1, 1),
+        StaticEffect::CountedByLiteral => {
+            match prev.and_then(integer_literal).and_then(|n| n.to_u64()) {
+                Some(n) if (1..=u64::from(u32::MAX)).contains(&n) => kept(n + 1, 1),
+                _ => CoreEffect::Gap,
+            }
+        }
+        StaticEffect::OperandsByLiteral { vector, number } => match prev {
+            Some(Item::Vector { .. }) => kept(u64::from(vector), 1),
+            Some(Item::Number { .. }) => kept(u64::from(number), 1),
             _ => CoreEffect::Gap,
         },
-        "RANGE" => match prev {
-            Some(Item::Vector { .. }) => kept(1, 1),
-            Some(Item::Number { .. }) => kept(2, 1),
-            _ => CoreEffect::Gap,
-        },
-        "EXEC" => match prev {
+        StaticEffect::RunsBlockLiteral => match prev {
             Some(Item::Block { block, .. }) if !keep => CoreEffect::Exec(block.clone()),
             _ => CoreEffect::Gap,
         },
-        _ => {
+        StaticEffect::Arity => {
             let (Arity::Fixed(i), Arity::Fixed(o)) = (spec.inputs, spec.outputs) else {
                 return CoreEffect::Gap;
             };
@@ -672,13 +677,20 @@ fn scan_field<D: Definitions + ?Sized>(body: &Block, defs: &D) -> (bool, Vec<Arc
                 continue;
             };
             let prev = previous(items, i).map(|(_, it)| it);
-            match reg.lookup(&name.normalized).map(|id| reg.spec(id).name) {
-                Some("SQRT") | Some("REFLECT") => trigger = true,
-                Some("POW") => trigger |= prev.and_then(integer_literal).is_none(),
-                Some("MAP" | "FILTER" | "FOLD" | "ANY" | "ALL") => {
-                    trigger |= !matches!(prev, Some(Item::Block { .. }));
+            match reg.lookup(&name.normalized).map(|id| reg.spec(id)) {
+                Some(spec) => {
+                    let declared = spec.field == Field::Extends;
+                    trigger |= match spec.field_rule {
+                        FieldRule::AsDeclared => declared,
+                        FieldRule::ClosedAfterIntegerLiteral => {
+                            declared && prev.and_then(integer_literal).is_none()
+                        }
+                        FieldRule::OpenUnlessBlockLiteral => {
+                            !matches!(prev, Some(Item::Block { .. }))
+                        }
+                        FieldRule::Open => true,
+                    };
                 }
-                Some(_) => {}
                 None => {
                     if defs.lookup(&name.normalized).is_some() && !refs.contains(&name.normalized) {
                         refs.push(name.normalized.clone());
@@ -958,7 +970,7 @@ pub fn check_declarations(program: &Program, prelude: &[&Block]) -> Option<Contr
         }
         if !defs.has_literal(&word) {
             out.findings.push(error(
-                format!("#:contract {word}: this program does not define {word} with a literal {{ … }} '{written}' DEF"),
+                format!("#:contract {word}: this program does not define {word} with a literal {{ … }} '{written}' {}", registry().definer_name()),
                 Some(word),
             ));
             continue;

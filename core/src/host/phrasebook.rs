@@ -115,7 +115,11 @@ fn def_line(text: &str, line: u32) -> Result<(Arc<Block>, Arc<Block>, String), L
     let program =
         parser::parse(text, &definition_profile(), PHRASEBOOK_ORIGIN).map_err(|e| LoadError {
             line,
-            problem: format!("the DEF line does not parse: {}", e.message),
+            problem: format!(
+                "the {} line does not parse: {}",
+                registry().definer_name(),
+                e.message
+            ),
         })?;
     let items: Vec<&Item> = program
         .block
@@ -125,11 +129,19 @@ fn def_line(text: &str, line: u32) -> Result<(Arc<Block>, Arc<Block>, String), L
         .collect();
     match items.as_slice() {
         [Item::Block { block, .. }, Item::Str { text: name, .. }, Item::Name { name: def, .. }]
-            if &*def.normalized == "DEF" =>
+            if registry()
+                .lookup(&def.normalized)
+                .is_some_and(|id| registry().defines(id)) =>
         {
             Ok((block.clone(), program.block.clone(), name.to_string()))
         }
-        _ => fail(line, "a DEF line must be exactly `{ BODY } 'NAME' DEF`"),
+        _ => fail(
+            line,
+            format!(
+                "a {d} line must be exactly `{{ BODY }} 'NAME' {d}`",
+                d = registry().definer_name()
+            ),
+        ),
     }
 }
 
@@ -177,7 +189,8 @@ impl Phrasebook {
                     return fail(
                         n,
                         format!(
-                            "the DEF line {def_n} must be followed by its `#:digest sha256:…` line"
+                            "the {} line {def_n} must be followed by its `#:digest sha256:…` line",
+                            registry().definer_name()
                         ),
                     );
                 };
@@ -210,7 +223,15 @@ impl Phrasebook {
                         contract = Some((n, rest.to_string()));
                     }
                     "example" => examples.push(example_line(value, n)?),
-                    "digest" => return fail(n, "a #:digest line must directly follow a DEF line"),
+                    "digest" => {
+                        return fail(
+                            n,
+                            format!(
+                                "a #:digest line must directly follow a {} line",
+                                registry().definer_name()
+                            ),
+                        )
+                    }
                     other => {
                         return fail(
                             n,
@@ -232,7 +253,13 @@ impl Phrasebook {
             });
         }
         if let Some(PendingDef { line: def_n, .. }) = pending_def {
-            return fail(def_n, "the last DEF line has no #:digest line after it");
+            return fail(
+                def_n,
+                format!(
+                    "the last {} line has no #:digest line after it",
+                    registry().definer_name()
+                ),
+            );
         }
         if contract.is_some() || !examples.is_empty() {
             return fail(
@@ -273,7 +300,10 @@ impl Phrasebook {
         for e in &mut self.entries {
             // Calls may reach Core, the Word itself, and Words defined earlier only.
             for name in called_names(&e.body) {
-                if reg.lookup(&name).is_some() || *name == *e.name || name == "IDLE" {
+                if reg.lookup(&name).is_some()
+                    || *name == *e.name
+                    || Some(&*name) == reg.else_guard()
+                {
                     continue;
                 }
                 match seen.get(&*name) {

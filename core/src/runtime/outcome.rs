@@ -138,30 +138,16 @@ impl ErrorCategory {
         self.into()
     }
 
-    /// One sentence saying when the category is raised.
+    /// One sentence saying when the category is raised (from `error_meanings.tsv`,
+    /// a data asset because the sentences name Words).
     pub fn meaning(self) -> &'static str {
-        match self {
-            ErrorCategory::MalformedSource => {
-                "the program text or a block about to be stored or run is not well formed"
-            }
-            ErrorCategory::UnknownWord => "a name resolves to nothing",
-            ErrorCategory::StackUnderflow => {
-                "a Word needs more operands than the stack or its frame holds"
-            }
-            ErrorCategory::TypeMismatch => "an operand is of a domain the Word does not accept",
-            ErrorCategory::ShapeMismatch => "operands have incompatible shapes or lengths",
-            ErrorCategory::InvalidArgument => {
-                "an operand is of the right domain but an unacceptable value"
-            }
-            ErrorCategory::DictionaryViolation => "a DEF, DEL or BIND breaks a dictionary rule",
-            ErrorCategory::BlockViolation => {
-                "a block left no value, or a non-Boolean where a truth value is required"
-            }
-            ErrorCategory::ContractViolation => {
-                "a #:contract declaration is malformed or contradicted"
-            }
-            ErrorCategory::ResourceLimitExceeded => "a host limit would be exceeded",
-        }
+        const MEANINGS: &str = include_str!("error_meanings.tsv");
+        let id = self.id();
+        MEANINGS
+            .lines()
+            .filter_map(|line| line.split_once('\t'))
+            .find(|(key, _)| *key == id)
+            .map_or("", |(_, sentence)| sentence)
     }
 
     /// The category with this id, if any.
@@ -363,5 +349,25 @@ impl From<crate::syntax::SyntaxError> for LangError {
     /// Every syntax error is `malformedSource`, at the position the parser found.
     fn from(e: crate::syntax::SyntaxError) -> LangError {
         err::malformed(e.message).at(e.pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_category_has_exactly_one_meaning() {
+        let table = include_str!("error_meanings.tsv");
+        for c in ErrorCategory::ALL {
+            let lines = table
+                .lines()
+                .filter(|l| l.split_once('\t').is_some_and(|(id, _)| id == c.id()))
+                .count();
+            assert_eq!(lines, 1, "{}", c.id());
+            assert!(!c.meaning().is_empty(), "{}", c.id());
+        }
+        let rows = table.lines().filter(|l| !l.starts_with('#')).count();
+        assert_eq!(rows, ErrorCategory::ALL.len());
     }
 }

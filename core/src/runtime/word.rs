@@ -156,6 +156,63 @@ impl NilPolicy {
     }
 }
 
+/// What a Word is to the machine and the static tools beyond an ordinary call.
+/// Core reads this instead of knowing Words by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// An ordinary call.
+    Call,
+    /// Sets the next Word's KEEP flag instead of running (it costs no step).
+    Modifier,
+    /// `{ body } 'NAME' <word>` defines a User Word.
+    Defines,
+    /// `'N' <word>` or `[ 'A' 'B' ] <word>` binds names for the rest of the frame.
+    Binds,
+    /// Reads `{ guard | body }` clauses, the only place `|` is valid; `else_guard`
+    /// is the guard spelling that always holds.
+    ReadsClauses {
+        /// The always-true guard, e.g. `IDLE`.
+        else_guard: &'static str,
+    },
+}
+
+/// The stack effect contract inference gives a Word where `inputs` and `outputs`
+/// alone do not decide it (it reads the literal just before the Word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaticEffect {
+    /// `inputs` and `outputs` (under KEEP, with `consumption` and `family`).
+    Arity,
+    /// Every block literal just before it plus a target; one result (two under KEEP).
+    ClauseBlocks,
+    /// An integer literal n just before it: n + 1 operands, one result.
+    CountedByLiteral,
+    /// A Vector literal just before it: `vector` operands; a Number literal:
+    /// `number` operands; one result.
+    OperandsByLiteral {
+        /// Operands when a Vector literal precedes it.
+        vector: u16,
+        /// Operands when a Number literal precedes it.
+        number: u16,
+    },
+    /// Runs the block literal just before it on the whole stack.
+    RunsBlockLiteral,
+}
+
+/// When code calling the Word may leave the field of its inputs (inference's
+/// `extends`), read together with [`WordSpec::field`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldRule {
+    /// Exactly as `field` says.
+    AsDeclared,
+    /// As `field` says, except after an integer literal operand (an integer power).
+    ClosedAfterIntegerLiteral,
+    /// It runs a code operand: unknown code (so `extends`) unless that operand is a
+    /// block literal just before it.
+    OpenUnlessBlockLiteral,
+    /// It makes code from data: always unknown.
+    Open,
+}
+
 /// What a Word does with the operands it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "camelCase")]
@@ -275,14 +332,20 @@ pub struct WordSpec {
     pub stack_effect: &'static str,
     /// Examples run as tests.
     pub examples: &'static [Example],
+    /// Its part beyond an ordinary call (modifier, definer, binder, clause reader).
+    pub role: Role,
+    /// Its stack effect for contract inference.
+    pub static_effect: StaticEffect,
+    /// How inference reads `field` at a call.
+    pub field_rule: FieldRule,
     /// The executor.
     pub exec: Exec,
 }
 
 impl WordSpec {
     /// A spec with the common defaults (fixed arity, NIL passed through, `eat`, `pure`,
-    /// `closed`, kernel tier, no documentation); Words override what differs with
-    /// struct-update syntax.
+    /// `closed`, kernel tier, an ordinary call, no documentation); Words override what
+    /// differs with struct-update syntax.
     pub const fn basic(
         name: &'static str,
         family: Family,
@@ -307,6 +370,9 @@ impl WordSpec {
             syntax: "",
             stack_effect: "",
             examples: &[],
+            role: Role::Call,
+            static_effect: StaticEffect::Arity,
+            field_rule: FieldRule::AsDeclared,
             exec,
         }
     }
@@ -327,6 +393,8 @@ pub struct Registry {
     specs: Vec<&'static WordSpec>,
     by_name: HashMap<&'static str, WordId>,
     keep: Option<WordId>,
+    clause_reader: Option<WordId>,
+    definer: Option<WordId>,
     problems: Vec<String>,
 }
 
@@ -364,11 +432,44 @@ impl Registry {
                 }
             }
         }
-        let keep = by_name.get("KEEP").copied();
+        let with_role = |wanted: fn(Role) -> bool| {
+            specs
+                .iter()
+                .position(|s| wanted(s.role))
+                .map(|i| i as WordId)
+        };
+        let keep = with_role(|r| r == Role::Modifier);
+        let clause_reader = with_role(|r| matches!(r, Role::ReadsClauses { .. }));
+        let definer = with_role(|r| r == Role::Defines);
+        for (role, count) in [
+            (
+                "modifier",
+                specs.iter().filter(|s| s.role == Role::Modifier).count(),
+            ),
+            (
+                "clause reader",
+                specs
+                    .iter()
+                    .filter(|s| matches!(s.role, Role::ReadsClauses { .. }))
+                    .count(),
+            ),
+            (
+                "definer",
+                specs.iter().filter(|s| s.role == Role::Defines).count(),
+            ),
+        ] {
+            if count > 1 {
+                problems.push(format!(
+                    "{count} Words declare the role {role}; at most one may"
+                ));
+            }
+        }
         Registry {
             specs,
             by_name,
             keep,
+            clause_reader,
+            definer,
             problems,
         }
     }
@@ -390,10 +491,49 @@ impl Registry {
         self.by_name.get(normalized).copied()
     }
 
-    /// The id of `KEEP`, which the machine treats as a modifier.
+    /// The id of the modifier Word (KEEP), which the machine intercepts.
     #[inline]
     pub fn keep_id(&self) -> Option<WordId> {
         self.keep
+    }
+
+    /// The Word that reads clauses (COND), if the vocabulary has one.
+    pub fn clause_reader(&self) -> Option<&'static WordSpec> {
+        self.clause_reader.map(|id| self.spec(id))
+    }
+
+    /// The spelling of the clause reader's always-true guard (`IDLE`).
+    pub fn else_guard(&self) -> Option<&'static str> {
+        match self.clause_reader()?.role {
+            Role::ReadsClauses { else_guard } => Some(else_guard),
+            _ => None,
+        }
+    }
+
+    /// The Word that defines User Words (DEF), if the vocabulary has one.
+    pub fn definer(&self) -> Option<&'static WordSpec> {
+        self.definer.map(|id| self.spec(id))
+    }
+
+    /// The definer's name for messages (a stand-in when the vocabulary has none).
+    pub fn definer_name(&self) -> &'static str {
+        self.definer().map_or("(the defining Word)", |s| s.name)
+    }
+
+    /// The clause reader's name for messages (a stand-in when the vocabulary has none).
+    pub fn clause_reader_name(&self) -> &'static str {
+        self.clause_reader()
+            .map_or("(the clause-reading Word)", |s| s.name)
+    }
+
+    /// Whether `id` is the definer.
+    pub fn defines(&self, id: WordId) -> bool {
+        self.definer == Some(id)
+    }
+
+    /// Whether `id` binds names.
+    pub fn binds(&self, id: WordId) -> bool {
+        self.spec(id).role == Role::Binds
     }
 
     /// Registration problems (duplicate names or aliases); empty when sound.

@@ -108,7 +108,8 @@ impl Dictionary {
         }
         if body.bar_count() > 0 {
             return Err(err::malformed(format!(
-                "the body of {name} contains '|', which is valid only in blocks given to COND"
+                "the body of {name} contains '|', which is valid only in blocks given to {}",
+                self.registry.clause_reader_name()
             )));
         }
         if self.words.contains_key(&name) {

@@ -46,8 +46,8 @@ struct CodeFrame {
     floor: usize,
     /// For a COND clause body in tail position: the User Word whose body is running.
     tail_of: Option<Arc<UserWord>>,
-    /// After a tail-call iteration: on completion keep the top, truncate here, push it.
-    tail_base: Option<usize>,
+    /// After a tail-call iteration: the completion the replaced continuations owe.
+    tail: Option<Box<TailCompletion>>,
     /// Whether a KEEP record belongs to this frame (EXEC or User Word under KEEP).
     keep_record: bool,
 }
@@ -60,6 +60,18 @@ enum Frame {
         word: WordId,
         pos: Option<Pos>,
     },
+}
+
+/// What a run of tail-call iterations owes when the User Word's frame finishes: the
+/// continuation of the first clause body it replaced (the clause reader's own
+/// resumption, which takes the body's top value), run once over the lowest base any
+/// iteration had. The later iterations' continuations are dropped: each would have
+/// done the same to a stack the next one already replaced.
+struct TailCompletion {
+    cont: Box<dyn Resume>,
+    base: usize,
+    word: WordId,
+    pos: Option<Pos>,
 }
 
 /// Values a call made under KEEP consumed from below its start, to restore afterwards.
@@ -167,7 +179,7 @@ impl Machine {
             keep: false,
             floor: 0,
             tail_of: None,
-            tail_base: None,
+            tail: None,
             keep_record: false,
         }));
         let result = self.run_loop();
@@ -244,9 +256,10 @@ impl Machine {
             OpKind::Name(name) => self.invoke_name(name, op.pos, at_block_end),
             OpKind::Bar => Err(self
                 .locate(
-                    err::malformed(
-                        "'|' separates COND clauses and is valid only in a block given to COND",
-                    ),
+                    err::malformed(format!(
+                        "'|' separates {c} clauses and is valid only in a block given to {c}",
+                        c = self.registry.clause_reader_name()
+                    )),
                     op.pos,
                 )
                 .into()),
@@ -377,23 +390,30 @@ impl Machine {
             keep: false,
             floor,
             tail_of: None,
-            tail_base: None,
+            tail: None,
             keep_record,
         }));
         Ok(Next::Changed)
     }
 
-    /// Replace the COND clause body frame and the COND continuation by a fresh
-    /// iteration of the running User Word (constant memory, same observations).
+    /// Replace the clause body frame and its continuation by a fresh iteration of
+    /// the running User Word (constant memory, same observations).
     fn tail_iterate(&mut self, body: Arc<Code>) {
         let base = match self.frames.pop() {
             Some(Frame::Code(f)) => f.floor,
             _ => unreachable!("a tail call runs in a clause body frame"),
         };
-        match self.frames.pop() {
-            Some(Frame::Native { .. }) => {}
-            _ => unreachable!("a clause body frame sits on its COND continuation"),
-        }
+        let replaced = match self.frames.pop() {
+            Some(Frame::Native {
+                cont, word, pos, ..
+            }) => TailCompletion {
+                cont,
+                base,
+                word,
+                pos,
+            },
+            _ => unreachable!("a clause body frame sits on the continuation that opened it"),
+        };
         let f = self.top_code_mut();
         debug_assert!(matches!(f.kind, FrameKind::Word(_)));
         f.code = body;
@@ -401,7 +421,10 @@ impl Machine {
         f.bindings = None;
         f.keep = false;
         f.floor = base;
-        f.tail_base = Some(f.tail_base.map_or(base, |b| b.min(base)));
+        match &mut f.tail {
+            Some(owed) => owed.base = owed.base.min(base),
+            None => f.tail = Some(Box::new(replaced)),
+        }
     }
 
     fn apply_flow(&mut self, flow: Flow, word: WordId, pos: Option<Pos>) -> Result<(), Halt> {
@@ -415,9 +438,10 @@ impl Machine {
         } = run;
         let name = self.registry.spec(word).name;
         let result = if block.bar_count() > 0 {
-            Err(err::malformed(
-                "a block containing '|' can only be given to COND; split the clauses or use COND",
-            ))
+            Err(err::malformed(format!(
+                "a block containing '|' can only be given to {c}; split the clauses or use {c}",
+                c = self.registry.clause_reader_name()
+            )))
         } else {
             compile(&block, self.meter.profile(), self.registry)
         };
@@ -464,7 +488,7 @@ impl Machine {
             keep: false,
             floor,
             tail_of,
-            tail_base: None,
+            tail: None,
             keep_record: keep_restore,
         }));
         Ok(())
@@ -478,18 +502,28 @@ impl Machine {
             self.root_bindings = f.bindings.map(|b| *b).unwrap_or_default();
             return Ok(());
         }
-        if let Some(tb) = f.tail_base {
-            // Equivalent of the COND completions the tail iterations replaced.
-            if self.stack.len() <= tb {
-                let pos = self.responsible_pos(None);
-                return Err(err::block_violation("a COND clause body left no value")
-                    .with_word("COND")
-                    .at(pos)
-                    .into());
-            }
-            let top = self.pop();
-            self.truncate_to(tb);
-            push_slot(&mut self.stack, top);
+        if let Some(owed) = f.tail {
+            let TailCompletion {
+                cont,
+                base,
+                word,
+                pos,
+            } = *owed;
+            let mut ctx = Ctx {
+                m: self,
+                keep: false,
+                word,
+                pos,
+                tail: None,
+            };
+            let flow = cont.resume(&mut ctx, base);
+            let name = self.registry.spec(word).name;
+            let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
+            debug_assert!(
+                matches!(flow, Flow::Done),
+                "a clause body's completion runs nothing"
+            );
+            self.apply_flow(flow, word, pos)?;
         }
         if f.keep_record {
             let rec = self
@@ -533,8 +567,21 @@ impl Machine {
                     if f.keep_record {
                         self.keeps.pop();
                     }
-                    if let Some(tb) = f.tail_base {
-                        self.truncate_to(tb);
+                    if let Some(owed) = f.tail {
+                        let TailCompletion {
+                            cont,
+                            base,
+                            word,
+                            pos,
+                        } = *owed;
+                        let mut ctx = Ctx {
+                            m: self,
+                            keep: false,
+                            word,
+                            pos,
+                            tail: None,
+                        };
+                        cont.unwind(&mut ctx, base);
                     }
                     if let FrameKind::Root = f.kind {
                         self.root_bindings = f.bindings.map(|b| *b).unwrap_or_default();

@@ -163,7 +163,7 @@ pub fn pow(
         Number::Rat(r) => r,
         Number::Alg(_) => {
             return Err(Halt::Error(err::type_mismatch(format!(
-                "POW takes a fractional exponent only on a rational base, but the base {b} is irrational \
+                "a fractional exponent needs a rational base, but the base {b} is irrational \
                  (exponent {e}); use an integer exponent"
             ))))
         }
