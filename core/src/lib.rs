@@ -20,9 +20,9 @@ pub mod host;
 pub mod runtime;
 pub mod syntax;
 
-pub use host::{check, contract, display, engine, envelope, identity, phrasebook, render};
+pub use host::{check, contract, display, engine, envelope, identity, phrasebook, render, suggest};
 pub use runtime::{
-    code, compile, json, limits, machine, number, numerics, outcome, price, suggest, value, word,
+    code, compile, json, limits, machine, number, numerics, outcome, price, value, word,
 };
 pub use syntax::{lexer, parser};
 

@@ -159,7 +159,7 @@ fn crate_paths(code: &str) -> Vec<String> {
 
 /// The host layer's modules (also re-exported at the crate root, so a path through the
 /// root reaches up as well).
-const HOST_MODULES: [&str; 9] = [
+const HOST_MODULES: [&str; 10] = [
     "host",
     "check",
     "contract",
@@ -169,6 +169,7 @@ const HOST_MODULES: [&str; 9] = [
     "identity",
     "phrasebook",
     "render",
+    "suggest",
 ];
 
 #[test]

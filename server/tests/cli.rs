@@ -704,6 +704,20 @@ fn repl_continues_one_program_across_lines_and_errors() {
     );
 }
 
+/// The repl completes an unknown name's message with its near misses, User Words
+/// defined on earlier lines included (the host appends them, not the machine).
+#[test]
+fn repl_suggests_near_misses_from_the_session_dictionary() {
+    let out = ajisai(&["repl"], "{ 1 } 'COUNTER' DEF\nCOUNTR\n[ 1 ] LENGHT\n");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for message in [
+        "unknownWord: Unknown word: COUNTR; closest: COUNTER\n",
+        "unknownWord: Unknown word: LENGHT; closest: LENGTH\n",
+    ] {
+        assert!(out.stdout.contains(message), "{}", out.stdout);
+    }
+}
+
 #[test]
 fn repl_stops_with_exit_2_on_a_line_that_is_not_utf8() {
     let out = ajisai_env(&["repl"], b"TRUE\n\xff\nFALSE\n", &[]);

@@ -71,10 +71,7 @@ fn code_operand(ctx: &Ctx<'_>, kind: Kind, v: &Value) -> Result<Arc<Block>, Lang
                  (not KEEP, VENT, IDLE or a binding), or pass a CodeBlock",
                 kind.name()
             );
-            if let Some(names) = ajisai_core::suggest::closest_for(name, ctx.dictionary()) {
-                e.message.push_str(&format!("; closest: {}", names.join(", ")));
-            }
-            e
+            e.suggesting_near(&**name)
         }),
         other => Err(err::type_mismatch(format!(
             "{} needs a CodeBlock (or a String naming a Word) on top, got {}",

@@ -120,7 +120,8 @@ fn prelude_blocks<'a>(prelude: &[&'a Entry]) -> Vec<&'a Block> {
 }
 
 /// Build the report of a machine after a run.
-pub fn report(machine: Machine, result: Result<(), Halt>) -> ComputeReport {
+pub fn report(machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
+    crate::suggest::complete_halt(&mut result, machine.dictionary());
     let usage = Usage {
         execution_steps: machine.meter().steps(),
         numeric_work: machine.meter().numeric_work(),

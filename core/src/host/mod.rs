@@ -11,3 +11,4 @@ pub mod envelope;
 pub mod identity;
 pub mod phrasebook;
 pub mod render;
+pub mod suggest;

@@ -13,6 +13,5 @@ pub mod number;
 pub mod numerics;
 pub mod outcome;
 pub mod price;
-pub mod suggest;
 pub mod value;
 pub mod word;

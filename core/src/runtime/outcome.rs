@@ -177,6 +177,9 @@ pub struct LangError {
     pub word: Option<String>,
     /// The responsible token's position, when it has one.
     pub pos: Option<Pos>,
+    /// For an unknown name: the name as written, whose near misses the host appends
+    /// to the message ([`crate::suggest::complete`]) once it knows the dictionary.
+    pub near_misses_of: Option<String>,
 }
 
 impl LangError {
@@ -188,7 +191,14 @@ impl LangError {
             resource: None,
             word: None,
             pos: None,
+            near_misses_of: None,
         }
+    }
+
+    /// The same error, asking the host to suggest names near `written`.
+    pub fn suggesting_near(mut self, written: impl Into<String>) -> LangError {
+        self.near_misses_of = Some(written.into());
+        self
     }
 
     /// The same error naming the Word held responsible, unless one is named already.

@@ -86,7 +86,9 @@ fn collect(text: &str) -> Result<Found, String> {
 /// The Words the file defines, by running it once as a program.
 fn definitions(text: &str, profile: &Profile) -> Result<Dictionary, String> {
     let mut m = Machine::new(profile.clone(), ajisai_core::word::registry());
-    match m.run_source(text) {
+    let mut result = m.run_source(text);
+    ajisai_core::suggest::complete_halt(&mut result, m.dictionary());
+    match result {
         Ok(()) => Ok(m.dictionary().clone()),
         Err(Halt::Error(e)) => {
             let at = e
@@ -123,7 +125,9 @@ fn run_example(
     let mut m = Machine::new(profile.clone(), ajisai_core::word::registry());
     m.meter_mut().set_interrupt(bounded.flag());
     *m.dictionary_mut() = dict.clone();
-    let got = match m.run_source(&ex.source) {
+    let mut result = m.run_source(&ex.source);
+    ajisai_core::suggest::complete_halt(&mut result, m.dictionary());
+    let got = match result {
         Ok(()) => {
             let mut shown = Vec::with_capacity(m.stack().len());
             for v in m.stack() {

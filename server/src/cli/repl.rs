@@ -73,7 +73,8 @@ pub fn run(profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit> {
         if text.trim().is_empty() {
             continue;
         }
-        let result = machine.run_source(text);
+        let mut result = machine.run_source(text);
+        ajisai_core::suggest::complete_halt(&mut result, machine.dictionary());
         for line in &machine.output()[shown_output..] {
             writeln!(io.stdout, "{line}")?;
         }

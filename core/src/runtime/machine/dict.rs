@@ -62,6 +62,11 @@ impl Dictionary {
         }
     }
 
+    /// The Core vocabulary beside which these User Words live.
+    pub fn registry(&self) -> &'static Registry {
+        self.registry
+    }
+
     /// The User Word of a normalized name.
     #[inline]
     pub fn get(&self, normalized: &str) -> Option<Arc<UserWord>> {

@@ -303,8 +303,8 @@ impl Machine {
                 "; {} is bound in another frame that this code cannot see (a User Word body sees only its own bindings)",
                 name.written
             ));
-        } else if let Some(s) = crate::suggest::closest_for(&name.written, &self.dict) {
-            e.message.push_str(&format!("; closest: {}", s.join(", ")));
+        } else {
+            e = e.suggesting_near(&*name.written);
         }
         Err(self.locate(e, pos).into())
     }

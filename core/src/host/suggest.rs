@@ -1,8 +1,10 @@
 //! Near-miss suggestions for unknown names (MCP-73): Levenshtein distance over
-//! upper-cased names, with a ceiling that grows with the name's length.
+//! upper-cased names, with a ceiling that grows with the name's length. The runtime
+//! only marks an unknown-name error ([`LangError::near_misses_of`]); the host appends
+//! the suggestions here, so the message reads as one.
 
 use crate::machine::Dictionary;
-use crate::word::registry;
+use crate::outcome::LangError;
 
 /// Edit distance over Unicode scalar values (strsim's Levenshtein).
 pub fn levenshtein(a: &str, b: &str) -> usize {
@@ -40,9 +42,10 @@ pub fn closest<'a>(written: &str, candidates: impl IntoIterator<Item = &'a str>)
     scored.into_iter().take(3).map(|(_, n)| n).collect()
 }
 
-/// Suggestions for an unknown name among Core names, aliases and the User Words of `dict`.
+/// Suggestions for an unknown name among the Core names and aliases of the
+/// dictionary's vocabulary and its User Words.
 pub fn closest_for(written: &str, dict: &Dictionary) -> Option<Vec<String>> {
-    let reg = registry();
+    let reg = dict.registry();
     let user: Vec<std::sync::Arc<str>> = dict.words().iter().map(|w| w.name.clone()).collect();
     let names = reg
         .specs()
@@ -54,6 +57,26 @@ pub fn closest_for(written: &str, dict: &Dictionary) -> Option<Vec<String>> {
         None
     } else {
         Some(found)
+    }
+}
+
+/// Finish an error the runtime raised for an unknown name: append its near misses
+/// in `dict` (the dictionary as the run left it) to the message. Every host that
+/// shows a machine's error calls this once; other errors pass unchanged.
+pub fn complete(e: &mut LangError, dict: &Dictionary) {
+    let Some(written) = e.near_misses_of.take() else {
+        return;
+    };
+    if let Some(names) = closest_for(&written, dict) {
+        e.message
+            .push_str(&format!("; closest: {}", names.join(", ")));
+    }
+}
+
+/// [`complete`] over a run's result.
+pub fn complete_halt(result: &mut Result<(), crate::limits::Halt>, dict: &Dictionary) {
+    if let Err(crate::limits::Halt::Error(e)) = result {
+        complete(e, dict);
     }
 }
 
