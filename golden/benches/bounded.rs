@@ -50,7 +50,7 @@ fn measure(server: &AjisaiServer, name: &str, source: &str, deadline: Duration) 
     });
     let start = Instant::now();
     let (answer, usage) = server.executor().execute_measured(
-        ToolKind::Compute,
+        ToolKind::COMPUTE,
         source,
         &[],
         flag.clone(),

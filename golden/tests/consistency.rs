@@ -396,9 +396,9 @@ fn verify(server: &AjisaiServer, src: &Source) -> (Vec<String>, Seen) {
     }
     let run = |tool| answer(server, tool, &src.text, &src.words);
     let (Some(compute), Some(check), Some(infer)) = (
-        run(ToolKind::Compute),
-        run(ToolKind::Check),
-        run(ToolKind::InferContracts),
+        run(ToolKind::COMPUTE),
+        run(ToolKind::CHECK),
+        run(ToolKind::INFER_CONTRACTS),
     ) else {
         // The words do not resolve: every tool answers the same host error instead.
         return (problems, seen);
@@ -407,9 +407,9 @@ fn verify(server: &AjisaiServer, src: &Source) -> (Vec<String>, Seen) {
 
     // C7: the same request answers byte-identically.
     for (tool, first) in [
-        (ToolKind::Compute, &compute),
-        (ToolKind::Check, &check),
-        (ToolKind::InferContracts, &infer),
+        (ToolKind::COMPUTE, &compute),
+        (ToolKind::CHECK, &check),
+        (ToolKind::INFER_CONTRACTS, &infer),
     ] {
         match run(tool) {
             Some(again) if again.text == first.text => {}
@@ -522,7 +522,7 @@ fn verify(server: &AjisaiServer, src: &Source) -> (Vec<String>, Seen) {
         };
         if pasted.len() <= SOURCE_BYTES {
             seen.suggested |= !suggested.is_empty();
-            match answer(server, ToolKind::Check, &pasted, &src.words) {
+            match answer(server, ToolKind::CHECK, &pasted, &src.words) {
                 Some(a) if a.v["status"] == "ok" => {
                     let decls = a.v["contractDecls"]["declarations"]
                         .as_array()

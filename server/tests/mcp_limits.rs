@@ -525,7 +525,7 @@ fn a_growing_call_stops_within_the_overshoot() {
     let integers = "{ [ 'N' ] BIND 3 N POW N 1000 + F } 'F' DEF 1000 F";
     for source in [holding(2000), wide_fractions, integers.to_string()] {
         let (answer, usage) = server.executor().execute_measured(
-            ajisai_server::mcp::validate::ToolKind::Compute,
+            ajisai_server::mcp::validate::ToolKind::COMPUTE,
             &source,
             &[],
             InterruptFlag::new(),
@@ -559,7 +559,7 @@ fn response_bytes_count_the_frame_of_each_revision() {
             ServerOptions::production().with_limit(Limit::ResponseBytes, limit),
         );
         let (answer, _) = server.executor().execute_measured(
-            ToolKind::Compute,
+            ToolKind::COMPUTE,
             source,
             &[],
             InterruptFlag::new(),

@@ -261,7 +261,7 @@ fn examples(p: &Phrasebook) -> Vec<Program> {
 /// The envelope text of one program through the compute path (no gate, no deadline).
 fn envelope_text(server: &AjisaiServer, program: &Program) -> Result<String, String> {
     let r = server
-        .execute_now_with(ToolKind::Compute, &program.source, &program.words)
+        .execute_now_with(ToolKind::COMPUTE, &program.source, &program.words)
         .map_err(|e| format!("{}: {}", program.label, e.message))?;
     Ok(r.content
         .first()

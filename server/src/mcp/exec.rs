@@ -15,9 +15,9 @@ use super::hosterror::HostError;
 use super::phrasebook::{self, Phrasebook};
 use super::provenance::Provenance;
 use super::result::{self, ToolAnswer, Undeliverable};
-use super::validate::ToolKind;
+use super::tools::{Handler, SourceCall, ToolKind};
 use crate::memory;
-use ajisai_core::engine::{self, ComputeReport, Options};
+use ajisai_core::engine::{ComputeReport, Options};
 use ajisai_core::envelope::{self, Rendered};
 use ajisai_core::json::ObjectWriter;
 use ajisai_core::limits::InterruptFlag;
@@ -90,7 +90,7 @@ pub fn render_compute(
 
 /// The host's fields, last in every source-tool envelope: `prelude` when Words were
 /// requested, then `mcp` (MCP-28).
-fn host_fields(o: &mut ObjectWriter<'_>, prelude: &[Entry], provenance: &Provenance) {
+pub(super) fn host_fields(o: &mut ObjectWriter<'_>, prelude: &[Entry], provenance: &Provenance) {
     phrasebook::write_prelude(o, prelude);
     provenance.write(o);
 }
@@ -328,37 +328,21 @@ impl Executor {
             profile: self.options.profile.clone(),
             interrupt: Some(flag),
         };
-        let host = |o: &mut ObjectWriter<'_>| host_fields(o, prelude, &self.provenance);
-        let defined: Vec<&Entry> = prelude.iter().collect();
-        match tool {
-            ToolKind::Compute => {
-                let mut report = engine::compute_in(source, &defined, &options);
-                if report.interrupted {
-                    return Err(HostError::timeout(self.options.wall_time_ms()));
-                }
-                if let Some(e) = report.error.as_mut() {
-                    self.phrasebook.annotate_unknown(e, prelude);
-                }
-                self.fit_compute(&report, prelude, delivery)
-            }
-            ToolKind::Check => {
-                let mut report = engine::check_in(source, &defined, &options);
-                if let Some(e) = report.error.as_mut() {
-                    self.phrasebook.annotate_unknown(e, prelude);
-                }
-                self.fit_plain(envelope::check_json(&report, &host), delivery)
-            }
-            ToolKind::InferContracts => self.fit_plain(
-                envelope::infer_json(
-                    &engine::infer_contracts_in(source, &defined, &options),
-                    &host,
-                ),
+        let Handler::Source(answer) = tool.spec().handler else {
+            return Err(HostError::backend_failure(format!(
+                "{} reached the source-tool executor",
+                tool.name()
+            )));
+        };
+        answer(
+            self,
+            &SourceCall {
+                source,
+                prelude,
+                options: &options,
                 delivery,
-            ),
-            ToolKind::WordContract => Err(HostError::backend_failure(
-                "word_contract reached the source-tool executor",
-            )),
-        }
+            },
+        )
     }
 
     /// The most a result may measure in `delivery`'s frame.

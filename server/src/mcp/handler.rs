@@ -200,7 +200,7 @@ impl AjisaiServer {
     /// [`AjisaiServer::word_contract`] answered in `delivery`'s frame.
     fn word_contract_in(&self, written: &str, delivery: Delivery) -> ToolAnswer {
         let exec = &self.inner.exec;
-        let context = ToolKind::WordContract.name();
+        let context = ToolKind::WORD_CONTRACT.name();
         match super::lookup::word_contract(
             written,
             self.inner.content,
@@ -220,7 +220,7 @@ impl AjisaiServer {
         let args = json!({ "word": written });
         let exec = &self.inner.exec;
         let answer = match validate::validate(
-            ToolKind::WordContract.name(),
+            ToolKind::WORD_CONTRACT.name(),
             Some(&args),
             exec.options.source_bytes(),
             &self.inner.phrasebook,

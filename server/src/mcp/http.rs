@@ -204,7 +204,7 @@ impl Readiness {
 
 /// `2 3 DIV 1 3 DIV ADD` through the compute path answers `1/1`.
 fn readiness_computation(server: &AjisaiServer) -> bool {
-    match server.execute_now(ToolKind::Compute, "2 3 DIV 1 3 DIV ADD") {
+    match server.execute_now(ToolKind::COMPUTE, "2 3 DIV 1 3 DIV ADD") {
         Ok(result) => result.structured_content.as_ref().is_some_and(|e| {
             e["status"] == "ok" && e["stackDisplay"] == serde_json::json!(["1/1"])
         }),

@@ -1,24 +1,204 @@
-//! The four tools (MCP-16..24): names, titles, annotations, input schemas, the shared
-//! output schema, and the descriptions a model reads before deciding to call one.
+//! The four tools (MCP-16..24), each described once in a [`ToolSpec`]: name, title,
+//! description, accepted arguments (which decide its input schema) and handler.
+//! Adding a tool means adding one `const` here and listing it in [`ToolSpec::ALL`].
 //!
 //! The description texts live in `server/src/tools/*.md`; `compute`'s Word families
 //! and the `words` argument's phrasebook sentence are generated at startup from the
 //! registry and the effective phrasebook, so they cannot drift from what runs.
 
+use super::exec::{Delivery, Executor};
+use super::hosterror::HostError;
 use super::phrasebook::{Phrasebook, MAX_NAME_CHARS, MAX_WORDS};
-use super::validate::{ToolKind, MAX_WORD_CHARS};
+use super::result::ToolAnswer;
+use super::validate::MAX_WORD_CHARS;
+use ajisai_core::engine::{self, Options};
+use ajisai_core::envelope;
+use ajisai_core::json::ObjectWriter;
+use ajisai_core::phrasebook::Entry;
 use ajisai_core::word::{registry, Family};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-const COMPUTE: &str = include_str!("../tools/compute.md");
-const CHECK: &str = include_str!("../tools/check.md");
-const INFER_CONTRACTS: &str = include_str!("../tools/infer_contracts.md");
-const WORD_CONTRACT: &str = include_str!("../tools/word_contract.md");
+/// A source tool's call as its handler sees it, on the execution thread.
+pub struct SourceCall<'a> {
+    /// The program text.
+    pub source: &'a str,
+    /// The phrasebook Words defined before it.
+    pub prelude: &'a [Entry],
+    /// Profile and interrupt flag of the execution.
+    pub options: &'a Options,
+    /// The revision's framing of the result.
+    pub delivery: Delivery,
+}
+
+/// How a tool is answered.
+#[derive(Clone, Copy)]
+pub enum Handler {
+    /// Runs a program (`source`, `words`): passes the concurrency gate, the deadline
+    /// and the memory account, then this function builds the delivered result.
+    Source(fn(&Executor, &SourceCall<'_>) -> Result<ToolAnswer, HostError>),
+    /// Looks a Word up (`word`), answered at once without running anything.
+    WordLookup,
+}
+
+/// One tool, described in one place.
+pub struct ToolSpec {
+    /// The tool's name (MCP-16).
+    pub name: &'static str,
+    /// Its title (MCP-21).
+    pub title: &'static str,
+    /// Its description as written in `server/src/tools/`, before placeholders are filled.
+    description: &'static str,
+    /// The arguments it declares, sorted (its input schema follows from them).
+    pub arguments: &'static [&'static str],
+    /// How it is answered.
+    pub handler: Handler,
+}
+
+/// `compute`: run a program.
+pub const COMPUTE: ToolSpec = ToolSpec {
+    name: "compute",
+    title: "Run an Ajisai program",
+    description: include_str!("../tools/compute.md"),
+    arguments: SOURCE_ARGUMENTS,
+    handler: Handler::Source(run_compute),
+};
+
+/// `check`: check a program without running it.
+pub const CHECK: ToolSpec = ToolSpec {
+    name: "check",
+    title: "Check an Ajisai program",
+    description: include_str!("../tools/check.md"),
+    arguments: SOURCE_ARGUMENTS,
+    handler: Handler::Source(run_check),
+};
+
+/// `infer_contracts`: infer the contracts of the Words a source defines.
+pub const INFER_CONTRACTS: ToolSpec = ToolSpec {
+    name: "infer_contracts",
+    title: "Infer Ajisai Word contracts",
+    description: include_str!("../tools/infer_contracts.md"),
+    arguments: SOURCE_ARGUMENTS,
+    handler: Handler::Source(run_infer_contracts),
+};
+
+/// `word_contract`: look a Word up in the registry or the phrasebook.
+pub const WORD_CONTRACT: ToolSpec = ToolSpec {
+    name: "word_contract",
+    title: "Look up an Ajisai Word",
+    description: include_str!("../tools/word_contract.md"),
+    arguments: &["word"],
+    handler: Handler::WordLookup,
+};
+
+/// The arguments of the tools that run a program.
+const SOURCE_ARGUMENTS: &[&str] = &["source", "words"];
+
 const SOURCE: &str = include_str!("../tools/source.md");
 const WORDS: &str = include_str!("../tools/words.md");
 const WORD: &str = include_str!("../tools/word.md");
+
+impl ToolSpec {
+    /// Every tool, in `tools/list` order.
+    pub const ALL: [&'static ToolSpec; 4] = [&COMPUTE, &CHECK, &INFER_CONTRACTS, &WORD_CONTRACT];
+}
+
+/// A tool, as calls and validation pass it around: a handle on its [`ToolSpec`].
+#[derive(Clone, Copy)]
+pub struct ToolKind(&'static ToolSpec);
+
+impl ToolKind {
+    /// `compute`.
+    pub const COMPUTE: ToolKind = ToolKind(&COMPUTE);
+    /// `check`.
+    pub const CHECK: ToolKind = ToolKind(&CHECK);
+    /// `infer_contracts`.
+    pub const INFER_CONTRACTS: ToolKind = ToolKind(&INFER_CONTRACTS);
+    /// `word_contract`.
+    pub const WORD_CONTRACT: ToolKind = ToolKind(&WORD_CONTRACT);
+
+    /// Every tool, in `tools/list` order.
+    pub fn all() -> impl Iterator<Item = ToolKind> {
+        ToolSpec::ALL.into_iter().map(ToolKind)
+    }
+
+    /// The tool with this exact name.
+    pub fn from_name(name: &str) -> Option<ToolKind> {
+        ToolKind::all().find(|t| t.name() == name)
+    }
+
+    /// Its spec.
+    pub fn spec(self) -> &'static ToolSpec {
+        self.0
+    }
+
+    /// The tool's name.
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// The arguments the tool declares, sorted.
+    pub fn accepted(self) -> &'static [&'static str] {
+        self.0.arguments
+    }
+
+    /// Whether the tool runs source text (and so passes the concurrency gate).
+    pub fn is_source_tool(self) -> bool {
+        matches!(self.0.handler, Handler::Source(_))
+    }
+}
+
+impl PartialEq for ToolKind {
+    fn eq(&self, other: &ToolKind) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for ToolKind {}
+
+impl std::fmt::Debug for ToolKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+/// [`super::exec::host_fields`] for one call's prelude.
+fn host_fields<'a>(
+    exec: &'a Executor,
+    prelude: &'a [Entry],
+) -> impl Fn(&mut ObjectWriter<'_>) + 'a {
+    move |o: &mut ObjectWriter<'_>| super::exec::host_fields(o, prelude, &exec.provenance)
+}
+
+fn run_compute(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
+    let defined: Vec<&Entry> = call.prelude.iter().collect();
+    let mut report = engine::compute_in(call.source, &defined, call.options);
+    if report.interrupted {
+        return Err(HostError::timeout(exec.options.wall_time_ms()));
+    }
+    if let Some(e) = report.error.as_mut() {
+        exec.phrasebook.annotate_unknown(e, call.prelude);
+    }
+    exec.fit_compute(&report, call.prelude, call.delivery)
+}
+
+fn run_check(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
+    let defined: Vec<&Entry> = call.prelude.iter().collect();
+    let mut report = engine::check_in(call.source, &defined, call.options);
+    if let Some(e) = report.error.as_mut() {
+        exec.phrasebook.annotate_unknown(e, call.prelude);
+    }
+    let json = envelope::check_json(&report, &host_fields(exec, call.prelude));
+    exec.fit_plain(json, call.delivery)
+}
+
+fn run_infer_contracts(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
+    let defined: Vec<&Entry> = call.prelude.iter().collect();
+    let report = engine::infer_contracts_in(call.source, &defined, call.options);
+    let json = envelope::infer_json(&report, &host_fields(exec, call.prelude));
+    exec.fit_plain(json, call.delivery)
+}
 
 /// `compute`'s description may not exceed this many characters (MCP-24).
 pub const COMPUTE_DESCRIPTION_MAX: usize = 2_400;
@@ -28,12 +208,7 @@ pub const OTHER_DESCRIPTION_MAX: usize = 800;
 
 /// The tool's title (MCP-21).
 pub fn title(tool: ToolKind) -> &'static str {
-    match tool {
-        ToolKind::Compute => "Run an Ajisai program",
-        ToolKind::Check => "Check an Ajisai program",
-        ToolKind::InferContracts => "Infer Ajisai Word contracts",
-        ToolKind::WordContract => "Look up an Ajisai Word",
-    }
+    tool.spec().title
 }
 
 /// The Word families, each followed by its Words, and the symbolic aliases, from the
@@ -68,15 +243,14 @@ pub fn families_paragraph() -> String {
     )
 }
 
-/// The description of a tool.
+/// The description of a tool, its placeholders filled (`{families}`: the Word
+/// families and aliases of the registry).
 pub fn description(tool: ToolKind) -> String {
-    match tool {
-        ToolKind::Compute => COMPUTE
-            .trim_end()
-            .replace("{families}", &families_paragraph()),
-        ToolKind::Check => CHECK.trim_end().to_string(),
-        ToolKind::InferContracts => INFER_CONTRACTS.trim_end().to_string(),
-        ToolKind::WordContract => WORD_CONTRACT.trim_end().to_string(),
+    let text = tool.spec().description.trim_end();
+    if text.contains("{families}") {
+        text.replace("{families}", &families_paragraph())
+    } else {
+        text.to_string()
     }
 }
 
@@ -100,8 +274,8 @@ fn object(v: Value) -> JsonObject {
 
 /// The input schema of a tool, exactly as MCP-17/18 state it.
 pub fn input_schema(tool: ToolKind, source_bytes: u64, phrasebook: &Phrasebook) -> JsonObject {
-    match tool {
-        ToolKind::WordContract => object(json!({
+    match tool.spec().handler {
+        Handler::WordLookup => object(json!({
             "type": "object",
             "additionalProperties": false,
             "properties": {
@@ -114,7 +288,7 @@ pub fn input_schema(tool: ToolKind, source_bytes: u64, phrasebook: &Phrasebook) 
             },
             "required": ["word"]
         })),
-        _ => object(json!({
+        Handler::Source(_) => object(json!({
             "type": "object",
             "additionalProperties": false,
             "properties": {
@@ -143,8 +317,7 @@ pub fn tools(
     source_bytes: u64,
     phrasebook: &Phrasebook,
 ) -> Vec<Tool> {
-    ToolKind::ALL
-        .into_iter()
+    ToolKind::all()
         .map(|kind| {
             let annotations = ToolAnnotations::with_title(title(kind))
                 .read_only(true)
@@ -173,5 +346,37 @@ mod tests {
         let p = families_paragraph();
         assert!(p.contains("exactArithmetic: ABS ADD"), "{p}");
         assert!(p.contains("Symbolic aliases + - * / = != < <= > >= % ^ stand for ADD SUB MUL DIV EQ NEQ LT LTE GT GTE MOD VENT."), "{p}");
+    }
+
+    /// The listing is the table: one tool per spec, in order, each with its spec's
+    /// title, its description filled, and the input schema its handler implies.
+    #[test]
+    fn tools_are_listed_from_their_specs() {
+        crate::backend::link();
+        let schema = Arc::new(JsonObject::new());
+        let listed = tools(&schema, 1_000, &Phrasebook::empty());
+        assert_eq!(listed.len(), ToolSpec::ALL.len());
+        for (tool, spec) in listed.iter().zip(ToolSpec::ALL) {
+            assert_eq!(tool.name, spec.name);
+            assert_eq!(tool.title.as_deref(), Some(spec.title));
+            let description = tool.description.as_deref().unwrap_or("");
+            assert!(!description.contains("{families}"), "{}", spec.name);
+            assert!(!description.is_empty(), "{}", spec.name);
+            let properties: Vec<&String> = tool.input_schema["properties"]
+                .as_object()
+                .map(|p| p.keys().collect())
+                .unwrap_or_default();
+            let mut declared: Vec<&str> = spec.arguments.to_vec();
+            declared.sort_unstable();
+            assert_eq!(properties, declared, "{}", spec.name);
+            let kind = ToolKind::from_name(spec.name).expect("every spec is a ToolKind");
+            assert_eq!(kind.accepted(), spec.arguments);
+            assert_eq!(
+                kind.is_source_tool(),
+                spec.arguments.contains(&"source"),
+                "{}",
+                spec.name
+            );
+        }
     }
 }

@@ -6,58 +6,9 @@
 
 use super::hosterror::{HostError, HostErrorCode};
 use super::phrasebook::Phrasebook;
+use super::tools::Handler;
+pub use super::tools::ToolKind;
 use serde_json::Value;
-
-/// The four tools, in `tools/list` order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ToolKind {
-    /// Run a program.
-    Compute,
-    /// Check a program without running it.
-    Check,
-    /// Infer the contracts of the Words a source defines.
-    InferContracts,
-    /// Look a Word up in the registry.
-    WordContract,
-}
-
-impl ToolKind {
-    /// Every tool, in `tools/list` order.
-    pub const ALL: [ToolKind; 4] = [
-        ToolKind::Compute,
-        ToolKind::Check,
-        ToolKind::InferContracts,
-        ToolKind::WordContract,
-    ];
-
-    /// The tool's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            ToolKind::Compute => "compute",
-            ToolKind::Check => "check",
-            ToolKind::InferContracts => "infer_contracts",
-            ToolKind::WordContract => "word_contract",
-        }
-    }
-
-    /// The tool with this exact name.
-    pub fn from_name(name: &str) -> Option<ToolKind> {
-        ToolKind::ALL.into_iter().find(|t| t.name() == name)
-    }
-
-    /// The arguments the tool declares, sorted.
-    pub fn accepted(self) -> &'static [&'static str] {
-        match self {
-            ToolKind::WordContract => &["word"],
-            _ => &["source", "words"],
-        }
-    }
-
-    /// Whether the tool runs source text (and so passes the concurrency gate).
-    pub fn is_source_tool(self) -> bool {
-        self != ToolKind::WordContract
-    }
-}
 
 /// A validated call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,7 +57,7 @@ fn type_name(v: &Value) -> &'static str {
 
 /// The `unknownTool` answer for `name`.
 pub fn unknown_tool(name: &str) -> HostError {
-    let names: Vec<&str> = ToolKind::ALL.iter().map(|t| t.name()).collect();
+    let names: Vec<&str> = ToolKind::all().map(ToolKind::name).collect();
     HostError::new(
         HostErrorCode::UnknownTool,
         format!(
@@ -167,9 +118,9 @@ pub fn validate(
             tool.accepted().join(", ")
         )));
     }
-    match tool {
-        ToolKind::WordContract => validate_word(args),
-        _ => validate_source(tool, args, source_bytes, phrasebook),
+    match tool.spec().handler {
+        Handler::WordLookup => validate_word(args),
+        Handler::Source(_) => validate_source(tool, args, source_bytes, phrasebook),
     }
 }
 
@@ -239,7 +190,7 @@ fn validate_source(
 }
 
 fn validate_word(args: &serde_json::Map<String, Value>) -> Result<Call, HostError> {
-    let tool = ToolKind::WordContract;
+    let tool = ToolKind::WORD_CONTRACT;
     let word = args.get("word").ok_or_else(|| missing(tool, "word"))?;
     let Value::String(word) = word else {
         return Err(HostError::invalid(format!(
@@ -358,7 +309,7 @@ mod tests {
         assert_eq!(
             v("compute", json!({"source": "1 2 ADD", "words": []})),
             Ok(Call::Source {
-                tool: ToolKind::Compute,
+                tool: ToolKind::COMPUTE,
                 source: "1 2 ADD".into(),
                 words: vec![]
             })
