@@ -175,3 +175,35 @@ fn malformed_phrasebooks_are_refused_with_the_line() {
         refused(&bad_contract)
     );
 }
+
+/// The phrasebook loader and `ajisai test` share one `#:example` reader. Before they
+/// did, the loader split at a `=>` between single spaces; pinned here: on every
+/// example of the phrasebook (and the copy the server embeds) that rule and the shared
+/// reader give the same source and expectation.
+#[test]
+fn the_shared_example_reader_reads_the_phrasebooks_as_the_old_split_did() {
+    fn old_split(rest: &str) -> Option<(String, String)> {
+        let tokens: Vec<&str> = rest.split(' ').collect();
+        let at = tokens.iter().position(|t| *t == "=>")?;
+        let source = tokens[..at].join(" ").trim().to_string();
+        let expect = tokens[at + 1..].join(" ").trim().to_string();
+        (!source.is_empty()).then_some((source, expect))
+    }
+    let embedded =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../server/assets/phrasebook.ajisai");
+    let mut seen = 0;
+    for file in [path(), embedded] {
+        let text = std::fs::read_to_string(&file).expect("phrasebook is readable");
+        for (n, line) in text.lines().enumerate() {
+            let Some(rest) = line.trim().strip_prefix("#:example ") else {
+                continue;
+            };
+            let shared = ajisai_core::phrasebook::Example::parse(rest, n as u32 + 1)
+                .map(|e| (e.source, e.expect))
+                .ok();
+            assert_eq!(shared, old_split(rest), "{}:{}", file.display(), n + 1);
+            seen += 1;
+        }
+    }
+    assert!(seen > 20, "the phrasebooks hold examples ({seen})");
+}

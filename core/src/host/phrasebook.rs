@@ -30,7 +30,8 @@ use std::sync::Arc;
 /// Positions inside phrasebook text carry this origin (not the caller's source).
 pub const PHRASEBOOK_ORIGIN: u16 = 1;
 
-/// One `#:example` line: a program and the expected stack displays joined by spaces.
+/// One `#:example` line, in a phrasebook or in a file `ajisai test` runs: a program
+/// and the expected stack displays joined by single spaces (or `error:<category>`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Example {
     /// 1-based line of the example.
@@ -39,6 +40,53 @@ pub struct Example {
     pub source: String,
     /// The expected `stackDisplay` entries joined by single spaces.
     pub expect: String,
+}
+
+/// Why the text of an `#:example` directive is not one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExampleProblem {
+    /// No `=>` stands as a token.
+    NoArrow,
+    /// Nothing but whitespace before the `=>`.
+    NoSource,
+}
+
+impl ExampleProblem {
+    /// The problem as a phrasebook load error states it.
+    pub fn message(self) -> &'static str {
+        match self {
+            ExampleProblem::NoArrow => "an #:example needs `<source> => <expected stack>`",
+            ExampleProblem::NoSource => "an #:example has no source before `=>`",
+        }
+    }
+}
+
+impl Example {
+    /// The one reader of `#:example` text (`rest`: what follows `#:example`): split at
+    /// the first `=>` that stands as a token (whitespace or the text's ends on both
+    /// sides); source and expectation are trimmed.
+    pub fn parse(rest: &str, line: u32) -> Result<Example, ExampleProblem> {
+        let mut search = 0;
+        while let Some(found) = rest[search..].find("=>") {
+            let at = search + found;
+            let before_ok = at == 0 || rest[..at].ends_with(char::is_whitespace);
+            let after = &rest[at + 2..];
+            let after_ok = after.is_empty() || after.starts_with(char::is_whitespace);
+            if before_ok && after_ok {
+                let source = rest[..at].trim();
+                if source.is_empty() {
+                    return Err(ExampleProblem::NoSource);
+                }
+                return Ok(Example {
+                    line,
+                    source: source.to_string(),
+                    expect: after.trim().to_string(),
+                });
+            }
+            search = at + 2;
+        }
+        Err(ExampleProblem::NoArrow)
+    }
 }
 
 /// One phrasebook Word.
@@ -146,21 +194,7 @@ fn def_line(text: &str, line: u32) -> Result<(Arc<Block>, Arc<Block>, String), L
 }
 
 fn example_line(rest: &str, line: u32) -> Result<Example, LoadError> {
-    // The expectation follows the first `=>` that stands alone as a token.
-    let tokens: Vec<&str> = rest.split(' ').collect();
-    let Some(at) = tokens.iter().position(|t| *t == "=>") else {
-        return fail(line, "an #:example needs `<source> => <expected stack>`");
-    };
-    let source = tokens[..at].join(" ").trim().to_string();
-    let expect = tokens[at + 1..].join(" ").trim().to_string();
-    if source.is_empty() {
-        return fail(line, "an #:example has no source before `=>`");
-    }
-    Ok(Example {
-        line,
-        source,
-        expect,
-    })
+    Example::parse(rest, line).or_else(|problem| fail(line, problem.message()))
 }
 
 impl Phrasebook {
@@ -448,4 +482,34 @@ pub fn directive_lines(text: &str) -> Vec<DirectiveLine> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one `#:example` reader, pinned: what `ajisai test` and the phrasebook
+    /// loader both accepted before they shared it is read the same way.
+    #[test]
+    fn example_text_splits_at_the_first_arrow_token() {
+        let ok = |rest: &str| {
+            Example::parse(rest, 7).map(|e| {
+                assert_eq!(e.line, 7);
+                (e.source, e.expect)
+            })
+        };
+        let pair = |a: &str, b: &str| Ok((a.to_string(), b.to_string()));
+        assert_eq!(ok(" 21 DOUBLE => 42/1"), pair("21 DOUBLE", "42/1"));
+        assert_eq!(ok("21 DOUBLE => 42/1"), pair("21 DOUBLE", "42/1"));
+        assert_eq!(ok(" 'a=>b' => 'a=>b'"), pair("'a=>b'", "'a=>b'"));
+        assert_eq!(ok(" NIL =>"), pair("NIL", ""));
+        assert_eq!(ok("1  =>  2  3"), pair("1", "2  3"));
+        assert_eq!(ok("1 => 2 => 3"), pair("1", "2 => 3"));
+        assert_eq!(ok("1\t=>\t1/1"), pair("1", "1/1"));
+        assert_eq!(ok(" => 1/1"), Err(ExampleProblem::NoSource));
+        assert_eq!(ok("=>"), Err(ExampleProblem::NoSource));
+        assert_eq!(ok(" 1 2 ADD"), Err(ExampleProblem::NoArrow));
+        assert_eq!(ok("1 =>=> 2"), Err(ExampleProblem::NoArrow));
+        assert_eq!(ok("1=> 2"), Err(ExampleProblem::NoArrow));
+    }
 }

@@ -15,40 +15,10 @@ use ajisai_core::display::{display_lower_bound, display_polled};
 use ajisai_core::envelope::one_line;
 use ajisai_core::lexer;
 use ajisai_core::machine::Dictionary;
+pub use ajisai_core::phrasebook::Example;
 use ajisai_core::{Halt, Machine, Profile};
 use std::io;
 use std::path::{Path, PathBuf};
-
-/// One `#:example` line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Example {
-    /// 1-based line of the directive.
-    pub line: u32,
-    /// The program to run.
-    pub source: String,
-    /// The expected `stackDisplay` entries joined by single spaces (or `error:<category>`).
-    pub expect: String,
-}
-
-/// Split the text after `#:example` at its first `=>` that stands as a token.
-pub fn parse_example(rest: &str) -> Option<(String, String)> {
-    let mut search = 0;
-    while let Some(found) = rest[search..].find("=>") {
-        let at = search + found;
-        let before_ok = at == 0 || rest[..at].ends_with(char::is_whitespace);
-        let after = &rest[at + 2..];
-        let after_ok = after.is_empty() || after.starts_with(char::is_whitespace);
-        if before_ok && after_ok {
-            let source = rest[..at].trim();
-            if source.is_empty() {
-                return None;
-            }
-            return Some((source.to_string(), after.trim().to_string()));
-        }
-        search = at + 2;
-    }
-    None
-}
 
 /// The `#:example` lines of one file.
 #[derive(Debug, Default)]
@@ -71,13 +41,9 @@ fn collect(text: &str) -> Result<Found, String> {
         if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
             continue;
         }
-        match parse_example(rest) {
-            Some((source, expect)) => found.examples.push(Example {
-                line: d.line,
-                source,
-                expect,
-            }),
-            None => found.malformed.push(d.line),
+        match Example::parse(rest, d.line) {
+            Ok(example) => found.examples.push(example),
+            Err(_) => found.malformed.push(d.line),
         }
     }
     Ok(found)
@@ -272,27 +238,4 @@ pub fn run(target: &Path, profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit
     }
     super::flush(io)?;
     Ok(if failed == 0 { Exit::Ok } else { Exit::Failure })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn example_lines_split_at_the_arrow_token() {
-        assert_eq!(
-            parse_example(" 21 DOUBLE => 42/1"),
-            Some(("21 DOUBLE".into(), "42/1".into()))
-        );
-        assert_eq!(
-            parse_example(" 'a=>b' => 'a=>b'"),
-            Some(("'a=>b'".into(), "'a=>b'".into()))
-        );
-        assert_eq!(
-            parse_example(" NIL =>"),
-            Some(("NIL".into(), String::new()))
-        );
-        assert_eq!(parse_example(" => 1/1"), None);
-        assert_eq!(parse_example(" 1 2 ADD"), None);
-    }
 }
