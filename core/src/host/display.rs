@@ -17,10 +17,18 @@ pub fn display(v: &Value) -> String {
 /// A whole stack on one line, as examples and reports write it: the slots' displays
 /// bottom to top joined by ` | `, or `(empty)`.
 pub fn stack_line(stack: &[Value]) -> String {
-    if stack.is_empty() {
-        return "(empty)".to_string();
+    join_slots(stack.iter().map(display))
+}
+
+/// The one stack-line layout: slot texts bottom to top joined by ` | `, or `(empty)`
+/// when there are none (hosts that bound or poll the displays pass their own texts).
+pub fn join_slots(slots: impl IntoIterator<Item = String>) -> String {
+    let parts: Vec<String> = slots.into_iter().collect();
+    if parts.is_empty() {
+        "(empty)".to_string()
+    } else {
+        parts.join(" | ")
     }
-    stack.iter().map(display).collect::<Vec<_>>().join(" | ")
 }
 
 /// The line `PRINT` emits: a top-level String prints raw, everything else its display.

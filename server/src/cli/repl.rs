@@ -16,9 +16,6 @@ use std::io;
 /// the top [`super::report::SHOWN_SLOTS`] slots, after a count of those left out.
 /// `Err` when memory ran out while writing it.
 fn stack_line_bounded(m: &Machine, bounded: &Bounded) -> Result<String, Halt> {
-    if m.stack().is_empty() {
-        return Ok("(empty)".to_string());
-    }
     let (left_out, shown) = shown_slots(m.stack());
     let mut parts: Vec<String> = Vec::with_capacity(shown.len() + 1);
     if left_out > 0 {
@@ -27,7 +24,7 @@ fn stack_line_bounded(m: &Machine, bounded: &Bounded) -> Result<String, Halt> {
     for v in shown {
         parts.push(slot_line_bounded(v, bounded)?);
     }
-    Ok(parts.join(" | "))
+    Ok(ajisai_core::display::join_slots(parts))
 }
 
 /// Read lines until end of input; exit 0 at its end, 2 when stdin cannot be read as UTF-8.
