@@ -207,25 +207,38 @@ impl HostError {
         let mut o = ObjectWriter::new(&mut out);
         o.int("schemaVersion", SCHEMA_VERSION)
             .str("status", "hostError");
-        o.with("error", |out| {
-            let mut e = ObjectWriter::new(out);
-            e.str("code", self.code.id())
-                .str(
-                    "message",
-                    &ajisai_core::envelope::message_line(&self.message),
-                )
-                .bool("retryable", self.code.retryable());
-            if let Some(limit) = self.code.limit() {
-                e.str("limit", limit);
-            }
-            if let (HostErrorCode::CapacityExhausted, Some(ms)) = (self.code, self.retry_after_ms) {
-                e.int("retryAfterMs", ms);
-            }
-            e.end();
-        });
+        o.raw("error", &self.error_object());
         host(&mut o);
         o.end();
         out
+    }
+
+    /// The envelope's flat `error` object (MCP-42), in its key order.
+    fn error_object(&self) -> String {
+        /// serde writes strings as MCP-26 asks (JSON.stringify's escaping), which the
+        /// test `error_objects_escape_as_the_envelope_writer_does` holds it to.
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct ErrorObject<'a> {
+            code: &'static str,
+            message: &'a str,
+            retryable: bool,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            limit: Option<&'static str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            retry_after_ms: Option<u64>,
+        }
+        let message = ajisai_core::envelope::message_line(&self.message);
+        let object = ErrorObject {
+            code: self.code.id(),
+            message: &message,
+            retryable: self.code.retryable(),
+            limit: self.code.limit(),
+            retry_after_ms: self
+                .retry_after_ms
+                .filter(|_| self.code == HostErrorCode::CapacityExhausted),
+        };
+        serde_json::to_string(&object).expect("a flat object of strings, a flag and numbers")
     }
 
     /// Write the operator's stderr line for this failure in `context` (a tool name).
@@ -243,6 +256,37 @@ impl HostError {
 mod tests {
     use super::*;
     use ajisai_core::numerics::BackendProvenance;
+
+    /// The flat error object through serde equals what the envelope's own writer
+    /// makes of the same fields, for messages with quotes, backslashes, control
+    /// characters, DEL, U+2028 and non-ASCII text.
+    #[test]
+    fn error_objects_escape_as_the_envelope_writer_does() {
+        for message in [
+            "plain",
+            "quote \" and backslash \\ and slash /",
+            "tab\there, bell \u{7}, unit \u{1f}, del \u{7f}",
+            "line\u{2028}separator, é, 漢字, 🙂",
+        ] {
+            for code in HostErrorCode::ALL {
+                let mut e = HostError::new(code, message);
+                e.retry_after_ms = Some(250);
+                let mut want = String::new();
+                let mut w = ObjectWriter::new(&mut want);
+                w.str("code", code.id())
+                    .str("message", &ajisai_core::envelope::message_line(message))
+                    .bool("retryable", code.retryable());
+                if let Some(limit) = code.limit() {
+                    w.str("limit", limit);
+                }
+                if code == HostErrorCode::CapacityExhausted {
+                    w.int("retryAfterMs", 250);
+                }
+                w.end();
+                assert_eq!(e.error_object(), want, "{message:?}");
+            }
+        }
+    }
 
     fn prov() -> Provenance {
         Provenance::new(

@@ -14,14 +14,23 @@ pub struct Provenance {
 impl Provenance {
     /// The block for this build, `assetDigest`, the profile name and the backend that runs.
     pub fn new(asset_digest: &str, profile: &str, backend: &BackendProvenance) -> Provenance {
-        let mut json = String::new();
-        let mut o = ObjectWriter::new(&mut json);
-        o.str("serverVersion", super::SERVER_VERSION)
-            .str("engineVersion", ajisai_core::ENGINE_VERSION)
-            .str("assetDigest", asset_digest)
-            .str("limitProfile", profile);
-        backend.write_field(&mut o);
-        o.end();
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Block<'a> {
+            server_version: &'a str,
+            engine_version: &'a str,
+            asset_digest: &'a str,
+            limit_profile: &'a str,
+            backend: &'a BackendProvenance,
+        }
+        let block = Block {
+            server_version: super::SERVER_VERSION,
+            engine_version: ajisai_core::ENGINE_VERSION,
+            asset_digest,
+            limit_profile: profile,
+            backend,
+        };
+        let json = serde_json::to_string(&block).expect("a flat block of strings");
         Provenance { json }
     }
 
