@@ -168,7 +168,8 @@ impl fmt::Debug for Selected {
     }
 }
 
-/// Which backend ran: the `backend` record of provenance.
+/// Which backend ran: the `backend` record of provenance (serialized in field order:
+/// `kind`, `library`, `origin`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct BackendProvenance {
     /// `gmp` or `pure`.
@@ -177,19 +178,6 @@ pub struct BackendProvenance {
     pub library: String,
     /// `builtin` or `plugin`.
     pub origin: &'static str,
-}
-
-impl BackendProvenance {
-    /// Write the `"backend": {kind, library, origin}` field, in that key order.
-    pub fn write_field(&self, o: &mut crate::json::ObjectWriter<'_>) {
-        o.with("backend", |out| {
-            let mut b = crate::json::ObjectWriter::new(out);
-            b.str("kind", self.kind)
-                .str("library", &self.library)
-                .str("origin", self.origin);
-            b.end();
-        });
-    }
 }
 
 /// Why a backend choice was refused.

@@ -161,8 +161,10 @@ impl Rendered {
 
 /// Append the CLI's host fields: `"limitProfile"`, then `"backend"` (`{kind, library, origin}`).
 pub fn write_host_fields(o: &mut ObjectWriter<'_>, profile: &Profile, backend: &BackendProvenance) {
-    o.str("limitProfile", profile.name);
-    backend.write_field(o);
+    o.str("limitProfile", profile.name).raw(
+        "backend",
+        &serde_json::to_string(backend).expect("a flat record of strings"),
+    );
 }
 
 /// The `run --json` document: the `compute` envelope with the CLI's host fields, one line.

@@ -2,7 +2,6 @@
 //! the limits and the phrasebook, plus the `ajisai://words/{name}` template.
 
 use super::config::ServerOptions;
-use ajisai_core::json::ObjectWriter;
 use ajisai_core::{Limit, Profile};
 use rmcp::model::{Resource, ResourceTemplate};
 
@@ -110,55 +109,80 @@ pub fn templates() -> Vec<ResourceTemplate> {
 /// The limits document (MCP-62), built from the values the server enforces.
 pub fn limits_document(options: &ServerOptions) -> String {
     let p = &options.profile;
-    let mut out = String::new();
-    let mut o = ObjectWriter::new(&mut out);
-    o.int("schemaVersion", 1).str("profile", p.name);
-    o.with("limits", |out| {
-        let mut l = ObjectWriter::new(out);
-        for limit in Limit::ALL {
-            let value = match limit {
-                Limit::WallTimeMs => options.wall_time_ms(),
-                Limit::ResponseBytes => options.response_bytes(),
-                Limit::ConcurrentExecutions => options.slots(),
-                Limit::MemoryBytes => options.memory_bytes(),
-                other => p.get(other).unwrap_or(0),
-            };
-            l.int(limit.name(), value);
+    let enforced = |limit: Limit| match limit {
+        Limit::WallTimeMs => options.wall_time_ms(),
+        Limit::ResponseBytes => options.response_bytes(),
+        Limit::ConcurrentExecutions => options.slots(),
+        Limit::MemoryBytes => options.memory_bytes(),
+        other => p.get(other).unwrap_or(0),
+    };
+    let cli = Profile::CLI_LOCAL;
+    let document = LimitsDocument {
+        schema_version: 1,
+        profile: p.name,
+        limits: Ordered(
+            Limit::ALL
+                .iter()
+                .map(|&l| (l.name(), enforced(l)))
+                .collect(),
+        ),
+        units: Ordered(Limit::ALL.iter().map(|&l| (l.name(), l.unit())).collect()),
+        capacity_wait_ms: options.capacity_wait_ms,
+        max_waiting: options.max_waiting(),
+        message_bytes: super::framing::MAX_MESSAGE_BYTES as u64,
+        stack_budgets: StackBudgets {
+            value_stack_bytes: options.value_stack_bytes,
+            error_stack_bytes: options.error_stack_bytes,
+        },
+        other_profiles: Ordered(vec![(
+            cli.name,
+            Ordered(
+                Limit::ALL
+                    .iter()
+                    .filter_map(|&l| cli.get(l).map(|v| (l.name(), v)))
+                    .collect(),
+            ),
+        )]),
+    };
+    serde_json::to_string(&document).expect("a document of names and numbers")
+}
+
+/// The shape of the limits document, in its key order.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LimitsDocument {
+    schema_version: u64,
+    profile: &'static str,
+    limits: Ordered<u64>,
+    units: Ordered<&'static str>,
+    capacity_wait_ms: u64,
+    max_waiting: u64,
+    message_bytes: u64,
+    stack_budgets: StackBudgets,
+    other_profiles: Ordered<Ordered<u64>>,
+}
+
+/// `stackBudgets` of the limits document.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StackBudgets {
+    value_stack_bytes: u64,
+    error_stack_bytes: u64,
+}
+
+/// An object whose keys keep the order given (serde_json's own map sorts them, and
+/// the document lists limits in `Limit::ALL` order).
+struct Ordered<V>(Vec<(&'static str, V)>);
+
+impl<V: serde::Serialize> serde::Serialize for Ordered<V> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
         }
-        l.end();
-    });
-    o.with("units", |out| {
-        let mut u = ObjectWriter::new(out);
-        for limit in Limit::ALL {
-            u.str(limit.name(), limit.unit());
-        }
-        u.end();
-    });
-    o.int("capacityWaitMs", options.capacity_wait_ms);
-    o.int("maxWaiting", options.max_waiting());
-    o.int("messageBytes", super::framing::MAX_MESSAGE_BYTES as u64);
-    o.with("stackBudgets", |out| {
-        let mut b = ObjectWriter::new(out);
-        b.int("valueStackBytes", options.value_stack_bytes)
-            .int("errorStackBytes", options.error_stack_bytes);
-        b.end();
-    });
-    o.with("otherProfiles", |out| {
-        let mut others = ObjectWriter::new(out);
-        let cli = Profile::CLI_LOCAL;
-        others.with(cli.name, |out| {
-            let mut c = ObjectWriter::new(out);
-            for limit in Limit::ALL {
-                if let Some(v) = cli.get(limit) {
-                    c.int(limit.name(), v);
-                }
-            }
-            c.end();
-        });
-        others.end();
-    });
-    o.end();
-    out
+        map.end()
+    }
 }
 
 /// Decode the `{name}` of a Word URI (MCP-64): `%XX` escapes as UTF-8 bytes, `+` stays
@@ -208,6 +232,43 @@ pub fn echo_uri(uri: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The document keeps its key order: the top-level fields as MCP-62 lists them,
+    /// and the limits, units and other profile in `Limit::ALL` order.
+    #[test]
+    fn the_limits_document_keeps_its_key_order() {
+        let o =
+            super::super::config::ServerOptions::serving(super::super::config::Transport::Stdio, 3);
+        let doc = limits_document(&o);
+        let position = |needle: &str| {
+            doc.find(needle)
+                .unwrap_or_else(|| panic!("{needle} in {doc}"))
+        };
+        let top = [
+            "\"schemaVersion\":1,\"profile\":",
+            "\"limits\":{",
+            "\"units\":{",
+            "\"capacityWaitMs\":",
+            "\"maxWaiting\":",
+            "\"messageBytes\":",
+            "\"stackBudgets\":{\"valueStackBytes\":",
+            "\"otherProfiles\":{\"cli-local\":{",
+        ];
+        let at: Vec<usize> = top.iter().map(|k| position(k)).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{doc}");
+        let limits = &doc[at[1]..at[2]];
+        let keys: Vec<usize> = Limit::ALL
+            .iter()
+            .map(|l| {
+                limits
+                    .find(&format!("\"{}\":", l.name()))
+                    .expect("every limit is listed")
+            })
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{limits}");
+        let parsed: serde_json::Value = serde_json::from_str(&doc).expect("valid JSON");
+        assert_eq!(parsed["limits"]["memoryBytes"], 64 * 1024 * 1024);
+    }
 
     #[test]
     fn names_decode() {
