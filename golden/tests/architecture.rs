@@ -106,9 +106,8 @@ fn gmp_is_optional_in_the_gmp_crate() {
     assert!(line.contains("default-features = false"), "{line}");
 }
 
-/// Every `.rs` file under `core/src/<layer>`, with its text stripped of `//` comments
-/// (prose may name anything; code may not).
-fn layer_sources(layer: &str) -> Vec<(std::path::PathBuf, String)> {
+/// Every `.rs` file under `core/src/<layer>`, with its text.
+fn layer_files(layer: &str) -> Vec<(std::path::PathBuf, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../core/src")
         .join(layer);
@@ -121,16 +120,27 @@ fn layer_sources(layer: &str) -> Vec<(std::path::PathBuf, String)> {
                 dirs.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let text = std::fs::read_to_string(&path).expect("readable source");
-                let code: Vec<&str> = text
-                    .lines()
-                    .map(|l| l.split_once("//").map_or(l, |(code, _)| code))
-                    .collect();
-                out.push((path, code.join("\n")));
+                out.push((path, text));
             }
         }
     }
     assert!(!out.is_empty(), "core/src/{layer} holds sources");
     out
+}
+
+/// Every `.rs` file under `core/src/<layer>`, with its text stripped of `//` comments
+/// (prose may name anything; code may not).
+fn layer_sources(layer: &str) -> Vec<(std::path::PathBuf, String)> {
+    layer_files(layer)
+        .into_iter()
+        .map(|(path, text)| {
+            let code: Vec<&str> = text
+                .lines()
+                .map(|l| l.split_once("//").map_or(l, |(code, _)| code))
+                .collect();
+            (path, code.join("\n"))
+        })
+        .collect()
 }
 
 /// The first path segment of every `crate::` path in `code`, grouped imports included.
@@ -290,30 +300,15 @@ const SYNTAX_SPELLINGS: [&str; 4] = ["TRUE", "FALSE", "NIL", "VENT"];
 fn core_code() -> Vec<(std::path::PathBuf, String)> {
     let mut out = Vec::new();
     for layer in ["syntax", "runtime", "host"] {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../core/src")
-            .join(layer);
-        let mut dirs = vec![root];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).expect("layer folder is readable") {
-                let path = entry.expect("readable entry").path();
-                if path.is_dir() {
-                    dirs.push(path);
-                    continue;
-                }
-                if path.extension().is_none_or(|e| e != "rs") {
-                    continue;
-                }
-                let mut text = std::fs::read_to_string(&path).expect("readable source");
-                if let Some(at) = text.find("#[cfg(test)]\nmod tests") {
-                    text.truncate(at);
-                }
-                if let Some(at) = text.find("pub const ALIASES") {
-                    let end = text[at..].find("];").map_or(text.len(), |e| at + e);
-                    text.replace_range(at..end, "");
-                }
-                out.push((path, text));
+        for (path, mut text) in layer_files(layer) {
+            if let Some(at) = text.find("#[cfg(test)]\nmod tests") {
+                text.truncate(at);
             }
+            if let Some(at) = text.find("pub const ALIASES") {
+                let end = text[at..].find("];").map_or(text.len(), |e| at + e);
+                text.replace_range(at..end, "");
+            }
+            out.push((path, text));
         }
     }
     out

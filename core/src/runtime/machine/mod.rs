@@ -509,21 +509,7 @@ impl Machine {
                 word,
                 pos,
             } = *owed;
-            let mut ctx = Ctx {
-                m: self,
-                keep: false,
-                word,
-                pos,
-                tail: None,
-            };
-            let flow = cont.resume(&mut ctx, base);
-            let name = self.registry.spec(word).name;
-            let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
-            debug_assert!(
-                matches!(flow, Flow::Done),
-                "a clause body's completion runs nothing"
-            );
-            self.apply_flow(flow, word, pos)?;
+            self.resume_continuation(cont, base, word, pos)?;
         }
         if f.keep_record {
             let rec = self
@@ -544,19 +530,48 @@ impl Machine {
             else {
                 unreachable!()
             };
-            let mut ctx = Ctx {
-                m: self,
-                keep: false,
-                word,
-                pos,
-                tail: None,
-            };
-            let flow = cont.resume(&mut ctx, base);
-            let name = self.registry.spec(word).name;
-            let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
-            self.apply_flow(flow, word, pos)?;
+            self.resume_continuation(cont, base, word, pos)?;
         }
         Ok(())
+    }
+
+    /// Resume a Word's continuation over `stack[base..]` and do what it asks next.
+    fn resume_continuation(
+        &mut self,
+        cont: Box<dyn Resume>,
+        base: usize,
+        word: WordId,
+        pos: Option<Pos>,
+    ) -> Result<(), Halt> {
+        let mut ctx = Ctx {
+            m: self,
+            keep: false,
+            word,
+            pos,
+            tail: None,
+        };
+        let flow = cont.resume(&mut ctx, base);
+        let name = self.registry.spec(word).name;
+        let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
+        self.apply_flow(flow, word, pos)
+    }
+
+    /// Let a continuation abandoned by an error restore the stack over `stack[base..]`.
+    fn unwind_continuation(
+        &mut self,
+        cont: Box<dyn Resume>,
+        base: usize,
+        word: WordId,
+        pos: Option<Pos>,
+    ) {
+        let mut ctx = Ctx {
+            m: self,
+            keep: false,
+            word,
+            pos,
+            tail: None,
+        };
+        cont.unwind(&mut ctx, base);
     }
 
     /// Pop every frame after an error, letting continuations restore the stack.
@@ -574,14 +589,7 @@ impl Machine {
                             word,
                             pos,
                         } = *owed;
-                        let mut ctx = Ctx {
-                            m: self,
-                            keep: false,
-                            word,
-                            pos,
-                            tail: None,
-                        };
-                        cont.unwind(&mut ctx, base);
+                        self.unwind_continuation(cont, base, word, pos);
                     }
                     if let FrameKind::Root = f.kind {
                         self.root_bindings = f.bindings.map(|b| *b).unwrap_or_default();
@@ -592,16 +600,7 @@ impl Machine {
                     base,
                     word,
                     pos,
-                } => {
-                    let mut ctx = Ctx {
-                        m: self,
-                        keep: false,
-                        word,
-                        pos,
-                        tail: None,
-                    };
-                    cont.unwind(&mut ctx, base);
-                }
+                } => self.unwind_continuation(cont, base, word, pos),
             }
         }
         self.keeps.clear();
