@@ -22,7 +22,7 @@ pub mod syntax;
 
 pub use host::{check, contract, display, engine, envelope, identity, phrasebook, render, suggest};
 pub use runtime::{
-    code, compile, json, limits, machine, number, numerics, outcome, price, value, word,
+    clauses, code, compile, json, limits, machine, number, numerics, outcome, price, value, word,
 };
 pub use syntax::{lexer, parser};
 

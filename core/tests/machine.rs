@@ -149,6 +149,12 @@ fn if_word(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     }))
 }
 
+/// `target { guard | body } … CHOOSE`: the clause reader of this vocabulary (its role
+/// says so; the machine runs the selection), with `ALWAYS` as its else-guard.
+fn choose(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    ctx.select_clauses()
+}
+
 /// IF's continuation: keep the top value of the chosen block.
 struct TakeTop;
 
@@ -206,6 +212,14 @@ const VOCABULARY: &[WordSpec] = &[
     WordSpec {
         nil_policy: NilPolicy::RejectNil,
         ..word("IF", 4, 1, if_word)
+    },
+    WordSpec {
+        inputs: Arity::Variable,
+        nil_policy: NilPolicy::ConsumeNil,
+        role: Role::ReadsClauses {
+            else_guard: "ALWAYS",
+        },
+        ..word("CHOOSE", 0, 1, choose)
     },
 ];
 
@@ -474,5 +488,49 @@ fn structure_errors_precede_literal_limits_and_both_precede_running() {
     assert!(
         m.output().is_empty(),
         "a block holding '|' is refused before it runs"
+    );
+}
+
+/// The clause reader's protocol, run by the machine: the first guard that leaves TRUE
+/// selects its body; guards and bodies see only the target; literal clause blocks
+/// (read when they compile) and blocks reaching the Word on the stack (here through
+/// DO) agree; a self-call ending the chosen body is a tail call.
+#[test]
+fn clause_selection_runs_guards_in_order_and_the_chosen_body() {
+    let cases = [
+        ("5 { POSITIVE | 1 SUB } { ALWAYS | 0 } CHOOSE", "4/1"),
+        ("0 { POSITIVE | 1 SUB } { ALWAYS | 7 } CHOOSE", "7/1"),
+        ("0 { POSITIVE } { 1 SUB } { ALWAYS } { 7 } CHOOSE", "7/1"),
+        ("9 0 { POSITIVE | 1 } CHOOSE", "error:invalidArgument"),
+        ("9 3 { 5 | 1 } CHOOSE", "error:blockViolation"),
+        ("9 3 { DROP | 1 } CHOOSE", "error:blockViolation"),
+        ("9 3 { ALWAYS | DROP } CHOOSE", "error:blockViolation"),
+        ("9 3 KEEP { ALWAYS | 1 ADD } CHOOSE", "9/1 | 3/1 | 4/1"),
+        ("{ 1 } { ALWAYS | 2 } CHOOSE", "error:invalidArgument"),
+        ("{ ALWAYS | 2 } CHOOSE", "error:stackUnderflow"),
+        (
+            "9 4 { 1 'x' BIND ALWAYS | x ADD } CHOOSE",
+            "error:unknownWord",
+        ),
+    ];
+    for (source, expected) in cases {
+        assert_eq!(run_source(source), expected, "{source}");
+        let on_stack = source
+            .replace("KEEP", "")
+            .replace("CHOOSE", "{ CHOOSE } DO");
+        if !source.contains("KEEP") {
+            assert_eq!(run_source(&on_stack), expected, "{on_stack}");
+        }
+    }
+    let cd = "{ { POSITIVE | 1 SUB CD } { ALWAYS | DROP FRAMES } CHOOSE } 'CD' DEF";
+    let shallow = run_source(&format!("{cd} 0 CD"));
+    assert_eq!(
+        run_source(&format!("{cd} 100000 CD")),
+        shallow,
+        "constant depth"
+    );
+    assert_eq!(
+        run_source("{ { POSITIVE | 1 SUB CD } { ALWAYS | 42 } CHOOSE } 'CD' DEF 5 3 CD"),
+        "5/1 | 42/1"
     );
 }

@@ -22,25 +22,7 @@ pub const fn base(
 
 /// How a value is named in messages: its domain, with a short rendering for scalars.
 pub fn describe(v: &Value) -> String {
-    match v {
-        Value::Number(n) => format!("the Number {n}"),
-        Value::Bool(b) => format!("the Boolean {}", if *b { "TRUE" } else { "FALSE" }),
-        Value::Str(s) => {
-            let short: String = s.chars().take(24).collect();
-            if short.len() < s.len() {
-                format!("the String '{short}…'")
-            } else {
-                format!("the String '{short}'")
-            }
-        }
-        Value::Vector(items) => format!(
-            "a Vector of {} element{}",
-            items.len(),
-            if items.len() == 1 { "" } else { "s" }
-        ),
-        Value::Nil(_) => "NIL".to_string(),
-        Value::Block(_) => "a CodeBlock".to_string(),
-    }
+    v.describe()
 }
 
 /// An integer operand (WORDS.md "Integer operand"): an integer Number, or a

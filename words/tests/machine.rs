@@ -233,3 +233,69 @@ fn deep_values_built_at_run_time_do_not_crash() {
     let shown = display(&r.stack[0]);
     assert_eq!(shown.len(), 200_001 * 4 - 1);
 }
+
+/// COND with literal clause blocks just before it runs from clauses read when the
+/// blocks compiled; the same call with the blocks reaching COND on the stack (here:
+/// COND alone in a block EXEC runs) must give the same stack, output, error category,
+/// message and Word, and the same work (EXEC costs one step of its own).
+#[test]
+fn literal_clause_blocks_select_as_clause_blocks_on_the_stack_do() {
+    let programs = [
+        "5 { 3 > | 10 * } { IDLE | 0 } COND",
+        "1 { 3 > | 10 * } { IDLE | 0 } COND",
+        "5 { 3 > } { 10 * } { IDLE } { 0 } COND",
+        "4 { 9 } { TRUE | 1 } COND",
+        "{ 9 } { TRUE | 1 } COND",
+        "{ 9 } 'B' BIND B { TRUE | 1 } COND",
+        "{ 9 } 'B' BIND B { TRUE } { 1 } COND",
+        "{ TRUE | 1 } COND",
+        "1 { } COND",
+        "NIL ^ { TRUE | 1 } { IDLE | 2 } COND",
+        "5 ^ { TRUE | 1 } { IDLE | 2 } COND",
+        "1 0 / ^ { TRUE | 1 } { IDLE | 2 } COND",
+        "1 { 0 } { 10 } { IDLE } { 20 } COND",
+        "1 { TRUE } { PRINT } COND",
+        "5 { TRUE | 1 } { TRUE } { 2 } COND",
+        "5 { idle } { 1 } COND",
+        "5 { TRUE } { 'a' 1 + } COND",
+        "1 { 3 > } { 10 * } COND",
+        "8 1 { 3 > } { 10 * } COND",
+        "5 { 'x' BIND x 3 > | x 2 * } { IDLE | 0 } COND",
+        "3 'x' BIND 5 { x > | x } { IDLE | 0 } COND",
+        "5 { 'a' 1 + | 1 } { IDLE | 2 } COND",
+        "5 { PRINT TRUE | 1 } COND",
+        "7 5 { [ TRUE ] | 1 } COND",
+        "5 { 3 > | { 4 > | 'big' } { IDLE | 'mid' } COND } { IDLE | 'small' } COND",
+        "4 { 3 > | { 4 > | 'big' } { IDLE | 'mid' } COND } { IDLE | 'small' } COND",
+        "1 0 / { IDLE | NIL-REASON } COND",
+        "{ { 0 > | 1 - CD } { IDLE | 'done' } COND } 'CD' DEF 7 100 CD",
+        "{ { 0 > | 1 - CD } { IDLE | 'x' BIND } COND } 'CD' DEF 9 5 CD",
+        "{ { 0 > | 1 - KEEP CD } { IDLE | 'end' } COND } 'CD' DEF 3 CD",
+        "{ { 0 > | 1 - CD 'a' + } { IDLE | 0 } COND } 'CD' DEF 3 CD",
+        "{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 6 CD2",
+        "{ { 0 > | 1 - LOOP } { IDLE | + } COND } 'LOOP' DEF 1 2 3 LOOP",
+        "{ { 0 > | 1 - 0 SWAPPY } { IDLE | 'end' } COND } 'SWAPPY' DEF 8 3 SWAPPY",
+        "[ 3 1 2 ] { { 2 > | 'hi' } { IDLE | 'lo' } COND } MAP",
+    ];
+    for literal in programs.into_iter().chain(["5 KEEP { 3 > | 10 * } COND"]) {
+        let on_stack = match literal {
+            // KEEP modifies the Word after it: EXEC here, so it goes inside the block.
+            "5 KEEP { 3 > | 10 * } COND" => "5 { 3 > | 10 * } { KEEP COND } EXEC".to_string(),
+            _ => literal.replace("COND", "{ COND } EXEC"),
+        };
+        let (a, b) = (run(literal), run(&on_stack));
+        assert_eq!(stack(&a), stack(&b), "stack of `{literal}`");
+        assert_eq!(a.output, b.output, "output of `{literal}`");
+        let error = |r: &ajisai_core::engine::ComputeReport| {
+            r.error
+                .as_ref()
+                .map(|e| (e.category.id(), e.message.clone(), e.word.clone()))
+        };
+        assert_eq!(error(&a), error(&b), "error of `{literal}`");
+        assert_eq!(a.usage.numeric_work, b.usage.numeric_work, "`{literal}`");
+        assert_eq!(
+            a.usage.collection_work, b.usage.collection_work,
+            "`{literal}`"
+        );
+    }
+}

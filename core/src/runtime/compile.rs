@@ -9,6 +9,7 @@
 //! built by `REFLECT`, and the halves COND splits clauses into, compile the same way
 //! when they first run. The walk is iterative: no nesting overflows the native stack.
 
+use crate::clauses::{self, Clauses, Reader};
 use crate::code::{Block, Item, Name, Program};
 use crate::limits::{exceeded, Limit, Profile};
 use crate::number::literal::{self, BuildError};
@@ -16,7 +17,7 @@ use crate::number::Number;
 use crate::outcome::{err, LangError, NilReason, Pos};
 use crate::syntax::tree::{name_literal, NameLiteral};
 use crate::value::Value;
-use crate::word::{Registry, WordId};
+use crate::word::{Registry, Role, WordId};
 use std::sync::Arc;
 
 /// A compiled block: its operations in order.
@@ -58,6 +59,23 @@ pub enum OpKind {
     Vent,
     /// A clause separator outside COND: an error when reached.
     Bar,
+    /// The clause reader applied to the literal clause blocks just before it.
+    Select(Box<FusedSelection>),
+}
+
+/// A clause reader (a Word whose role is [`Role::ReadsClauses`]) with the literal
+/// blocks written just before it, whose clauses were read when they compiled. At run
+/// time it selects at once; when the value below the blocks is itself a block (the
+/// reader would take it as one more clause) it pushes the blocks and runs the Word as
+/// written.
+#[derive(Debug)]
+pub struct FusedSelection {
+    /// The clause reader.
+    pub word: WordId,
+    /// The clauses the blocks read as.
+    pub clauses: Arc<Clauses>,
+    /// The pushes of the blocks, in order, for the unfused path.
+    pub pushes: Box<[Op]>,
 }
 
 /// A group being compiled: a block's operations, or a vector literal's elements.
@@ -152,7 +170,17 @@ pub fn compile(
             Item::Name { name, .. } => {
                 let kind = match registry.lookup(&name.normalized) {
                     Some(id) if Some(id) == keep => OpKind::Keep,
-                    Some(id) => OpKind::Core(id),
+                    Some(id) => match registry.spec(id).role {
+                        Role::ReadsClauses { else_guard } => {
+                            let reader = Reader {
+                                name: registry.spec(id).name,
+                                else_guard,
+                            };
+                            emit_clause_reader(&mut work, id, reader, pos);
+                            continue;
+                        }
+                        _ => OpKind::Core(id),
+                    },
                     None => OpKind::Name(name.clone()),
                 };
                 emit(&mut work, kind, pos);
@@ -220,6 +248,49 @@ fn emit(work: &mut [Work<'_>], kind: OpKind, pos: Option<Pos>) {
     if let Some(Work::Block { ops, .. }) = work.last_mut() {
         ops.push(Op { kind, pos });
     }
+}
+
+/// Add a clause reader's call: fused with the block literals pushed just before it
+/// when they read as clauses, else a plain call (whose run reports what is wrong).
+/// A VENT just before those pushes may skip the first, so that one stays a push.
+fn emit_clause_reader(work: &mut [Work<'_>], word: WordId, reader: Reader<'_>, pos: Option<Pos>) {
+    let Some(Work::Block { ops, .. }) = work.last_mut() else {
+        return;
+    };
+    let pushed = ops
+        .iter()
+        .rev()
+        .take_while(|op| matches!(op.kind, OpKind::Push(Value::Block(_))))
+        .count();
+    let mut start = ops.len() - pushed;
+    if start > 0 && matches!(ops[start - 1].kind, OpKind::Vent) {
+        start += 1;
+    }
+    if start < ops.len() {
+        let blocks: Vec<Arc<Block>> = ops[start..]
+            .iter()
+            .filter_map(|op| match &op.kind {
+                OpKind::Push(Value::Block(b)) => Some(b.clone()),
+                _ => None,
+            })
+            .collect();
+        if let Ok(clauses) = clauses::read(&blocks, reader) {
+            let pushes = ops.drain(start..).collect();
+            ops.push(Op {
+                kind: OpKind::Select(Box::new(FusedSelection {
+                    word,
+                    clauses: Arc::new(clauses),
+                    pushes,
+                })),
+                pos,
+            });
+            return;
+        }
+    }
+    ops.push(Op {
+        kind: OpKind::Core(word),
+        pos,
+    });
 }
 
 /// Build and limit-check the value of one number lexeme (source literal, `NUM`);

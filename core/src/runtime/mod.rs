@@ -4,6 +4,7 @@
 //! It reads programs through [`crate::syntax`] and knows nothing of the host layer:
 //! no envelopes, no rendering, no static analyses.
 
+pub mod clauses;
 pub mod code;
 pub mod compile;
 pub mod json;

@@ -505,6 +505,30 @@ impl Value {
         }
     }
 
+    /// The value as messages name it: its domain and a short form (`the Number 3/1`,
+    /// `a Vector of 2 elements`, `the String 'abc…'` cut at 24 characters).
+    pub fn describe(&self) -> String {
+        match self {
+            Value::Number(n) => format!("the Number {n}"),
+            Value::Bool(b) => format!("the Boolean {}", if *b { "TRUE" } else { "FALSE" }),
+            Value::Str(s) => {
+                let short: String = s.chars().take(24).collect();
+                if short.len() < s.len() {
+                    format!("the String '{short}…'")
+                } else {
+                    format!("the String '{short}'")
+                }
+            }
+            Value::Vector(items) => format!(
+                "a Vector of {} element{}",
+                items.len(),
+                if items.len() == 1 { "" } else { "s" }
+            ),
+            Value::Nil(_) => "NIL".to_string(),
+            Value::Block(_) => "a CodeBlock".to_string(),
+        }
+    }
+
     /// Depth (§4.5): 0 for a non-Vector, 1 + the deepest element for a Vector.
     pub fn depth(&self) -> usize {
         match self {

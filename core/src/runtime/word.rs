@@ -464,6 +464,16 @@ impl Registry {
                 ));
             }
         }
+        // The compiled form starts a selection without the generic NIL policy, which
+        // only fixed-arity Words have.
+        for s in specs.iter() {
+            if matches!(s.role, Role::ReadsClauses { .. }) && s.inputs.fixed().is_some() {
+                problems.push(format!(
+                    "{} reads clauses, so its inputs must be variable",
+                    s.name
+                ));
+            }
+        }
         Registry {
             specs,
             by_name,
@@ -562,6 +572,8 @@ pub enum Flow {
     Done,
     /// Run a block, then call the continuation (if any) with the block's frame.
     Run(Run),
+    /// Run clause selection (the clause reader's protocol, [`crate::clauses`]).
+    Select(crate::clauses::Selection),
 }
 
 /// A request to evaluate a block on behalf of a Word.

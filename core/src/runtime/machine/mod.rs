@@ -11,9 +11,10 @@ mod dict;
 
 pub use dict::{is_name_lexeme, Dictionary, UserWord};
 
+use crate::clauses::{self, Clause, Clauses, Reader, Selection};
 use crate::code::Program;
 use crate::code::{Block, Item, Name};
-use crate::compile::{compile, Code, Op, OpKind};
+use crate::compile::{compile, Code, FusedSelection, Op, OpKind};
 use crate::limits::{Halt, Meter, Profile};
 use crate::outcome::{err, ErrorCategory, LangError, Pos};
 use crate::value::Value;
@@ -24,7 +25,6 @@ use std::sync::Arc;
 type Bindings = Vec<(Arc<str>, Value)>;
 
 /// What opened a code frame.
-#[derive(Clone)]
 enum FrameKind {
     /// The program run: a barrier.
     Root,
@@ -32,6 +32,33 @@ enum FrameKind {
     Word(Arc<UserWord>),
     /// A block run by a Word: transparent.
     Block,
+    /// A guard or the chosen body of a clause selection: transparent, isolated over
+    /// the selection's base (the frame's floor).
+    Clause(ClauseRun),
+}
+
+impl FrameKind {
+    /// Whether bindings below this frame are out of sight of its code.
+    fn is_barrier(&self) -> bool {
+        matches!(self, FrameKind::Root | FrameKind::Word(_))
+    }
+}
+
+/// A clause selection in progress. The machine runs selections itself rather than
+/// through a [`Resume`] continuation: a selection in a loop then costs no allocation
+/// and no frame pair per guard.
+struct ClauseRun {
+    clauses: Arc<Clauses>,
+    /// The clause whose guard or body runs.
+    index: usize,
+    /// The target, while guards run; `None` once the chosen body runs (a tail-call
+    /// loop must not pin the first iteration's values).
+    target: Option<Value>,
+    /// The User Word the chosen body is in tail position of.
+    tail: Option<Arc<UserWord>>,
+    /// The clause reader and its position.
+    word: WordId,
+    pos: Option<Pos>,
 }
 
 struct CodeFrame {
@@ -63,12 +90,13 @@ enum Frame {
 }
 
 /// What a run of tail-call iterations owes when the User Word's frame finishes: the
-/// continuation of the first clause body it replaced (the clause reader's own
-/// resumption, which takes the body's top value), run once over the lowest base any
-/// iteration had. The later iterations' continuations are dropped: each would have
+/// completion of the first block it replaced (a selection's body, whose top value is
+/// the result, or a Word's continuation), run once over the lowest base any
+/// iteration had. The later iterations' completions are dropped: each would have
 /// done the same to a stack the next one already replaced.
 struct TailCompletion {
-    cont: Box<dyn Resume>,
+    /// The Word's continuation; `None` for a selection's body.
+    cont: Option<Box<dyn Resume>>,
     base: usize,
     word: WordId,
     pos: Option<Pos>,
@@ -253,6 +281,7 @@ impl Machine {
                 Ok(Next::Same)
             }
             OpKind::Core(id) => self.dispatch_core(*id, op.pos, at_block_end),
+            OpKind::Select(fused) => self.select_fused(fused, op.pos, at_block_end),
             OpKind::Name(name) => self.invoke_name(name, op.pos, at_block_end),
             OpKind::Bar => Err(self
                 .locate(
@@ -342,8 +371,9 @@ impl Machine {
             Ok(false) => (spec.exec)(&mut ctx),
             Err(e) => Err(e),
         };
+        let tail = ctx.tail.take();
         let flow = flow.map_err(|h| self.attribute(h, spec.name, pos))?;
-        self.apply_flow(flow, id, pos)?;
+        self.apply_flow(flow, id, pos, tail)?;
         Ok(if self.frames.len() == depth {
             Next::Same
         } else {
@@ -399,20 +429,28 @@ impl Machine {
     /// Replace the clause body frame and its continuation by a fresh iteration of
     /// the running User Word (constant memory, same observations).
     fn tail_iterate(&mut self, body: Arc<Code>) {
-        let base = match self.frames.pop() {
-            Some(Frame::Code(f)) => f.floor,
+        let (base, kind) = match self.frames.pop() {
+            Some(Frame::Code(f)) => (f.floor, f.kind),
             _ => unreachable!("a tail call runs in a clause body frame"),
         };
-        let replaced = match self.frames.pop() {
-            Some(Frame::Native {
-                cont, word, pos, ..
-            }) => TailCompletion {
-                cont,
+        let replaced = match kind {
+            FrameKind::Clause(run) => TailCompletion {
+                cont: None,
                 base,
-                word,
-                pos,
+                word: run.word,
+                pos: run.pos,
             },
-            _ => unreachable!("a clause body frame sits on the continuation that opened it"),
+            _ => match self.frames.pop() {
+                Some(Frame::Native {
+                    cont, word, pos, ..
+                }) => TailCompletion {
+                    cont: Some(cont),
+                    base,
+                    word,
+                    pos,
+                },
+                _ => unreachable!("a block in tail position sits on the continuation that ran it"),
+            },
         };
         let f = self.top_code_mut();
         debug_assert!(matches!(f.kind, FrameKind::Word(_)));
@@ -427,8 +465,18 @@ impl Machine {
         }
     }
 
-    fn apply_flow(&mut self, flow: Flow, word: WordId, pos: Option<Pos>) -> Result<(), Halt> {
-        let Flow::Run(run) = flow else { return Ok(()) };
+    fn apply_flow(
+        &mut self,
+        flow: Flow,
+        word: WordId,
+        pos: Option<Pos>,
+        tail: Option<Arc<UserWord>>,
+    ) -> Result<(), Halt> {
+        let run = match flow {
+            Flow::Done => return Ok(()),
+            Flow::Run(run) => run,
+            Flow::Select(selection) => return self.start_selection(selection, word, pos, tail),
+        };
         let Run {
             block,
             isolated_base,
@@ -495,6 +543,13 @@ impl Machine {
     }
 
     fn finish_frame(&mut self) -> Result<(), Halt> {
+        if let Some(Frame::Code(CodeFrame {
+            kind: FrameKind::Clause(_),
+            ..
+        })) = self.frames.last()
+        {
+            return self.finish_clause();
+        }
         let Some(Frame::Code(f)) = self.frames.pop() else {
             unreachable!("finish_frame runs on a code frame")
         };
@@ -509,7 +564,10 @@ impl Machine {
                 word,
                 pos,
             } = *owed;
-            self.resume_continuation(cont, base, word, pos)?;
+            match cont {
+                Some(cont) => self.resume_continuation(cont, base, word, pos)?,
+                None => self.take_clause_result(base, word, pos)?,
+            }
         }
         if f.keep_record {
             let rec = self
@@ -553,7 +611,224 @@ impl Machine {
         let flow = cont.resume(&mut ctx, base);
         let name = self.registry.spec(word).name;
         let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
-        self.apply_flow(flow, word, pos)
+        self.apply_flow(flow, word, pos, None)
+    }
+
+    /// Start `selection` (its target already taken from the stack) at its first clause.
+    fn start_selection(
+        &mut self,
+        selection: Selection,
+        word: WordId,
+        pos: Option<Pos>,
+        tail: Option<Arc<UserWord>>,
+    ) -> Result<(), Halt> {
+        let run = ClauseRun {
+            clauses: selection.clauses,
+            index: 0,
+            target: Some(selection.target),
+            tail,
+            word,
+            pos,
+        };
+        let base = self.stack.len();
+        self.enter_clause(run, base, false)
+    }
+
+    /// Run the selection's clause `run.index` over `base`: its guard on the target, or
+    /// the body of an else-guard clause. `reuse`: the top frame (the previous guard's)
+    /// is taken over, else a frame is pushed.
+    fn enter_clause(&mut self, run: ClauseRun, base: usize, reuse: bool) -> Result<(), Halt> {
+        let guard = match run.clauses.get(run.index) {
+            None => {
+                let reader = self.reader(run.word);
+                return Err(self.clause_error(clauses::none_fired(reader), &run, reuse));
+            }
+            Some(Clause { guard, .. }) => guard.clone(),
+        };
+        let Some(guard) = guard else {
+            return self.enter_body(run, base, reuse);
+        };
+        let code = match compile(&guard, self.meter.profile(), self.registry) {
+            Ok(code) => code,
+            Err(e) => return Err(self.clause_error(e, &run, reuse)),
+        };
+        let target = run
+            .target
+            .clone()
+            .expect("guards run while the target is held");
+        push_slot(&mut self.stack, target);
+        self.open_clause_frame(code, run, base, None, reuse);
+        Ok(())
+    }
+
+    /// Run the chosen clause's body on the target over `base` (in tail position of
+    /// the User Word the selection ends, if any).
+    fn enter_body(&mut self, mut run: ClauseRun, base: usize, reuse: bool) -> Result<(), Halt> {
+        let body = run.clauses[run.index].body.clone();
+        let code = match compile(&body, self.meter.profile(), self.registry) {
+            Ok(code) => code,
+            Err(e) => return Err(self.clause_error(e, &run, reuse)),
+        };
+        let target = run.target.take().expect("the body starts after the guards");
+        push_slot(&mut self.stack, target);
+        let tail_of = run.tail.take();
+        self.open_clause_frame(code, run, base, tail_of, reuse);
+        Ok(())
+    }
+
+    /// Put a guard or body frame on top: the previous guard's, taken over, or a new one.
+    fn open_clause_frame(
+        &mut self,
+        code: Arc<Code>,
+        run: ClauseRun,
+        base: usize,
+        tail_of: Option<Arc<UserWord>>,
+        reuse: bool,
+    ) {
+        if reuse {
+            let f = self.top_code_mut();
+            f.code = code;
+            f.pc = 0;
+            f.kind = FrameKind::Clause(run);
+            f.bindings = None;
+            f.keep = false;
+            f.tail_of = tail_of;
+            return;
+        }
+        self.frames.push(Frame::Code(CodeFrame {
+            code,
+            pc: 0,
+            kind: FrameKind::Clause(run),
+            bindings: None,
+            keep: false,
+            floor: base,
+            tail_of,
+            tail: None,
+            keep_record: false,
+        }));
+    }
+
+    /// A selection's error, attributed to the clause reader; a frame being taken over
+    /// is closed first, so positions are found as if the guard had ended.
+    fn clause_error(&mut self, e: LangError, run: &ClauseRun, reuse: bool) -> Halt {
+        if reuse {
+            self.frames.pop();
+        }
+        let name = self.registry.spec(run.word).name;
+        self.attribute(e.into(), name, run.pos)
+    }
+
+    /// A guard or the chosen body ended (the top frame is its clause frame).
+    fn finish_clause(&mut self) -> Result<(), Halt> {
+        let f = self.top_code_mut();
+        let base = f.floor;
+        let FrameKind::Clause(mut run) = std::mem::replace(&mut f.kind, FrameKind::Block) else {
+            unreachable!("finish_clause runs on a clause frame")
+        };
+        if run.target.is_none() {
+            self.frames.pop();
+            return self.take_clause_result(base, run.word, run.pos);
+        }
+        let verdict = self.stack[base.min(self.stack.len())..]
+            .last()
+            .map(|v| v.as_bool().ok_or_else(|| v.describe()));
+        self.truncate_to(base);
+        let reader = self.registry.spec(run.word).name;
+        match verdict {
+            None => {
+                Err(self.clause_error(clauses::guard_left_nothing(reader, run.index), &run, true))
+            }
+            Some(Err(got)) => Err(self.clause_error(
+                clauses::guard_left_non_boolean(reader, run.index, &got),
+                &run,
+                true,
+            )),
+            Some(Ok(true)) => self.enter_body(run, base, true),
+            Some(Ok(false)) => {
+                run.index += 1;
+                self.enter_clause(run, base, true)
+            }
+        }
+    }
+
+    /// A selection's body ended over `base`: its top value is the result.
+    fn take_clause_result(
+        &mut self,
+        base: usize,
+        word: WordId,
+        pos: Option<Pos>,
+    ) -> Result<(), Halt> {
+        let result = self.stack[base.min(self.stack.len())..].last().cloned();
+        self.truncate_to(base);
+        match result {
+            Some(v) => {
+                push_slot(&mut self.stack, v);
+                Ok(())
+            }
+            None => {
+                let name = self.registry.spec(word).name;
+                Err(self.attribute(clauses::body_left_nothing(name).into(), name, pos))
+            }
+        }
+    }
+
+    /// How the clause reader `word` is named in messages, with its else-guard.
+    fn reader(&self, word: WordId) -> Reader<'static> {
+        let spec = self.registry.spec(word);
+        Reader {
+            name: spec.name,
+            else_guard: match spec.role {
+                crate::word::Role::ReadsClauses { else_guard } => else_guard,
+                _ => "",
+            },
+        }
+    }
+
+    /// A clause reader applied to literal clause blocks, read when they compiled:
+    /// the selection starts at once when a target that is no block lies below them
+    /// (a block would be read as one more clause: then the blocks are pushed and the
+    /// Word runs as written).
+    fn select_fused(
+        &mut self,
+        fused: &FusedSelection,
+        pos: Option<Pos>,
+        at_block_end: bool,
+    ) -> Result<Next, Halt> {
+        let floor = self.top_code().floor;
+        let target_below =
+            self.stack.len() > floor && !matches!(self.stack.last(), Some(Value::Block(_)));
+        if !target_below {
+            for op in fused.pushes.iter() {
+                if let OpKind::Push(v) = &op.kind {
+                    push_slot(&mut self.stack, v.clone());
+                }
+            }
+            return self.dispatch_core(fused.word, pos, at_block_end);
+        }
+        let keep = std::mem::take(&mut self.top_code_mut().keep);
+        if let Err(h) = self.meter.step() {
+            let name = self.registry.spec(fused.word).name;
+            return Err(self.attribute(h, name, pos));
+        }
+        let tail = if at_block_end {
+            match &self.top_code().kind {
+                FrameKind::Word(w) => Some(w.clone()),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let target = if keep {
+            self.stack.last().cloned().expect("a target lies below")
+        } else {
+            self.pop()
+        };
+        let selection = Selection {
+            clauses: fused.clauses.clone(),
+            target,
+        };
+        self.start_selection(selection, fused.word, pos, tail)?;
+        Ok(Next::Changed)
     }
 
     /// Let a continuation abandoned by an error restore the stack over `stack[base..]`.
@@ -589,10 +864,18 @@ impl Machine {
                             word,
                             pos,
                         } = *owed;
-                        self.unwind_continuation(cont, base, word, pos);
+                        match cont {
+                            Some(cont) => self.unwind_continuation(cont, base, word, pos),
+                            None => self.truncate_to(base),
+                        }
                     }
-                    if let FrameKind::Root = f.kind {
-                        self.root_bindings = f.bindings.map(|b| *b).unwrap_or_default();
+                    match f.kind {
+                        FrameKind::Root => {
+                            self.root_bindings = f.bindings.map(|b| *b).unwrap_or_default();
+                        }
+                        // A selection abandoned by an error leaves the stack at its base.
+                        FrameKind::Clause(_) => self.truncate_to(f.floor),
+                        _ => {}
                     }
                 }
                 Frame::Native {
@@ -693,7 +976,7 @@ impl Machine {
                     return Some(v.clone());
                 }
             }
-            if !matches!(f.kind, FrameKind::Block) {
+            if f.kind.is_barrier() {
                 return None;
             }
         }
@@ -898,6 +1181,50 @@ impl Ctx<'_> {
     /// (COND passes it on so a self-call ending the selected clause is a tail call).
     pub fn tail_word(&self) -> Option<Arc<UserWord>> {
         self.tail.clone()
+    }
+
+    /// The clause reader's whole call (LANGUAGE.md §6.1): the clause blocks on top of
+    /// the stack (consumed whatever happens next, §7.4), read into clauses, and the
+    /// target below them (kept under KEEP), handed to the machine to select.
+    pub fn select_clauses(&mut self) -> Result<Flow, Halt> {
+        self.need(1)?;
+        let reader = self.m.reader(self.word);
+        let depth = self.depth();
+        let k = (0..depth)
+            .take_while(|&i| matches!(self.peek(i), Value::Block(_)))
+            .count();
+        if k == 0 {
+            return Err(err::invalid_argument(format!(
+                "{} needs clause blocks on top of the stack, got {}",
+                reader.name,
+                self.peek(0).describe()
+            ))
+            .into());
+        }
+        let mut blocks: smallvec::SmallVec<[Arc<Block>; 6]> = smallvec::SmallVec::with_capacity(k);
+        for _ in 0..k {
+            if let Value::Block(b) = self.pop() {
+                blocks.push(b);
+            }
+        }
+        blocks.reverse();
+        let clauses = clauses::read(&blocks, reader)?;
+        if self.depth() == 0 {
+            return Err(err::stack_underflow(format!(
+                "{} needs a target value below its clause blocks",
+                reader.name
+            ))
+            .into());
+        }
+        let target = if self.keep {
+            self.peek(0).clone()
+        } else {
+            self.pop()
+        };
+        Ok(Flow::Select(Selection {
+            clauses: Arc::new(clauses),
+            target,
+        }))
     }
 
     /// Compile `block` under the profile in force (once: the block keeps its
