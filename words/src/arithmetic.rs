@@ -93,7 +93,6 @@ fn euclid_mod(m: &mut Meter, x: &Number, y: &Number) -> Result<Option<Number>, H
 
 /// The common path of ADD, SUB, MUL, DIV and MOD.
 fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
-    let word = ctx.word_name();
     let ops = ctx.operands(2)?;
     if let [Value::Number(x), Value::Number(y)] = ops {
         if let Some(r) = small_int_lane(op, x, y) {
@@ -103,6 +102,7 @@ fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
         return scalar_arithmetic(ctx, op, &x, &y);
     }
     let (a, b) = (ops[0].clone(), ops[1].clone());
+    let word = ctx.word_name();
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
     // A zero MOD divisor is an argument error (§7.3 step 4), so it precedes the charge.
     if op == Op::Mod && plan.zero_divisor(ctx.meter())? {

@@ -29,7 +29,6 @@ fn neq(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 
 /// Broadcast `a b` and answer each lane with whether its order is one of `accept`.
 fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Halt> {
-    let word = ctx.word_name();
     let ops = ctx.operands(2)?;
     if let [Value::Number(x), Value::Number(y)] = ops {
         if let (Some((n1, d1)), Some((n2, d2))) = (x.small_parts(), y.small_parts()) {
@@ -46,6 +45,7 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
         return ctx.finish1(2, Value::Bool(accept(order)));
     }
     let (a, b) = (ops[0].clone(), ops[1].clone());
+    let word = ctx.word_name();
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
     plan.check_expansion(ctx.meter())?;
     let result = plan.build(ctx.meter(), |m, x, y| {

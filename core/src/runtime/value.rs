@@ -505,6 +505,21 @@ impl Value {
         }
     }
 
+    /// Drop the value, skipping the drop glue when it owns no heap memory (a small
+    /// rational, a Boolean, a NIL): every step of a loop drops a few such values, and
+    /// the glue walks the whole enum. Forgetting a value that owns nothing leaks nothing.
+    #[inline(always)]
+    pub fn discard(self) {
+        let owns_nothing = match &self {
+            Value::Number(Number::Rat(r)) => r.is_inline(),
+            Value::Bool(_) | Value::Nil(_) => true,
+            _ => false,
+        };
+        if owns_nothing {
+            std::mem::forget(self);
+        }
+    }
+
     /// The value as messages name it: its domain and a short form (`the Number 3/1`,
     /// `a Vector of 2 elements`, `the String 'abc…'` cut at 24 characters).
     pub fn describe(&self) -> String {

@@ -18,7 +18,7 @@ use crate::compile::{compile, Code, FusedSelection, Op, OpKind};
 use crate::limits::{Halt, Meter, Profile};
 use crate::outcome::{err, ErrorCategory, LangError, Pos};
 use crate::value::Value;
-use crate::word::{Flow, Registry, Resume, Run, WordId};
+use crate::word::{Flow, Registry, Resume, Run, WordId, WordSpec};
 use std::sync::Arc;
 
 /// Local bindings of one frame (few entries; a linear map).
@@ -63,8 +63,9 @@ struct ClauseRun {
 
 struct CodeFrame {
     code: Arc<Code>,
-    /// Index of the next operation.
-    pc: usize,
+    /// Index of the next operation (a block holds fewer than 2^32 operations: its
+    /// source fits memory; the narrow field keeps frames at 128 bytes, moved inline).
+    pc: u32,
     kind: FrameKind,
     bindings: Option<Box<Bindings>>,
     /// The pending KEEP flag of this frame.
@@ -127,6 +128,8 @@ pub struct Machine {
 enum Next {
     /// Keep running the current frame.
     Same,
+    /// Keep running the current frame, skipping its next operation (VENT).
+    Skip,
     /// The frame stack changed: re-read the top frame.
     Changed,
 }
@@ -222,7 +225,7 @@ impl Machine {
         loop {
             let (code, mut pc) = match self.frames.last() {
                 None => return Ok(()),
-                Some(Frame::Code(f)) => (f.code.clone(), f.pc),
+                Some(Frame::Code(f)) => (f.code.clone(), f.pc as usize),
                 Some(Frame::Native { .. }) => {
                     unreachable!("a native frame is never on top while running")
                 }
@@ -238,20 +241,27 @@ impl Machine {
                 pc += 1;
                 self.set_pc(pc);
                 match self.step_op(op, pc == ops.len())? {
-                    Next::Same => {
-                        // The item may have moved the pc (VENT skips a unit).
-                        pc = self.top_code().pc;
-                    }
+                    Next::Same => {}
+                    Next::Skip => pc += 1,
                     Next::Changed => break,
                 }
             }
         }
     }
 
+    /// The floor of the top code frame (0 when none is open).
+    #[inline]
+    fn current_floor(&self) -> usize {
+        match self.frames.last() {
+            Some(Frame::Code(f)) => f.floor,
+            _ => 0,
+        }
+    }
+
     #[inline]
     fn set_pc(&mut self, pc: usize) {
         if let Some(Frame::Code(f)) = self.frames.last_mut() {
-            f.pc = pc;
+            f.pc = pc as u32;
         }
     }
 
@@ -304,10 +314,10 @@ impl Machine {
                 }
                 if let Some(Value::Nil(_)) = self.stack.last() {
                     self.pop();
+                    Ok(Next::Same)
                 } else {
-                    self.top_code_mut().pc += 1;
+                    Ok(Next::Skip)
                 }
-                Ok(Next::Same)
             }
         }
     }
@@ -344,20 +354,18 @@ impl Machine {
         pos: Option<Pos>,
         at_block_end: bool,
     ) -> Result<Next, Halt> {
-        let reg = self.registry;
-        let keep = std::mem::take(&mut self.top_code_mut().keep);
-        let spec = reg.spec(id);
+        let spec = self.registry.spec(id);
+        let (keep, floor, tail) = {
+            let f = self.top_code_mut();
+            let tail = match &f.kind {
+                FrameKind::Word(w) if at_block_end => Some(w.clone()),
+                _ => None,
+            };
+            (std::mem::take(&mut f.keep), f.floor, tail)
+        };
         if let Err(h) = self.meter.step() {
             return Err(self.attribute(h, spec.name, pos));
         }
-        let tail = if at_block_end {
-            match &self.top_code().kind {
-                FrameKind::Word(w) => Some(w.clone()),
-                _ => None,
-            }
-        } else {
-            None
-        };
         let depth = self.frames.len();
         let mut ctx = Ctx {
             m: self,
@@ -365,15 +373,19 @@ impl Machine {
             word: id,
             pos,
             tail,
+            floor,
         };
-        let flow = match ctx.generic_nil_policy() {
+        let flow = match ctx.generic_nil_policy(spec) {
             Ok(true) => Ok(Flow::Done),
             Ok(false) => (spec.exec)(&mut ctx),
             Err(e) => Err(e),
         };
         let tail = ctx.tail.take();
-        let flow = flow.map_err(|h| self.attribute(h, spec.name, pos))?;
-        self.apply_flow(flow, id, pos, tail)?;
+        match flow {
+            Ok(Flow::Done) => return Ok(Next::Same),
+            Ok(flow) => self.apply_flow(flow, id, pos, tail)?,
+            Err(h) => return Err(self.attribute(h, spec.name, pos)),
+        }
         Ok(if self.frames.len() == depth {
             Next::Same
         } else {
@@ -391,7 +403,7 @@ impl Machine {
         if let Err(h) = self.meter.step() {
             return Err(self.attribute(h, &w.name, pos));
         }
-        let body = match compile(&w.body, self.meter.profile(), self.registry) {
+        let body = match self.code_of(&w.body) {
             Ok(b) => b,
             Err(e) => return Err(self.attribute(e.into(), &w.name, pos)),
         };
@@ -429,10 +441,11 @@ impl Machine {
     /// Replace the clause body frame and its continuation by a fresh iteration of
     /// the running User Word (constant memory, same observations).
     fn tail_iterate(&mut self, body: Arc<Code>) {
-        let (base, kind) = match self.frames.pop() {
-            Some(Frame::Code(f)) => (f.floor, f.kind),
+        let (base, kind) = match self.frames.last_mut() {
+            Some(Frame::Code(f)) => (f.floor, std::mem::replace(&mut f.kind, FrameKind::Block)),
             _ => unreachable!("a tail call runs in a clause body frame"),
         };
+        self.frames.truncate(self.frames.len() - 1);
         let replaced = match kind {
             FrameKind::Clause(run) => TailCompletion {
                 cont: None,
@@ -501,6 +514,7 @@ impl Machine {
                 if let Some(cont) = then {
                     let base = isolated_base.unwrap_or(self.stack.len());
                     let mut ctx = Ctx {
+                        floor: self.current_floor(),
                         m: self,
                         keep: false,
                         word,
@@ -602,6 +616,7 @@ impl Machine {
         pos: Option<Pos>,
     ) -> Result<(), Halt> {
         let mut ctx = Ctx {
+            floor: self.current_floor(),
             m: self,
             keep: false,
             word,
@@ -638,17 +653,17 @@ impl Machine {
     /// the body of an else-guard clause. `reuse`: the top frame (the previous guard's)
     /// is taken over, else a frame is pushed.
     fn enter_clause(&mut self, run: ClauseRun, base: usize, reuse: bool) -> Result<(), Halt> {
-        let guard = match run.clauses.get(run.index) {
+        let code = match run.clauses.get(run.index) {
             None => {
                 let reader = self.reader(run.word);
                 return Err(self.clause_error(clauses::none_fired(reader), &run, reuse));
             }
-            Some(Clause { guard, .. }) => guard.clone(),
+            Some(Clause { guard: None, .. }) => return self.enter_body(run, base, reuse),
+            Some(Clause {
+                guard: Some(guard), ..
+            }) => self.code_of(guard),
         };
-        let Some(guard) = guard else {
-            return self.enter_body(run, base, reuse);
-        };
-        let code = match compile(&guard, self.meter.profile(), self.registry) {
+        let code = match code {
             Ok(code) => code,
             Err(e) => return Err(self.clause_error(e, &run, reuse)),
         };
@@ -664,8 +679,7 @@ impl Machine {
     /// Run the chosen clause's body on the target over `base` (in tail position of
     /// the User Word the selection ends, if any).
     fn enter_body(&mut self, mut run: ClauseRun, base: usize, reuse: bool) -> Result<(), Halt> {
-        let body = run.clauses[run.index].body.clone();
-        let code = match compile(&body, self.meter.profile(), self.registry) {
+        let code = match self.code_of(&run.clauses[run.index].body) {
             Ok(code) => code,
             Err(e) => return Err(self.clause_error(e, &run, reuse)),
         };
@@ -674,6 +688,15 @@ impl Machine {
         let tail_of = run.tail.take();
         self.open_clause_frame(code, run, base, tail_of, reuse);
         Ok(())
+    }
+
+    /// The compiled form of a block (compiled now when it has not been).
+    #[inline]
+    fn code_of(&self, block: &Arc<Block>) -> Result<Arc<Code>, LangError> {
+        match block.compiled() {
+            Some(code) => Ok(code.clone()),
+            None => compile(block, self.meter.profile(), self.registry),
+        }
     }
 
     /// Put a guard or body frame on top: the previous guard's, taken over, or a new one.
@@ -726,7 +749,7 @@ impl Machine {
             unreachable!("finish_clause runs on a clause frame")
         };
         if run.target.is_none() {
-            self.frames.pop();
+            self.frames.truncate(self.frames.len() - 1);
             return self.take_clause_result(base, run.word, run.pos);
         }
         let verdict = self.stack[base.min(self.stack.len())..]
@@ -840,6 +863,7 @@ impl Machine {
         pos: Option<Pos>,
     ) {
         let mut ctx = Ctx {
+            floor: self.current_floor(),
             m: self,
             keep: false,
             word,
@@ -916,11 +940,10 @@ impl Machine {
         }
         for frame in self.frames.iter().rev() {
             let p = match frame {
-                Frame::Code(f) => {
-                    f.pc.checked_sub(1)
-                        .and_then(|i| f.code.ops().get(i))
-                        .and_then(|op| op.pos)
-                }
+                Frame::Code(f) => (f.pc as usize)
+                    .checked_sub(1)
+                    .and_then(|i| f.code.ops().get(i))
+                    .and_then(|op| op.pos),
                 Frame::Native { pos, .. } => *pos,
             };
             if let Some(p) = p.filter(|p| p.is_caller_source()) {
@@ -953,7 +976,11 @@ impl Machine {
 
     fn truncate_to(&mut self, len: usize) {
         if self.keeps.is_empty() {
-            self.stack.truncate(len);
+            while self.stack.len() > len {
+                if let Some(v) = self.stack.pop() {
+                    v.discard();
+                }
+            }
             return;
         }
         while self.stack.len() > len {
@@ -1001,6 +1028,8 @@ pub struct Ctx<'m> {
     word: WordId,
     pos: Option<Pos>,
     tail: Option<Arc<UserWord>>,
+    /// The floor of the frame the Word runs in (no executor opens or closes frames).
+    floor: usize,
 }
 
 impl Ctx<'_> {
@@ -1026,39 +1055,41 @@ impl Ctx<'_> {
     }
 
     /// Number of values the current frame can see.
-    #[inline]
+    #[inline(always)]
     pub fn depth(&self) -> usize {
-        let floor = match self.m.frames.last() {
-            Some(Frame::Code(f)) => f.floor,
-            _ => 0,
-        };
-        self.m.stack.len().saturating_sub(floor)
+        self.m.stack.len().saturating_sub(self.floor)
     }
 
     /// Fail with `stackUnderflow` unless the frame holds at least `n` values.
-    #[inline]
+    #[inline(always)]
     pub fn need(&self, n: usize) -> Result<(), LangError> {
         let have = self.depth();
         if have < n {
-            return Err(err::stack_underflow(format!(
-                "{} needs {} operand{} but the stack holds {}",
-                self.word_name(),
-                n,
-                if n == 1 { "" } else { "s" },
-                have
-            )));
+            return Err(self.underflow(n, have));
         }
         Ok(())
     }
 
+    #[cold]
+    #[inline(never)]
+    fn underflow(&self, n: usize, have: usize) -> LangError {
+        err::stack_underflow(format!(
+            "{} needs {} operand{} but the stack holds {}",
+            self.word_name(),
+            n,
+            if n == 1 { "" } else { "s" },
+            have
+        ))
+    }
+
     /// The value `i` places below the top (0 = top). The caller checked the depth.
-    #[inline]
+    #[inline(always)]
     pub fn peek(&self, i: usize) -> &Value {
         &self.m.stack[self.m.stack.len() - 1 - i]
     }
 
     /// The top `n` values, bottom to top, after an underflow check.
-    #[inline]
+    #[inline(always)]
     pub fn operands(&self, n: usize) -> Result<&[Value], LangError> {
         self.need(n)?;
         let len = self.m.stack.len();
@@ -1079,16 +1110,26 @@ impl Ctx<'_> {
     }
 
     /// Consume `n` operands (unless under KEEP) and push one result.
-    #[inline]
+    #[inline(always)]
     pub fn finish1(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
-        if !self.keep {
-            let len = self.m.stack.len();
-            if n > 0 && n <= len && self.m.keeps.is_empty() {
-                // No KEEP record to feed: overwrite the lowest operand in place.
-                self.m.stack.truncate(len - n + 1);
-                self.m.stack[len - n] = result;
-                return Ok(Flow::Done);
+        let len = self.m.stack.len();
+        if !self.keep && n > 0 && n <= len && self.m.keeps.is_empty() {
+            // No KEEP record to feed: overwrite the lowest operand in place.
+            let stack = &mut self.m.stack;
+            while stack.len() > len - n + 1 {
+                if let Some(v) = stack.pop() {
+                    v.discard();
+                }
             }
+            std::mem::replace(&mut stack[len - n], result).discard();
+            return Ok(Flow::Done);
+        }
+        self.finish1_slow(n, result)
+    }
+
+    #[inline(never)]
+    fn finish1_slow(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
+        if !self.keep {
             self.m.drop_top(n);
         }
         push_slot(&mut self.m.stack, result);
@@ -1262,9 +1303,9 @@ impl Ctx<'_> {
     }
 
     /// Apply the generic NIL policy of a fixed-arity Word. `Ok(true)`: handled (NIL passed through).
-    fn generic_nil_policy(&mut self) -> Result<bool, Halt> {
+    #[inline]
+    fn generic_nil_policy(&mut self, spec: &WordSpec) -> Result<bool, Halt> {
         use crate::word::NilPolicy;
-        let spec = self.m.registry.spec(self.word);
         let Some(n) = spec.inputs.fixed() else {
             return Ok(false);
         };
@@ -1310,10 +1351,17 @@ impl Ctx<'_> {
 /// Push a slot, growing the stack by bounded steps once it is big
 /// ([`crate::limits::grow_vec`]): a stack of millions of slots never reserves twice its
 /// size at once, so the host's memory ceiling holds within its allowed overshoot.
-#[inline]
+#[inline(always)]
 fn push_slot(stack: &mut Vec<Value>, v: Value) {
     if stack.len() == stack.capacity() {
-        crate::limits::grow_vec(stack, 1);
+        grow_stack(stack);
     }
     stack.push(v);
+}
+
+/// The rare half of [`push_slot`], kept out of line so the common push inlines.
+#[cold]
+#[inline(never)]
+fn grow_stack(stack: &mut Vec<Value>) {
+    crate::limits::grow_vec(stack, 1);
 }

@@ -148,6 +148,12 @@ impl Rat {
         }
     }
 
+    /// Whether both parts fit `i64`, so the value owns no heap memory.
+    #[inline(always)]
+    pub fn is_inline(&self) -> bool {
+        matches!((&self.num, &self.den), (Int::Small(_), Int::Small(_)))
+    }
+
     /// Whether the value is an integer.
     #[inline]
     pub fn is_integer(&self) -> bool {
