@@ -73,6 +73,12 @@ impl Dictionary {
         self.words.get(normalized).cloned()
     }
 
+    /// The User Word of that normalized name, borrowed.
+    #[inline]
+    pub fn get_ref(&self, normalized: &str) -> Option<&Arc<UserWord>> {
+        self.words.get(normalized)
+    }
+
     /// Every User Word, in definition order.
     pub fn words(&self) -> Vec<Arc<UserWord>> {
         let mut all: Vec<Arc<UserWord>> = self.words.values().cloned().collect();

@@ -54,8 +54,8 @@ struct ClauseRun {
     /// The target, while guards run; `None` once the chosen body runs (a tail-call
     /// loop must not pin the first iteration's values).
     target: Option<Value>,
-    /// The User Word the chosen body is in tail position of.
-    tail: Option<Arc<UserWord>>,
+    /// Whether the chosen body is in tail position of the User Word frame beneath.
+    tail: bool,
     /// The clause reader and its position.
     word: WordId,
     pos: Option<Pos>,
@@ -72,8 +72,9 @@ struct CodeFrame {
     keep: bool,
     /// Values below this index are invisible to the frame (isolation base).
     floor: usize,
-    /// For a COND clause body in tail position: the User Word whose body is running.
-    tail_of: Option<Arc<UserWord>>,
+    /// Whether this block is in tail position of the User Word frame beneath it (a
+    /// clause body ending that Word's body): a self-call ending it is a tail call.
+    tail_of: bool,
     /// After a tail-call iteration: the completion the replaced continuations owe.
     tail: Option<Box<TailCompletion>>,
     /// Whether a KEEP record belongs to this frame (EXEC or User Word under KEEP).
@@ -209,7 +210,7 @@ impl Machine {
             bindings: Some(Box::new(bindings)),
             keep: false,
             floor: 0,
-            tail_of: None,
+            tail_of: false,
             tail: None,
             keep_record: false,
         }));
@@ -333,19 +334,27 @@ impl Machine {
             self.top_code_mut().keep = false;
             return Ok(Next::Same);
         }
-        if let Some(w) = self.dict.get(&name.normalized) {
-            return self.call_user(w, pos, at_block_end);
+        let Some(w) = self.dict.get_ref(&name.normalized) else {
+            return Err(self.unknown_name(name, pos));
+        };
+        let top = match self.frames.last_mut() {
+            Some(Frame::Code(f)) => f,
+            _ => unreachable!("the top frame is a code frame while items run"),
+        };
+        let keep = std::mem::take(&mut top.keep);
+        let may_tail = at_block_end && !keep && top.tail_of;
+        if let Err(h) = self.meter.step() {
+            return Err(self.attribute(h, &w.name, pos));
         }
-        let mut e = err::unknown_word(&name.written);
-        if self.is_bound_anywhere(&name.normalized) {
-            e.message.push_str(&format!(
-                "; {} is bound in another frame that this code cannot see (a User Word body sees only its own bindings)",
-                name.written
-            ));
-        } else {
-            e = e.suggesting_near(&*name.written);
+        // Tail call: the last token of a block in tail position (a clause body)
+        // calling the very Word whose frame lies beneath it. That frame already runs
+        // the Word's body: it starts over.
+        if may_tail && self.is_running_word(w) {
+            self.tail_iterate();
+            return Ok(Next::Changed);
         }
-        Err(self.locate(e, pos).into())
+        let w = w.clone();
+        self.call_user(w, pos, keep)
     }
 
     fn dispatch_core(
@@ -357,10 +366,7 @@ impl Machine {
         let spec = self.registry.spec(id);
         let (keep, floor, tail) = {
             let f = self.top_code_mut();
-            let tail = match &f.kind {
-                FrameKind::Word(w) if at_block_end => Some(w.clone()),
-                _ => None,
-            };
+            let tail = at_block_end && matches!(f.kind, FrameKind::Word(_));
             (std::mem::take(&mut f.keep), f.floor, tail)
         };
         if let Err(h) = self.meter.step() {
@@ -380,7 +386,7 @@ impl Machine {
             Ok(false) => (spec.exec)(&mut ctx),
             Err(e) => Err(e),
         };
-        let tail = ctx.tail.take();
+        let tail = ctx.tail;
         match flow {
             Ok(Flow::Done) => return Ok(Next::Same),
             Ok(flow) => self.apply_flow(flow, id, pos, tail)?,
@@ -393,29 +399,37 @@ impl Machine {
         })
     }
 
-    fn call_user(
-        &mut self,
-        w: Arc<UserWord>,
-        pos: Option<Pos>,
-        at_block_end: bool,
-    ) -> Result<Next, Halt> {
-        let keep = std::mem::take(&mut self.top_code_mut().keep);
-        if let Err(h) = self.meter.step() {
-            return Err(self.attribute(h, &w.name, pos));
+    /// The error of a name that is neither bound in sight nor a User Word.
+    #[cold]
+    fn unknown_name(&self, name: &Name, pos: Option<Pos>) -> Halt {
+        let mut e = err::unknown_word(&name.written);
+        if self.is_bound_anywhere(&name.normalized) {
+            e.message.push_str(&format!(
+                "; {} is bound in another frame that this code cannot see (a User Word body sees only its own bindings)",
+                name.written
+            ));
+        } else {
+            e = e.suggesting_near(&*name.written);
         }
+        self.locate(e, pos).into()
+    }
+
+    /// Whether the User Word frame beneath the top block (past a Word's
+    /// continuation) runs `w`.
+    fn is_running_word(&self, w: &Arc<UserWord>) -> bool {
+        let below = self.frames[..self.frames.len() - 1]
+            .iter()
+            .rev()
+            .find(|f| matches!(f, Frame::Code(_)));
+        matches!(below, Some(Frame::Code(CodeFrame { kind: FrameKind::Word(running), .. })) if Arc::ptr_eq(running, w))
+    }
+
+    /// Call User Word `w` (the step is charged): a new barrier frame over its body.
+    fn call_user(&mut self, w: Arc<UserWord>, pos: Option<Pos>, keep: bool) -> Result<Next, Halt> {
         let body = match self.code_of(&w.body) {
             Ok(b) => b,
             Err(e) => return Err(self.attribute(e.into(), &w.name, pos)),
         };
-        // Tail call: the last token of a COND clause body in tail position calling
-        // the very Word whose body is running.
-        let is_tail = at_block_end
-            && !keep
-            && matches!(&self.top_code().tail_of, Some(t) if Arc::ptr_eq(t, &w));
-        if is_tail {
-            self.tail_iterate(body);
-            return Ok(Next::Changed);
-        }
         let floor = self.top_code().floor;
         let keep_record = keep;
         if keep {
@@ -431,7 +445,7 @@ impl Machine {
             bindings: None,
             keep: false,
             floor,
-            tail_of: None,
+            tail_of: false,
             tail: None,
             keep_record,
         }));
@@ -440,7 +454,7 @@ impl Machine {
 
     /// Replace the clause body frame and its continuation by a fresh iteration of
     /// the running User Word (constant memory, same observations).
-    fn tail_iterate(&mut self, body: Arc<Code>) {
+    fn tail_iterate(&mut self) {
         let (base, kind) = match self.frames.last_mut() {
             Some(Frame::Code(f)) => (f.floor, std::mem::replace(&mut f.kind, FrameKind::Block)),
             _ => unreachable!("a tail call runs in a clause body frame"),
@@ -467,7 +481,6 @@ impl Machine {
         };
         let f = self.top_code_mut();
         debug_assert!(matches!(f.kind, FrameKind::Word(_)));
-        f.code = body;
         f.pc = 0;
         f.bindings = None;
         f.keep = false;
@@ -483,7 +496,7 @@ impl Machine {
         flow: Flow,
         word: WordId,
         pos: Option<Pos>,
-        tail: Option<Arc<UserWord>>,
+        tail: bool,
     ) -> Result<(), Halt> {
         let run = match flow {
             Flow::Done => return Ok(()),
@@ -519,7 +532,7 @@ impl Machine {
                         keep: false,
                         word,
                         pos,
-                        tail: None,
+                        tail: false,
                     };
                     cont.unwind(&mut ctx, base);
                 }
@@ -549,7 +562,7 @@ impl Machine {
             bindings: None,
             keep: false,
             floor,
-            tail_of,
+            tail_of: tail_of.is_some(),
             tail: None,
             keep_record: keep_restore,
         }));
@@ -621,12 +634,12 @@ impl Machine {
             keep: false,
             word,
             pos,
-            tail: None,
+            tail: false,
         };
         let flow = cont.resume(&mut ctx, base);
         let name = self.registry.spec(word).name;
         let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
-        self.apply_flow(flow, word, pos, None)
+        self.apply_flow(flow, word, pos, false)
     }
 
     /// Start `selection` (its target already taken from the stack) at its first clause.
@@ -635,7 +648,7 @@ impl Machine {
         selection: Selection,
         word: WordId,
         pos: Option<Pos>,
-        tail: Option<Arc<UserWord>>,
+        tail: bool,
     ) -> Result<(), Halt> {
         let run = ClauseRun {
             clauses: selection.clauses,
@@ -672,7 +685,7 @@ impl Machine {
             .clone()
             .expect("guards run while the target is held");
         push_slot(&mut self.stack, target);
-        self.open_clause_frame(code, run, base, None, reuse);
+        self.open_clause_frame(code, run, base, false, reuse);
         Ok(())
     }
 
@@ -685,7 +698,7 @@ impl Machine {
         };
         let target = run.target.take().expect("the body starts after the guards");
         push_slot(&mut self.stack, target);
-        let tail_of = run.tail.take();
+        let tail_of = std::mem::take(&mut run.tail);
         self.open_clause_frame(code, run, base, tail_of, reuse);
         Ok(())
     }
@@ -705,7 +718,7 @@ impl Machine {
         code: Arc<Code>,
         run: ClauseRun,
         base: usize,
-        tail_of: Option<Arc<UserWord>>,
+        tail_of: bool,
         reuse: bool,
     ) {
         if reuse {
@@ -833,14 +846,7 @@ impl Machine {
             let name = self.registry.spec(fused.word).name;
             return Err(self.attribute(h, name, pos));
         }
-        let tail = if at_block_end {
-            match &self.top_code().kind {
-                FrameKind::Word(w) => Some(w.clone()),
-                _ => None,
-            }
-        } else {
-            None
-        };
+        let tail = at_block_end && matches!(self.top_code().kind, FrameKind::Word(_));
         let target = if keep {
             self.stack.last().cloned().expect("a target lies below")
         } else {
@@ -868,7 +874,7 @@ impl Machine {
             keep: false,
             word,
             pos,
-            tail: None,
+            tail: false,
         };
         cont.unwind(&mut ctx, base);
     }
@@ -1027,7 +1033,8 @@ pub struct Ctx<'m> {
     keep: bool,
     word: WordId,
     pos: Option<Pos>,
-    tail: Option<Arc<UserWord>>,
+    /// Whether the invocation ends a User Word's body (the Word frame is on top).
+    tail: bool,
     /// The floor of the frame the Word runs in (no executor opens or closes frames).
     floor: usize,
 }
@@ -1221,7 +1228,13 @@ impl Ctx<'_> {
     /// When this invocation is the last token of a User Word body: that Word
     /// (COND passes it on so a self-call ending the selected clause is a tail call).
     pub fn tail_word(&self) -> Option<Arc<UserWord>> {
-        self.tail.clone()
+        if !self.tail {
+            return None;
+        }
+        match &self.m.top_code().kind {
+            FrameKind::Word(w) => Some(w.clone()),
+            _ => None,
+        }
     }
 
     /// The clause reader's whole call (LANGUAGE.md §6.1): the clause blocks on top of
