@@ -299,3 +299,52 @@ fn literal_clause_blocks_select_as_clause_blocks_on_the_stack_do() {
         );
     }
 }
+
+/// A `{ guard | body }` clause compiled whole runs its guard up to the `|` and its
+/// body after it in one frame; one built by REFLECT (not compiled yet) runs as two
+/// halves compiled apart. Both must agree, VENT just before the `|` included.
+#[test]
+fn clauses_compiled_whole_agree_with_clauses_split_in_halves() {
+    let cases: [(&str, &[&str]); 14] = [
+        ("5", &["{ 3 > | 10 * }", "{ IDLE | 0 }"]),
+        ("1", &["{ 3 > | 10 * }", "{ IDLE | 0 }"]),
+        ("5", &["{ 1 ^ | 2 }", "{ IDLE | 3 }"]),
+        ("5", &["{ TRUE ^ | 2 }", "{ IDLE | 3 }"]),
+        ("5", &["{ NIL ^ | 2 }", "{ IDLE | 3 }"]),
+        ("1 0 /", &["{ ^ TRUE | 2 }"]),
+        ("5", &["{ 'x' BIND x 3 > | x 2 * }"]),
+        ("5", &["{ 'x' BIND FALSE | 1 }", "{ IDLE | x }"]),
+        ("5", &["{ 'x' BIND TRUE | x }"]),
+        ("5", &["{ PRINT TRUE | 1 }"]),
+        ("5", &["{ TRUE KEEP | 1 + }"]),
+        ("5", &["{ FALSE | 1 }", "{ 'a' 1 + | 2 }", "{ IDLE | 3 }"]),
+        ("5", &["{ IDLE | 'x' BIND }"]),
+        (
+            "5",
+            &[
+                "{ 4 > | { 6 > | 'big' } { IDLE | 'mid' } COND }",
+                "{ IDLE | 0 }",
+            ],
+        ),
+    ];
+    for (target, clauses) in cases {
+        let whole = format!("{target} {} COND", clauses.join(" "));
+        let halves = format!(
+            "{target} {} COND",
+            clauses
+                .iter()
+                .map(|c| format!("{c} REFLECT REFLECT"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let (a, b) = (run(&whole), run(&halves));
+        assert_eq!(stack(&a), stack(&b), "stack of `{whole}`");
+        assert_eq!(a.output, b.output, "output of `{whole}`");
+        let error = |r: &ajisai_core::engine::ComputeReport| {
+            r.error
+                .as_ref()
+                .map(|e| (e.category.id(), e.message.clone(), e.word.clone()))
+        };
+        assert_eq!(error(&a), error(&b), "error of `{whole}`");
+    }
+}

@@ -15,13 +15,25 @@ use crate::value::Value;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
-/// One clause: its guard (`None` for the else-guard, which always holds) and body.
+/// One clause: a guard, run on the target, and the body run when it leaves TRUE.
 #[derive(Debug)]
-pub struct Clause {
-    /// The guard, run on the target; `None` for the else-guard.
-    pub guard: Option<Arc<Block>>,
-    /// The body, run on the target when the guard holds.
-    pub body: Arc<Block>,
+pub enum Clause {
+    /// `{ guard | body }` already compiled whole: the guard runs up to the `|` and
+    /// the body after it, in one frame (a loop's clause costs no second frame).
+    Split {
+        /// The clause block.
+        block: Arc<Block>,
+        /// Whether the guard is the else-guard (the body runs at once).
+        else_guard: bool,
+    },
+    /// A guard block and a body block, compiled apart when each first runs (pair
+    /// style, or the halves of a clause block not compiled yet).
+    Pair {
+        /// The guard; `None` for the else-guard.
+        guard: Option<Arc<Block>>,
+        /// The body.
+        body: Arc<Block>,
+    },
 }
 
 /// The clauses of one selection, in order (inline for the common few).
@@ -53,7 +65,6 @@ fn is_else_guard(items: &[Item], else_guard: &str) -> bool {
 /// block `{ guard | body }`, or none with a `|` and the blocks taken in pairs.
 pub fn read(blocks: &[Arc<Block>], reader: Reader<'_>) -> Result<Clauses, LangError> {
     let Reader { name, else_guard } = reader;
-    let guard = |g: &Arc<Block>| (!is_else_guard(g.items(), else_guard)).then(|| g.clone());
     let with_bar = blocks.iter().filter(|b| b.bar_count() > 0).count();
     if with_bar == blocks.len() {
         let mut out = Clauses::with_capacity(blocks.len());
@@ -65,9 +76,17 @@ pub fn read(blocks: &[Arc<Block>], reader: Reader<'_>) -> Result<Clauses, LangEr
                     i + 1
                 )));
             };
-            out.push(Clause {
-                guard: guard(g),
-                body: body.clone(),
+            let else_guard = is_else_guard(g.items(), else_guard);
+            out.push(if b.compiled().is_some() {
+                Clause::Split {
+                    block: b.clone(),
+                    else_guard,
+                }
+            } else {
+                Clause::Pair {
+                    guard: (!else_guard).then(|| g.clone()),
+                    body: body.clone(),
+                }
             });
         }
         return Ok(out);
@@ -85,8 +104,8 @@ pub fn read(blocks: &[Arc<Block>], reader: Reader<'_>) -> Result<Clauses, LangEr
     }
     Ok(blocks
         .chunks(2)
-        .map(|pair| Clause {
-            guard: guard(&pair[0]),
+        .map(|pair| Clause::Pair {
+            guard: (!is_else_guard(pair[0].items(), else_guard)).then(|| pair[0].clone()),
             body: pair[1].clone(),
         })
         .collect())

@@ -24,13 +24,30 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct Code {
     ops: Box<[Op]>,
+    /// The index of the first clause separator, if any.
+    bar: Option<usize>,
 }
 
 impl Code {
+    fn new(ops: Vec<Op>) -> Code {
+        let bar = ops.iter().position(|op| matches!(op.kind, OpKind::Bar));
+        Code {
+            ops: ops.into(),
+            bar,
+        }
+    }
+
     /// The operations, in order.
     #[inline]
     pub fn ops(&self) -> &[Op] {
         &self.ops
+    }
+
+    /// Where the operations after the first clause separator start (the body of a
+    /// `{ guard | body }` clause); the end when there is none.
+    #[inline]
+    pub fn after_bar(&self) -> usize {
+        self.bar.map_or(self.ops.len(), |b| b + 1)
     }
 }
 
@@ -131,9 +148,7 @@ pub fn compile(
                     else {
                         unreachable!("the top group is this block")
                     };
-                    let code = block
-                        .compiled_or(|| Arc::new(Code { ops: ops.into() }))
-                        .clone();
+                    let code = block.compiled_or(|| Arc::new(Code::new(ops))).clone();
                     match work.last_mut() {
                         None => return Ok(code),
                         Some(parent) => deliver(parent, Value::Block(block.clone()), pos),

@@ -19,16 +19,31 @@ pub struct Name {
     pub written: Arc<str>,
     /// Alias mapped to its Word, otherwise upper-cased.
     pub normalized: Arc<str>,
+    /// [`name_hash`] of the normalized form, computed once: a loop looks the same
+    /// name up on every iteration.
+    pub hash: u64,
 }
 
 impl Name {
     /// Normalize a written name.
     pub fn new(written: &str) -> Name {
+        let normalized: Arc<str> = normalize(written).into();
         Name {
             written: written.into(),
-            normalized: normalize(written).into(),
+            hash: name_hash(&normalized),
+            normalized,
         }
     }
+}
+
+/// The hash tables of names use: randomly seeded once per process (a program
+/// chooses its names, and names that collide by construction must not make lookups
+/// linear), so a name's hash can be computed when it is parsed.
+pub fn name_hash(normalized: &str) -> u64 {
+    use std::hash::BuildHasher;
+    static SEED: OnceLock<foldhash::quality::RandomState> = OnceLock::new();
+    SEED.get_or_init(foldhash::quality::RandomState::default)
+        .hash_one(normalized)
 }
 
 /// The normalized form of a name: the alias's Word, else the full Unicode upper case.

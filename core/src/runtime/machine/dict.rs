@@ -2,10 +2,10 @@
 //!
 //! Core is sealed and lives in [`crate::word::registry`]; this holds only User Words.
 
-use crate::code::{Block, Item};
+use crate::code::{Block, Item, Name};
 use crate::outcome::{err, LangError};
+use crate::syntax::tree::name_hash;
 use crate::word::Registry;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A User Word: its normalized name, stored body and recorded dependencies.
@@ -26,10 +26,10 @@ pub struct UserWord {
 pub struct Dictionary {
     /// The Core vocabulary, which decides which names in a body are User Words.
     registry: &'static Registry,
-    // A randomly seeded hash, not Fx: a program chooses these names, and names that
-    // collide by construction must not make definitions quadratic. foldhash's
-    // per-process seed keeps that property at a fraction of SipHash's cost per call.
-    words: HashMap<Arc<str>, Arc<UserWord>, foldhash::quality::RandomState>,
+    // Keyed by [`name_hash`], randomly seeded per process (names that collide by
+    // construction must not make definitions quadratic), which a parsed name carries
+    // already: a call looks its Word up without hashing.
+    words: hashbrown::HashTable<Arc<UserWord>>,
     next_order: u64,
 }
 
@@ -57,7 +57,7 @@ impl Dictionary {
     pub fn new(registry: &'static Registry) -> Dictionary {
         Dictionary {
             registry,
-            words: HashMap::default(),
+            words: hashbrown::HashTable::new(),
             next_order: 0,
         }
     }
@@ -70,18 +70,23 @@ impl Dictionary {
     /// The User Word of a normalized name.
     #[inline]
     pub fn get(&self, normalized: &str) -> Option<Arc<UserWord>> {
-        self.words.get(normalized).cloned()
+        self.find(name_hash(normalized), normalized).cloned()
     }
 
-    /// The User Word of that normalized name, borrowed.
+    /// The User Word a parsed name denotes, borrowed.
     #[inline]
-    pub fn get_ref(&self, normalized: &str) -> Option<&Arc<UserWord>> {
-        self.words.get(normalized)
+    pub fn get_named(&self, name: &Name) -> Option<&Arc<UserWord>> {
+        self.find(name.hash, &name.normalized)
+    }
+
+    #[inline]
+    fn find(&self, hash: u64, normalized: &str) -> Option<&Arc<UserWord>> {
+        self.words.find(hash, |w| &*w.name == normalized)
     }
 
     /// Every User Word, in definition order.
     pub fn words(&self) -> Vec<Arc<UserWord>> {
-        let mut all: Vec<Arc<UserWord>> = self.words.values().cloned().collect();
+        let mut all: Vec<Arc<UserWord>> = self.words.iter().cloned().collect();
         all.sort_by_key(|w| w.order);
         all
     }
@@ -100,7 +105,7 @@ impl Dictionary {
     pub fn dependents(&self, name: &str) -> Vec<Arc<str>> {
         let mut out: Vec<Arc<str>> = self
             .words
-            .values()
+            .iter()
             .filter(|w| w.deps.iter().any(|d| &**d == name))
             .map(|w| w.name.clone())
             .collect();
@@ -123,7 +128,8 @@ impl Dictionary {
                 self.registry.clause_reader_name()
             )));
         }
-        if self.words.contains_key(&name) {
+        let hash = name_hash(&name);
+        if self.find(hash, &name).is_some() {
             let dependents = self.dependents(&name);
             if !dependents.is_empty() {
                 return Err(err::dictionary(format!(
@@ -137,21 +143,28 @@ impl Dictionary {
         let deps = self.dependencies_of(&body, &name);
         let order = self.next_order;
         self.next_order += 1;
-        self.words.insert(
-            name.clone(),
-            Arc::new(UserWord {
-                name,
-                body,
-                deps,
-                order,
-            }),
-        );
+        let word = Arc::new(UserWord {
+            name,
+            body,
+            deps,
+            order,
+        });
+        match self
+            .words
+            .entry(hash, |w| w.name == word.name, |w| name_hash(&w.name))
+        {
+            hashbrown::hash_table::Entry::Occupied(mut e) => *e.get_mut() = word,
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                e.insert(word);
+            }
+        }
         Ok(())
     }
 
     /// Delete the User Word `name` (normalized). Refuses unknown names and Words others depend on.
     pub fn delete(&mut self, name: &str) -> Result<(), LangError> {
-        if !self.words.contains_key(name) {
+        let hash = name_hash(name);
+        if self.find(hash, name).is_none() {
             return Err(err::dictionary(format!(
                 "there is no User Word {name} to delete"
             )));
@@ -165,7 +178,9 @@ impl Dictionary {
                 if dependents.len() == 1 { "it" } else { "them" }
             )));
         }
-        self.words.remove(name);
+        if let Ok(entry) = self.words.find_entry(hash, |w| &*w.name == name) {
+            entry.remove();
+        }
         Ok(())
     }
 
@@ -181,7 +196,7 @@ impl Dictionary {
                         if self.registry.lookup(&name.normalized).is_none()
                             && &*name.normalized != own =>
                     {
-                        if let Some(w) = self.words.get(&name.normalized) {
+                        if let Some(w) = self.get_named(name) {
                             deps.push(w.name.clone());
                         }
                     }

@@ -294,15 +294,12 @@ impl Machine {
             OpKind::Core(id) => self.dispatch_core(*id, op.pos, at_block_end),
             OpKind::Select(fused) => self.select_fused(fused, op.pos, at_block_end),
             OpKind::Name(name) => self.invoke_name(name, op.pos, at_block_end),
-            OpKind::Bar => Err(self
-                .locate(
-                    err::malformed(format!(
-                        "'|' separates {c} clauses and is valid only in a block given to {c}",
-                        c = self.registry.clause_reader_name()
-                    )),
-                    op.pos,
-                )
-                .into()),
+            OpKind::Bar => {
+                if let Some(next) = self.split_guard_reached_bar() {
+                    return next;
+                }
+                Err(self.bar_outside_clauses(op.pos))
+            }
             OpKind::Vent => {
                 let floor = self.top_code().floor;
                 if self.stack.len() <= floor {
@@ -316,11 +313,41 @@ impl Machine {
                 if let Some(Value::Nil(_)) = self.stack.last() {
                     self.pop();
                     Ok(Next::Same)
+                } else if self.before_split_bar() {
+                    // The guard half ends here: there is no next unit to skip.
+                    Ok(Next::Same)
                 } else {
                     Ok(Next::Skip)
                 }
             }
         }
+    }
+
+    /// Whether the next operation of the top frame is the `|` ending a split
+    /// clause's guard.
+    fn before_split_bar(&self) -> bool {
+        let f = self.top_code();
+        matches!(&f.kind, FrameKind::Clause(run) if run.target.is_some()
+            && matches!(run.clauses[run.index], Clause::Split { .. }))
+            && matches!(
+                f.code.ops().get(f.pc as usize),
+                Some(Op {
+                    kind: OpKind::Bar,
+                    ..
+                })
+            )
+    }
+
+    #[cold]
+    fn bar_outside_clauses(&self, pos: Option<Pos>) -> Halt {
+        self.locate(
+            err::malformed(format!(
+                "'|' separates {c} clauses and is valid only in a block given to {c}",
+                c = self.registry.clause_reader_name()
+            )),
+            pos,
+        )
+        .into()
     }
 
     fn invoke_name(
@@ -334,7 +361,7 @@ impl Machine {
             self.top_code_mut().keep = false;
             return Ok(Next::Same);
         }
-        let Some(w) = self.dict.get_ref(&name.normalized) else {
+        let Some(w) = self.dict.get_named(name) else {
             return Err(self.unknown_name(name, pos));
         };
         let top = match self.frames.last_mut() {
@@ -387,6 +414,11 @@ impl Machine {
             Err(e) => Err(e),
         };
         let tail = ctx.tail;
+        if let Ok(Flow::Done) = &flow {
+            // Done owns nothing: skip the drop glue of the whole result.
+            std::mem::forget(flow);
+            return Ok(Next::Same);
+        }
         match flow {
             Ok(Flow::Done) => return Ok(Next::Same),
             Ok(flow) => self.apply_flow(flow, id, pos, tail)?,
@@ -671,8 +703,14 @@ impl Machine {
                 let reader = self.reader(run.word);
                 return Err(self.clause_error(clauses::none_fired(reader), &run, reuse));
             }
-            Some(Clause { guard: None, .. }) => return self.enter_body(run, base, reuse),
-            Some(Clause {
+            Some(Clause::Split {
+                else_guard: true, ..
+            })
+            | Some(Clause::Pair { guard: None, .. }) => {
+                return self.enter_body(run, base, reuse).map(drop)
+            }
+            Some(Clause::Split { block, .. }) => self.code_of(block),
+            Some(Clause::Pair {
                 guard: Some(guard), ..
             }) => self.code_of(guard),
         };
@@ -685,22 +723,49 @@ impl Machine {
             .clone()
             .expect("guards run while the target is held");
         push_slot(&mut self.stack, target);
-        self.open_clause_frame(code, run, base, false, reuse);
+        self.open_clause_frame(code, 0, run, base, false, reuse);
         Ok(())
     }
 
     /// Run the chosen clause's body on the target over `base` (in tail position of
-    /// the User Word the selection ends, if any).
-    fn enter_body(&mut self, mut run: ClauseRun, base: usize, reuse: bool) -> Result<(), Halt> {
-        let code = match self.code_of(&run.clauses[run.index].body) {
+    /// the User Word the selection ends, if any). A split clause whose guard just
+    /// reached its `|` in the top frame goes on in place ([`Next::Same`]).
+    fn enter_body(&mut self, mut run: ClauseRun, base: usize, reuse: bool) -> Result<Next, Halt> {
+        let in_place = reuse
+            && matches!(
+                run.clauses[run.index],
+                Clause::Split {
+                    else_guard: false,
+                    ..
+                }
+            );
+        if in_place {
+            let target = run.target.take().expect("the body starts after the guards");
+            push_slot(&mut self.stack, target);
+            let f = self.top_code_mut();
+            f.tail_of = std::mem::take(&mut run.tail);
+            f.kind = FrameKind::Clause(run);
+            f.bindings = None;
+            f.keep = false;
+            return Ok(Next::Same);
+        }
+        let code = match &run.clauses[run.index] {
+            Clause::Split { block, .. } => self.code_of(block),
+            Clause::Pair { body, .. } => self.code_of(body),
+        };
+        let code = match code {
             Ok(code) => code,
             Err(e) => return Err(self.clause_error(e, &run, reuse)),
         };
         let target = run.target.take().expect("the body starts after the guards");
         push_slot(&mut self.stack, target);
         let tail_of = std::mem::take(&mut run.tail);
-        self.open_clause_frame(code, run, base, tail_of, reuse);
-        Ok(())
+        let pc = match &run.clauses[run.index] {
+            Clause::Split { .. } => code.after_bar(),
+            Clause::Pair { .. } => 0,
+        };
+        self.open_clause_frame(code, pc, run, base, tail_of, reuse);
+        Ok(Next::Changed)
     }
 
     /// The compiled form of a block (compiled now when it has not been).
@@ -712,19 +777,22 @@ impl Machine {
         }
     }
 
-    /// Put a guard or body frame on top: the previous guard's, taken over, or a new one.
+    /// Put a guard or body frame on top, starting at `pc`: the previous guard's,
+    /// taken over, or a new one.
     fn open_clause_frame(
         &mut self,
         code: Arc<Code>,
+        pc: usize,
         run: ClauseRun,
         base: usize,
         tail_of: bool,
         reuse: bool,
     ) {
+        let pc = pc as u32;
         if reuse {
             let f = self.top_code_mut();
             f.code = code;
-            f.pc = 0;
+            f.pc = pc;
             f.kind = FrameKind::Clause(run);
             f.bindings = None;
             f.keep = false;
@@ -733,7 +801,7 @@ impl Machine {
         }
         self.frames.push(Frame::Code(CodeFrame {
             code,
-            pc: 0,
+            pc,
             kind: FrameKind::Clause(run),
             bindings: None,
             keep: false,
@@ -758,13 +826,36 @@ impl Machine {
     fn finish_clause(&mut self) -> Result<(), Halt> {
         let f = self.top_code_mut();
         let base = f.floor;
-        let FrameKind::Clause(mut run) = std::mem::replace(&mut f.kind, FrameKind::Block) else {
+        let FrameKind::Clause(run) = std::mem::replace(&mut f.kind, FrameKind::Block) else {
             unreachable!("finish_clause runs on a clause frame")
         };
         if run.target.is_none() {
             self.frames.truncate(self.frames.len() - 1);
             return self.take_clause_result(base, run.word, run.pos);
         }
+        self.guard_ended(run, base).map(drop)
+    }
+
+    /// A split clause's guard reached its `|` in the top frame, if the top frame runs
+    /// one (`None`: a `|` anywhere else, an error).
+    fn split_guard_reached_bar(&mut self) -> Option<Result<Next, Halt>> {
+        let f = self.top_code_mut();
+        let FrameKind::Clause(run) = &f.kind else {
+            return None;
+        };
+        if run.target.is_none() || !matches!(run.clauses[run.index], Clause::Split { .. }) {
+            return None;
+        }
+        let base = f.floor;
+        let FrameKind::Clause(run) = std::mem::replace(&mut f.kind, FrameKind::Block) else {
+            return None;
+        };
+        Some(self.guard_ended(run, base))
+    }
+
+    /// A guard ended over `base` (its frame on top): TRUE runs the clause's body,
+    /// FALSE tries the next clause; anything else is the guard's error.
+    fn guard_ended(&mut self, mut run: ClauseRun, base: usize) -> Result<Next, Halt> {
         let verdict = self.stack[base.min(self.stack.len())..]
             .last()
             .map(|v| v.as_bool().ok_or_else(|| v.describe()));
@@ -782,7 +873,8 @@ impl Machine {
             Some(Ok(true)) => self.enter_body(run, base, true),
             Some(Ok(false)) => {
                 run.index += 1;
-                self.enter_clause(run, base, true)
+                self.enter_clause(run, base, true)?;
+                Ok(Next::Changed)
             }
         }
     }
