@@ -1,0 +1,554 @@
+//! The guide in `docs/`, an mdBook (`docs/book.toml`, `docs/SUMMARY.md`):
+//!
+//! - its Word reference (`docs/words/`) is generated from the registry; without
+//!   `AJISAI_BLESS` the test fails on any drift, with `AJISAI_BLESS=1 cargo test -p
+//!   ajisai-golden --test guide` it rewrites the pages;
+//! - every example in a fenced block marked `ajisai` runs and gives its stated result;
+//! - `SUMMARY.md` lists every page, and every internal link (anchors included)
+//!   resolves. CI does not build the book; these checks keep it buildable.
+//!
+//! An example block holds examples separated by blank lines: program lines, one line
+//! `→ <result>`, then a line `prints: <line>` per output line. The result is written
+//! as the registry's examples write it: the slots' displays joined by ` | ` (the top
+//! NIL followed by ` (nil:<reason>)`), `(empty)`, or `error:<category>`. Blocks run
+//! under `mcp-local-stdio`; a block marked `ajisai cli-local` under `cli-local`.
+
+use ajisai_core::display::display;
+use ajisai_core::engine::{compute, Options};
+use ajisai_core::word::{registry, Arity, Example, Family, WordSpec};
+use ajisai_core::Profile;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn docs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs")
+}
+
+fn link() {
+    ajisai_numerics_pure::link();
+    ajisai_words::link();
+}
+
+/// Every Markdown page of the book, as paths relative to `docs/`, sorted.
+fn pages() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![docs()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("docs/ is readable") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                let rel = path.strip_prefix(docs()).expect("under docs/");
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(docs().join(rel)).unwrap_or_else(|e| panic!("docs/{rel}: {e}"))
+}
+
+// ---------------------------------------------------------------- Word reference
+
+/// How a family is titled in the reference.
+fn family_title(f: Family) -> &'static str {
+    match f {
+        Family::BooleanLogic => "Boolean logic",
+        Family::Comparison => "Comparison",
+        Family::ExactArithmetic => "Exact arithmetic",
+        Family::Collection => "Collections",
+        Family::HigherOrder => "Higher-order Words",
+        Family::Text => "Text",
+        Family::Control => "Control",
+        Family::Absence => "Absence (NIL)",
+        Family::StackModifier => "Stack modifier",
+        Family::Dictionary => "Dictionary",
+        Family::Output => "Output",
+        Family::Reflection => "Reflection",
+    }
+}
+
+/// Examples shown per Word (`word_contract` and `ajisai://contracts` hold them all).
+const EXAMPLES_PER_WORD: usize = 4;
+
+fn arity(a: Arity) -> String {
+    match a {
+        Arity::Fixed(n) => n.to_string(),
+        other => serde_json::to_value(other)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+    }
+}
+
+fn code(s: &str) -> String {
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+/// Whether an example can stand in an example block (no blank program line, no
+/// line break in its result or output).
+fn renderable(e: &Example) -> bool {
+    !e.source.split('\n').any(|l| l.trim().is_empty())
+        && !e.expect.contains('\n')
+        && !e.prints.iter().any(|p| p.contains('\n'))
+        && !e.source.lines().any(|l| l.starts_with("→ ") || l.starts_with("prints: "))
+}
+
+fn example_block(examples: &[&Example]) -> String {
+    let mut out = String::from("```ajisai\n");
+    for (i, e) in examples.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(e.source);
+        out.push_str(&format!("\n→ {}\n", e.expect));
+        for p in e.prints {
+            out.push_str(&format!("prints: {p}\n"));
+        }
+    }
+    out.push_str("```\n");
+    out
+}
+
+/// A code span inside a table cell (a `|` would end the cell).
+fn cell(s: &str) -> String {
+    code(s).replace('|', "\\|")
+}
+
+fn word_section(s: &WordSpec) -> String {
+    let mut out = format!("## {}\n\n", s.name);
+    out.push_str(&format!("{}\n\n", s.summary));
+    out.push_str("| | |\n|---|---|\n");
+    out.push_str(&format!("| Syntax | {} |\n", cell(s.syntax)));
+    out.push_str(&format!("| Stack effect | {} |\n", cell(s.stack_effect)));
+    if !s.aliases.is_empty() {
+        let a: Vec<String> = s.aliases.iter().map(|a| cell(a)).collect();
+        out.push_str(&format!("| Aliases | {} |\n", a.join(", ")));
+    }
+    out.push_str(&format!(
+        "| Operands → results | {} → {} |\n",
+        arity(s.inputs),
+        arity(s.outputs)
+    ));
+    out.push_str(&format!("| Number field | `{}` |\n", s.field.id()));
+    out.push_str(&format!("| NIL operands | `{}` |\n", s.nil_policy.id()));
+    if !s.projections.is_empty() {
+        let p: Vec<String> = s.projections.iter().map(|r| code(r.id())).collect();
+        out.push_str(&format!("| NIL results | {} |\n", p.join(", ")));
+    }
+    out.push_str(&format!("| Consumes | `{}` |\n", s.consumption.id()));
+    out.push_str(&format!("| Purity | `{}` |\n", s.purity.id()));
+    out.push_str(&format!("| Tier | `{}` |\n", s.tier.id()));
+    if !s.errors.is_empty() {
+        let e: Vec<String> = s.errors.iter().map(|c| code(c.id())).collect();
+        out.push_str(&format!("| Errors | {} |\n", e.join(", ")));
+    }
+    let shown: Vec<&Example> = s
+        .examples
+        .iter()
+        .filter(|e| renderable(e))
+        .take(EXAMPLES_PER_WORD)
+        .collect();
+    if !shown.is_empty() {
+        out.push('\n');
+        out.push_str(&example_block(&shown));
+    }
+    out.push('\n');
+    out
+}
+
+fn family_words(f: Family) -> Vec<&'static WordSpec> {
+    let mut specs: Vec<&'static WordSpec> = registry()
+        .specs()
+        .iter()
+        .copied()
+        .filter(|s| s.family == f)
+        .collect();
+    specs.sort_by_key(|s| s.name);
+    specs
+}
+
+const GENERATED: &str = "<!-- Generated from the Word registry by golden/tests/guide.rs; \
+                         AJISAI_BLESS=1 cargo test -p ajisai-golden --test guide rewrites it. -->";
+
+/// The generated pages: `words/index.md` and one page per family.
+fn word_pages() -> BTreeMap<String, String> {
+    let mut pages = BTreeMap::new();
+    let mut index = format!(
+        "{GENERATED}\n\n# Word reference\n\n\
+         Every Core Word, by family, as the registry declares it (the same contracts as \
+         `spec/words.json`, the MCP tool `word_contract` and the resource \
+         `ajisai://contracts`, which also hold every regression example). Each entry gives \
+         the Word's summary, syntax and stack effect, its contract — operands and results, \
+         number field, how it treats NIL operands, what it consumes, whether it is pure — \
+         the errors it can raise, and examples that the test suite runs. The \
+         [language reference](../reference/index.md) explains the terms.\n\n\
+         | Family | Words |\n|---|---|\n"
+    );
+    for f in Family::ALL {
+        let specs = family_words(f);
+        if specs.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = specs.iter().map(|s| code(s.name)).collect();
+        index.push_str(&format!(
+            "| [{}]({}.md) | {} |\n",
+            family_title(f),
+            f.id(),
+            names.join(", ")
+        ));
+        let mut page = format!(
+            "{GENERATED}\n\n# {} (`{}`)\n\n{}.\n\n",
+            family_title(f),
+            f.id(),
+            names.join(", ")
+        );
+        for s in specs {
+            page.push_str(&word_section(s));
+        }
+        pages.insert(format!("words/{}.md", f.id()), page.trim_end().to_string() + "\n");
+    }
+    pages.insert("words/index.md".to_string(), index);
+    pages
+}
+
+#[test]
+fn the_word_reference_is_the_registry() {
+    link();
+    let bless = std::env::var_os("AJISAI_BLESS").is_some();
+    let generated = word_pages();
+    let mut drift = Vec::new();
+    for (rel, text) in &generated {
+        let path = docs().join(rel);
+        if bless {
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("docs/words/");
+            std::fs::write(&path, text).expect("writable");
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            drift.push(rel.clone());
+        }
+    }
+    let stale: Vec<String> = pages()
+        .into_iter()
+        .filter(|p| p.starts_with("words/") && !generated.contains_key(p))
+        .collect();
+    assert!(
+        drift.is_empty() && stale.is_empty(),
+        "docs/words differs from the registry ({drift:?}; stale: {stale:?}); run \
+         AJISAI_BLESS=1 cargo test -p ajisai-golden --test guide and commit"
+    );
+}
+
+// ---------------------------------------------------------------- examples
+
+/// One example of a page: where it starts, its profile, program, result and output.
+struct DocExample {
+    at: String,
+    profile: Profile,
+    source: String,
+    expect: String,
+    prints: Vec<String>,
+}
+
+fn examples_of(rel: &str, text: &str) -> Result<Vec<DocExample>, String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let fence = lines[i].trim_end();
+        let profile = match fence {
+            "```ajisai" => Profile::MCP_LOCAL_STDIO,
+            "```ajisai cli-local" => Profile::CLI_LOCAL,
+            f if f.starts_with("```ajisai") => {
+                return Err(format!("{rel}:{}: unknown example block {f:?}", i + 1))
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        i += 1;
+        let mut group: Vec<(usize, &str)> = Vec::new();
+        loop {
+            let Some(line) = lines.get(i) else {
+                return Err(format!("{rel}: an example block is not closed"));
+            };
+            let end = line.starts_with("```");
+            if end || line.trim().is_empty() {
+                if !group.is_empty() {
+                    out.push(example(rel, profile.clone(), &group)?);
+                    group.clear();
+                }
+            } else {
+                group.push((i + 1, line));
+            }
+            i += 1;
+            if end {
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn example(rel: &str, profile: Profile, group: &[(usize, &str)]) -> Result<DocExample, String> {
+    let at = format!("{rel}:{}", group[0].0);
+    let mut source = Vec::new();
+    let mut expect = None;
+    let mut prints = Vec::new();
+    for &(n, line) in group {
+        if let Some(result) = line.strip_prefix("→ ") {
+            if expect.replace(result.to_string()).is_some() {
+                return Err(format!("{rel}:{n}: a second result line"));
+            }
+        } else if let Some(p) = line.strip_prefix("prints: ").filter(|_| expect.is_some()) {
+            prints.push(p.to_string());
+        } else if expect.is_none() {
+            source.push(line);
+        } else {
+            return Err(format!("{rel}:{n}: a line after the result that is no `prints:`"));
+        }
+    }
+    let expect = expect.ok_or_else(|| format!("{at}: an example without a `→ ` result line"))?;
+    Ok(DocExample {
+        at,
+        profile,
+        source: source.join("\n"),
+        expect,
+        prints,
+    })
+}
+
+/// A run written as the examples write results.
+fn result_of(e: &DocExample) -> (String, Vec<String>) {
+    let r = compute(&e.source, &Options::new(e.profile.clone()));
+    let shown = match &r.error {
+        Some(err) => format!("error:{}", err.category.id()),
+        None if r.stack.is_empty() => "(empty)".to_string(),
+        None => {
+            let mut slots: Vec<String> = r.stack.iter().map(display).collect();
+            let outcome = r.outcome_id();
+            if outcome.starts_with("nil:") {
+                if let Some(top) = slots.last_mut() {
+                    top.push_str(&format!(" ({outcome})"));
+                }
+            }
+            slots.join(" | ")
+        }
+    };
+    (shown, r.output)
+}
+
+#[test]
+fn every_example_of_the_guide_holds() {
+    link();
+    let mut count = 0;
+    let mut failures = Vec::new();
+    for rel in pages() {
+        let examples = match examples_of(&rel, &read(&rel)) {
+            Ok(x) => x,
+            Err(problem) => {
+                failures.push(problem);
+                continue;
+            }
+        };
+        for e in examples {
+            count += 1;
+            let (got, output) = result_of(&e);
+            if got != e.expect || output != e.prints {
+                failures.push(format!(
+                    "{}: `{}`\n  expected {} {:?}\n  got      {got} {output:?}",
+                    e.at, e.source, e.expect, e.prints
+                ));
+            }
+        }
+    }
+    assert!(count >= 600, "only {count} examples found: the parser lost some");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn example_blocks_are_read_as_written() {
+    let page = "text\n```ajisai\n1 2 +\n→ 3/1\n\n'a' PRINT\n→ (empty)\nprints: 'a'\n```\n\
+                ```ajisai cli-local\n{ 1 } 'X' DEF\nX\n→ 1/1\n```\n```text\n→ not an example\n```\n";
+    let examples = examples_of("page.md", page).expect("well-formed");
+    let seen: Vec<(&str, &str, usize, &str)> = examples
+        .iter()
+        .map(|e| (e.at.as_str(), e.source.as_str(), e.prints.len(), e.expect.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("page.md:3", "1 2 +", 0, "3/1"),
+            ("page.md:6", "'a' PRINT", 1, "(empty)"),
+            ("page.md:11", "{ 1 } 'X' DEF\nX", 0, "1/1"),
+        ]
+    );
+    assert_eq!(examples[2].profile, Profile::CLI_LOCAL);
+    assert!(examples_of("p.md", "```ajisai\n1 2 +\n```\n").is_err(), "no result");
+    assert!(examples_of("p.md", "```ajisai\n1\n→ 1/1\n→ 1/1\n```\n").is_err());
+    assert!(examples_of("p.md", "```ajisai\n1\n→ 1/1\n").is_err(), "unclosed");
+    assert!(examples_of("p.md", "```ajisai mcp\n1\n→ 1/1\n```\n").is_err());
+}
+
+// ---------------------------------------------------------------- structure and links
+
+/// Markdown outside fenced code blocks (links and headings live there).
+fn prose(text: &str) -> Vec<&str> {
+    let mut fenced = false;
+    text.lines()
+        .filter(|l| {
+            if l.trim_start().starts_with("```") {
+                fenced = !fenced;
+                return false;
+            }
+            !fenced
+        })
+        .collect()
+}
+
+/// Every `[text](target)` of the page's prose (inline code skipped).
+fn links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in prose(text) {
+        let mut in_code = false;
+        let chars: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            match chars[i] {
+                '`' => in_code = !in_code,
+                ']' if !in_code && chars.get(i + 1) == Some(&'(') => {
+                    let rest: String = chars[i + 2..].iter().collect();
+                    if let Some(end) = rest.find(')') {
+                        out.push(rest[..end].trim().to_string());
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The anchors mdBook gives a page's headings.
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = BTreeSet::new();
+    for line in prose(text) {
+        let Some(heading) = line.strip_prefix('#') else {
+            continue;
+        };
+        let heading = heading.trim_start_matches('#');
+        if !heading.starts_with(' ') {
+            continue;
+        }
+        let mut plain = String::new();
+        let mut chars = heading.trim().chars().peekable();
+        // Link targets are not part of the heading's text.
+        while let Some(c) = chars.next() {
+            if c == ']' && chars.peek() == Some(&'(') {
+                for c in chars.by_ref() {
+                    if c == ')' {
+                        break;
+                    }
+                }
+                continue;
+            }
+            plain.push(c);
+        }
+        let id: String = plain
+            .chars()
+            .filter_map(|c| {
+                if c.is_alphanumeric() || c == '_' || c == '-' {
+                    Some(c.to_lowercase().next().unwrap_or(c))
+                } else if c.is_whitespace() {
+                    Some('-')
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let n = seen.entry(id.clone()).or_insert(0);
+        out.insert(if *n == 0 { id.clone() } else { format!("{id}-{n}") });
+        *n += 1;
+    }
+    out
+}
+
+/// `target` resolved against the page `rel` (both relative to `docs/`; a target
+/// above `docs/` keeps its leading `../`).
+fn resolve(rel: &str, target: &str) -> String {
+    let mut parts: Vec<&str> = rel.split('/').collect();
+    parts.pop();
+    let mut above = 0;
+    for piece in target.split('/') {
+        match piece {
+            "." | "" => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    above += 1;
+                }
+            }
+            p => parts.push(p),
+        }
+    }
+    "../".repeat(above) + &parts.join("/")
+}
+
+#[test]
+fn the_summary_lists_every_page_and_every_link_resolves() {
+    let all = pages();
+    let summary = read("SUMMARY.md");
+    let listed: BTreeSet<String> = links(&summary)
+        .iter()
+        .map(|t| resolve("SUMMARY.md", t))
+        .collect();
+    let missing: Vec<&String> = all
+        .iter()
+        .filter(|p| p.as_str() != "SUMMARY.md" && !listed.contains(*p))
+        .collect();
+    assert!(missing.is_empty(), "SUMMARY.md does not list {missing:?}");
+    let mut broken = Vec::new();
+    for rel in &all {
+        let text = read(rel);
+        for target in links(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, anchor) = target.split_once('#').unwrap_or((&target, ""));
+            let file = if path.is_empty() {
+                rel.clone()
+            } else {
+                resolve(rel, path)
+            };
+            if !docs().join(&file).exists() {
+                broken.push(format!("{rel}: {target} (no {file})"));
+            } else if !anchor.is_empty()
+                && file.ends_with(".md")
+                && !anchors(&read(&file)).contains(anchor)
+            {
+                broken.push(format!("{rel}: {target} (no heading #{anchor} in {file})"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn anchors_and_links_are_read_as_mdbook_reads_them() {
+    let page = "# The `KEEP` modifier\n## Errors & NIL\n## Errors & NIL\n```text\n# not a heading\n```\n\
+                See [x](a.md#y) and `[not](a link)`.\n";
+    let a: Vec<String> = anchors(page).into_iter().collect();
+    assert_eq!(a, ["errors--nil", "errors--nil-1", "the-keep-modifier"]);
+    assert_eq!(links(page), ["a.md#y"]);
+    assert_eq!(resolve("tutorial/cond.md", "../words/control.md"), "words/control.md");
+    assert_eq!(resolve("tutorial/cond.md", "../../README.md"), "../README.md");
+}
