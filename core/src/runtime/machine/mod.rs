@@ -125,14 +125,24 @@ pub struct Machine {
     root_bindings: Bindings,
 }
 
-/// How the loop should continue after one item.
-enum Next {
-    /// Keep running the current frame.
-    Same,
-    /// Keep running the current frame, skipping its next operation (VENT).
-    Skip,
-    /// The frame stack changed: re-read the top frame.
-    Changed,
+/// What a name operation does, decided while the operation is borrowed.
+enum NameStep {
+    /// Push a binding in sight.
+    Bound(Value),
+    /// Call the User Word.
+    Call(Arc<UserWord>),
+    /// Start the running User Word over (a tail call).
+    Tail,
+    /// The name is unknown.
+    Unknown(Name),
+}
+
+/// What a fused clause reader does, decided while the operation is borrowed.
+enum SelectStep {
+    /// Select among the clauses read at compile time.
+    Select(WordId, Arc<Clauses>),
+    /// Push the clause blocks and run the clause reader as written.
+    AsWritten(WordId, Vec<Value>),
 }
 
 impl Machine {
@@ -222,31 +232,92 @@ impl Machine {
         Ok(())
     }
 
+    /// Run operations until no frame is left. Each step reads its operation from the
+    /// top frame anew, taking out what it needs (an id, a value to push) before it
+    /// runs: no reference count is taken on the frame's code, whatever the step does
+    /// to the frames.
     fn run_loop(&mut self) -> Result<(), Halt> {
         loop {
-            let (code, mut pc) = match self.frames.last() {
+            let (op, at_block_end) = match self.frames.last() {
                 None => return Ok(()),
-                Some(Frame::Code(f)) => (f.code.clone(), f.pc as usize),
+                Some(Frame::Code(f)) => {
+                    let ops = f.code.ops();
+                    let pc = f.pc as usize;
+                    match ops.get(pc) {
+                        Some(op) => (op, pc + 1 == ops.len()),
+                        None => {
+                            self.finish_frame()?;
+                            continue;
+                        }
+                    }
+                }
                 Some(Frame::Native { .. }) => {
                     unreachable!("a native frame is never on top while running")
                 }
             };
-            let ops = code.ops();
-            loop {
-                if pc >= ops.len() {
-                    self.set_pc(pc);
-                    self.finish_frame()?;
-                    break;
+            let pos = op.pos;
+            // Every arm takes what it needs from `op` first, then moves the pc past
+            // it (an error names the operation at pc - 1), then runs.
+            match &op.kind {
+                OpKind::Push(v) => {
+                    let v = v.clone();
+                    self.advance();
+                    push_slot(&mut self.stack, v);
                 }
-                let op = &ops[pc];
-                pc += 1;
-                self.set_pc(pc);
-                match self.step_op(op, pc == ops.len())? {
-                    Next::Same => {}
-                    Next::Skip => pc += 1,
-                    Next::Changed => break,
+                OpKind::Keep => {
+                    let f = self.top_code_mut();
+                    f.pc += 1;
+                    f.keep = true;
+                }
+                OpKind::Core(id) => {
+                    let id = *id;
+                    self.advance();
+                    self.dispatch_core(id, pos, at_block_end)?;
+                }
+                OpKind::Name(name) => {
+                    let step = self.resolve_name(name, at_block_end);
+                    self.advance();
+                    self.call_name(step, pos)?;
+                }
+                OpKind::Select(fused) => {
+                    let step = self.resolve_select(fused);
+                    self.advance();
+                    self.select(step, pos, at_block_end)?;
+                }
+                OpKind::Vent => {
+                    self.advance();
+                    if self.stack.len() <= self.top_code().floor {
+                        return Err(self
+                            .locate(
+                                err::stack_underflow("VENT (^) needs a value on the stack"),
+                                pos,
+                            )
+                            .into());
+                    }
+                    if let Some(Value::Nil(_)) = self.stack.last() {
+                        self.pop();
+                    } else if !self.before_split_bar() {
+                        // Skip the next unit (a split clause's guard has none left).
+                        self.advance();
+                    }
+                }
+                OpKind::Bar => {
+                    self.advance();
+                    if let Some(next) = self.split_guard_reached_bar() {
+                        next?;
+                    } else {
+                        return Err(self.bar_outside_clauses(pos));
+                    }
                 }
             }
+        }
+    }
+
+    /// Move the top frame's pc to its next operation.
+    #[inline(always)]
+    fn advance(&mut self) {
+        if let Some(Frame::Code(f)) = self.frames.last_mut() {
+            f.pc += 1;
         }
     }
 
@@ -256,13 +327,6 @@ impl Machine {
         match self.frames.last() {
             Some(Frame::Code(f)) => f.floor,
             _ => 0,
-        }
-    }
-
-    #[inline]
-    fn set_pc(&mut self, pc: usize) {
-        if let Some(Frame::Code(f)) = self.frames.last_mut() {
-            f.pc = pc as u32;
         }
     }
 
@@ -277,49 +341,6 @@ impl Machine {
         match self.frames.last_mut() {
             Some(Frame::Code(f)) => f,
             _ => unreachable!("the top frame is a code frame while items run"),
-        }
-    }
-
-    /// Run one operation; `at_block_end`: it is the last of its block.
-    fn step_op(&mut self, op: &Op, at_block_end: bool) -> Result<Next, Halt> {
-        match &op.kind {
-            OpKind::Push(v) => {
-                push_slot(&mut self.stack, v.clone());
-                Ok(Next::Same)
-            }
-            OpKind::Keep => {
-                self.top_code_mut().keep = true;
-                Ok(Next::Same)
-            }
-            OpKind::Core(id) => self.dispatch_core(*id, op.pos, at_block_end),
-            OpKind::Select(fused) => self.select_fused(fused, op.pos, at_block_end),
-            OpKind::Name(name) => self.invoke_name(name, op.pos, at_block_end),
-            OpKind::Bar => {
-                if let Some(next) = self.split_guard_reached_bar() {
-                    return next;
-                }
-                Err(self.bar_outside_clauses(op.pos))
-            }
-            OpKind::Vent => {
-                let floor = self.top_code().floor;
-                if self.stack.len() <= floor {
-                    return Err(self
-                        .locate(
-                            err::stack_underflow("VENT (^) needs a value on the stack"),
-                            op.pos,
-                        )
-                        .into());
-                }
-                if let Some(Value::Nil(_)) = self.stack.last() {
-                    self.pop();
-                    Ok(Next::Same)
-                } else if self.before_split_bar() {
-                    // The guard half ends here: there is no next unit to skip.
-                    Ok(Next::Same)
-                } else {
-                    Ok(Next::Skip)
-                }
-            }
         }
     }
 
@@ -350,38 +371,68 @@ impl Machine {
         .into()
     }
 
-    fn invoke_name(
-        &mut self,
-        name: &Name,
-        pos: Option<Pos>,
-        at_block_end: bool,
-    ) -> Result<Next, Halt> {
+    /// What a name operation will do, decided before it runs (bindings and the
+    /// dictionary are only read).
+    fn resolve_name(&self, name: &Name, at_block_end: bool) -> NameStep {
         if let Some(v) = self.lookup_binding(&name.normalized) {
-            push_slot(&mut self.stack, v);
-            self.top_code_mut().keep = false;
-            return Ok(Next::Same);
+            return NameStep::Bound(v);
         }
         let Some(w) = self.dict.get_named(name) else {
-            return Err(self.unknown_name(name, pos));
+            return NameStep::Unknown(name.clone());
         };
-        let top = match self.frames.last_mut() {
-            Some(Frame::Code(f)) => f,
-            _ => unreachable!("the top frame is a code frame while items run"),
-        };
-        let keep = std::mem::take(&mut top.keep);
-        let may_tail = at_block_end && !keep && top.tail_of;
-        if let Err(h) = self.meter.step() {
-            return Err(self.attribute(h, &w.name, pos));
-        }
         // Tail call: the last token of a block in tail position (a clause body)
         // calling the very Word whose frame lies beneath it. That frame already runs
         // the Word's body: it starts over.
-        if may_tail && self.is_running_word(w) {
-            self.tail_iterate();
-            return Ok(Next::Changed);
+        let top = self.top_code();
+        if at_block_end && !top.keep && top.tail_of && self.is_running_word(w) {
+            NameStep::Tail
+        } else {
+            NameStep::Call(w.clone())
         }
-        let w = w.clone();
-        self.call_user(w, pos, keep)
+    }
+
+    /// Run a name operation as [`Machine::resolve_name`] decided.
+    fn call_name(&mut self, step: NameStep, pos: Option<Pos>) -> Result<(), Halt> {
+        match step {
+            NameStep::Bound(v) => {
+                push_slot(&mut self.stack, v);
+                self.top_code_mut().keep = false;
+                Ok(())
+            }
+            NameStep::Unknown(name) => Err(self.unknown_name(&name, pos)),
+            NameStep::Tail => {
+                self.top_code_mut().keep = false;
+                if let Err(h) = self.meter.step() {
+                    let name = self.running_word_name();
+                    return Err(self.attribute(h, &name, pos));
+                }
+                self.tail_iterate();
+                Ok(())
+            }
+            NameStep::Call(w) => {
+                let keep = std::mem::take(&mut self.top_code_mut().keep);
+                if let Err(h) = self.meter.step() {
+                    return Err(self.attribute(h, &w.name, pos));
+                }
+                self.call_user(w, pos, keep)
+            }
+        }
+    }
+
+    /// The name of the User Word whose frame lies beneath the top block.
+    #[cold]
+    fn running_word_name(&self) -> Arc<str> {
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|f| match f {
+                Frame::Code(CodeFrame {
+                    kind: FrameKind::Word(w),
+                    ..
+                }) => Some(w.name.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| "".into())
     }
 
     fn dispatch_core(
@@ -389,7 +440,7 @@ impl Machine {
         id: WordId,
         pos: Option<Pos>,
         at_block_end: bool,
-    ) -> Result<Next, Halt> {
+    ) -> Result<(), Halt> {
         let spec = self.registry.spec(id);
         let (keep, floor, tail) = {
             let f = self.top_code_mut();
@@ -399,7 +450,6 @@ impl Machine {
         if let Err(h) = self.meter.step() {
             return Err(self.attribute(h, spec.name, pos));
         }
-        let depth = self.frames.len();
         let mut ctx = Ctx {
             m: self,
             keep,
@@ -417,18 +467,12 @@ impl Machine {
         if let Ok(Flow::Done) = &flow {
             // Done owns nothing: skip the drop glue of the whole result.
             std::mem::forget(flow);
-            return Ok(Next::Same);
+            return Ok(());
         }
         match flow {
-            Ok(Flow::Done) => return Ok(Next::Same),
-            Ok(flow) => self.apply_flow(flow, id, pos, tail)?,
-            Err(h) => return Err(self.attribute(h, spec.name, pos)),
+            Ok(flow) => self.apply_flow(flow, id, pos, tail),
+            Err(h) => Err(self.attribute(h, spec.name, pos)),
         }
-        Ok(if self.frames.len() == depth {
-            Next::Same
-        } else {
-            Next::Changed
-        })
     }
 
     /// The error of a name that is neither bound in sight nor a User Word.
@@ -457,7 +501,7 @@ impl Machine {
     }
 
     /// Call User Word `w` (the step is charged): a new barrier frame over its body.
-    fn call_user(&mut self, w: Arc<UserWord>, pos: Option<Pos>, keep: bool) -> Result<Next, Halt> {
+    fn call_user(&mut self, w: Arc<UserWord>, pos: Option<Pos>, keep: bool) -> Result<(), Halt> {
         let body = match self.code_of(&w.body) {
             Ok(b) => b,
             Err(e) => return Err(self.attribute(e.into(), &w.name, pos)),
@@ -481,7 +525,7 @@ impl Machine {
             tail: None,
             keep_record,
         }));
-        Ok(Next::Changed)
+        Ok(())
     }
 
     /// Replace the clause body frame and its continuation by a fresh iteration of
@@ -706,9 +750,7 @@ impl Machine {
             Some(Clause::Split {
                 else_guard: true, ..
             })
-            | Some(Clause::Pair { guard: None, .. }) => {
-                return self.enter_body(run, base, reuse).map(drop)
-            }
+            | Some(Clause::Pair { guard: None, .. }) => return self.enter_body(run, base, reuse),
             Some(Clause::Split { block, .. }) => self.code_of(block),
             Some(Clause::Pair {
                 guard: Some(guard), ..
@@ -729,8 +771,8 @@ impl Machine {
 
     /// Run the chosen clause's body on the target over `base` (in tail position of
     /// the User Word the selection ends, if any). A split clause whose guard just
-    /// reached its `|` in the top frame goes on in place ([`Next::Same`]).
-    fn enter_body(&mut self, mut run: ClauseRun, base: usize, reuse: bool) -> Result<Next, Halt> {
+    /// reached its `|` in the top frame goes on in place.
+    fn enter_body(&mut self, mut run: ClauseRun, base: usize, reuse: bool) -> Result<(), Halt> {
         let in_place = reuse
             && matches!(
                 run.clauses[run.index],
@@ -747,7 +789,7 @@ impl Machine {
             f.kind = FrameKind::Clause(run);
             f.bindings = None;
             f.keep = false;
-            return Ok(Next::Same);
+            return Ok(());
         }
         let code = match &run.clauses[run.index] {
             Clause::Split { block, .. } => self.code_of(block),
@@ -765,7 +807,7 @@ impl Machine {
             Clause::Pair { .. } => 0,
         };
         self.open_clause_frame(code, pc, run, base, tail_of, reuse);
-        Ok(Next::Changed)
+        Ok(())
     }
 
     /// The compiled form of a block (compiled now when it has not been).
@@ -833,12 +875,12 @@ impl Machine {
             self.frames.truncate(self.frames.len() - 1);
             return self.take_clause_result(base, run.word, run.pos);
         }
-        self.guard_ended(run, base).map(drop)
+        self.guard_ended(run, base)
     }
 
     /// A split clause's guard reached its `|` in the top frame, if the top frame runs
     /// one (`None`: a `|` anywhere else, an error).
-    fn split_guard_reached_bar(&mut self) -> Option<Result<Next, Halt>> {
+    fn split_guard_reached_bar(&mut self) -> Option<Result<(), Halt>> {
         let f = self.top_code_mut();
         let FrameKind::Clause(run) = &f.kind else {
             return None;
@@ -855,7 +897,7 @@ impl Machine {
 
     /// A guard ended over `base` (its frame on top): TRUE runs the clause's body,
     /// FALSE tries the next clause; anything else is the guard's error.
-    fn guard_ended(&mut self, mut run: ClauseRun, base: usize) -> Result<Next, Halt> {
+    fn guard_ended(&mut self, mut run: ClauseRun, base: usize) -> Result<(), Halt> {
         let verdict = self.stack[base.min(self.stack.len())..]
             .last()
             .map(|v| v.as_bool().ok_or_else(|| v.describe()));
@@ -874,7 +916,7 @@ impl Machine {
             Some(Ok(false)) => {
                 run.index += 1;
                 self.enter_clause(run, base, true)?;
-                Ok(Next::Changed)
+                Ok(())
             }
         }
     }
@@ -912,30 +954,48 @@ impl Machine {
         }
     }
 
-    /// A clause reader applied to literal clause blocks, read when they compiled:
-    /// the selection starts at once when a target that is no block lies below them
-    /// (a block would be read as one more clause: then the blocks are pushed and the
-    /// Word runs as written).
-    fn select_fused(
-        &mut self,
-        fused: &FusedSelection,
-        pos: Option<Pos>,
-        at_block_end: bool,
-    ) -> Result<Next, Halt> {
+    /// What a fused clause reader (literal clause blocks read when they compiled)
+    /// will do: select at once when a target that is no block lies below, else (a
+    /// block would be read as one more clause) push the blocks and run the Word as
+    /// written.
+    fn resolve_select(&self, fused: &FusedSelection) -> SelectStep {
         let floor = self.top_code().floor;
         let target_below =
             self.stack.len() > floor && !matches!(self.stack.last(), Some(Value::Block(_)));
-        if !target_below {
-            for op in fused.pushes.iter() {
-                if let OpKind::Push(v) = &op.kind {
-                    push_slot(&mut self.stack, v.clone());
-                }
-            }
-            return self.dispatch_core(fused.word, pos, at_block_end);
+        if target_below {
+            SelectStep::Select(fused.word, fused.clauses.clone())
+        } else {
+            let blocks = fused
+                .pushes
+                .iter()
+                .filter_map(|op| match &op.kind {
+                    OpKind::Push(v) => Some(v.clone()),
+                    _ => None,
+                })
+                .collect();
+            SelectStep::AsWritten(fused.word, blocks)
         }
+    }
+
+    /// Run a fused clause reader as [`Machine::resolve_select`] decided.
+    fn select(
+        &mut self,
+        step: SelectStep,
+        pos: Option<Pos>,
+        at_block_end: bool,
+    ) -> Result<(), Halt> {
+        let (word, clauses) = match step {
+            SelectStep::AsWritten(word, blocks) => {
+                for b in blocks {
+                    push_slot(&mut self.stack, b);
+                }
+                return self.dispatch_core(word, pos, at_block_end);
+            }
+            SelectStep::Select(word, clauses) => (word, clauses),
+        };
         let keep = std::mem::take(&mut self.top_code_mut().keep);
         if let Err(h) = self.meter.step() {
-            let name = self.registry.spec(fused.word).name;
+            let name = self.registry.spec(word).name;
             return Err(self.attribute(h, name, pos));
         }
         let tail = at_block_end && matches!(self.top_code().kind, FrameKind::Word(_));
@@ -944,12 +1004,7 @@ impl Machine {
         } else {
             self.pop()
         };
-        let selection = Selection {
-            clauses: fused.clauses.clone(),
-            target,
-        };
-        self.start_selection(selection, fused.word, pos, tail)?;
-        Ok(Next::Changed)
+        self.start_selection(Selection { clauses, target }, word, pos, tail)
     }
 
     /// Let a continuation abandoned by an error restore the stack over `stack[base..]`.
