@@ -99,7 +99,10 @@ fn renderable(e: &Example) -> bool {
     !e.source.split('\n').any(|l| l.trim().is_empty())
         && !e.expect.contains('\n')
         && !e.prints.iter().any(|p| p.contains('\n'))
-        && !e.source.lines().any(|l| l.starts_with("→ ") || l.starts_with("prints: "))
+        && !e
+            .source
+            .lines()
+            .any(|l| l.starts_with("→ ") || l.starts_with("prints: "))
 }
 
 fn example_block(examples: &[&Example]) -> String {
@@ -214,7 +217,10 @@ fn word_pages() -> BTreeMap<String, String> {
         for s in specs {
             page.push_str(&word_section(s));
         }
-        pages.insert(format!("words/{}.md", f.id()), page.trim_end().to_string() + "\n");
+        pages.insert(
+            format!("words/{}.md", f.id()),
+            page.trim_end().to_string() + "\n",
+        );
     }
     pages.insert("words/index.md".to_string(), index);
     pages
@@ -313,7 +319,9 @@ fn example(rel: &str, profile: Profile, group: &[(usize, &str)]) -> Result<DocEx
         } else if expect.is_none() {
             source.push(line);
         } else {
-            return Err(format!("{rel}:{n}: a line after the result that is no `prints:`"));
+            return Err(format!(
+                "{rel}:{n}: a line after the result that is no `prints:`"
+            ));
         }
     }
     let expect = expect.ok_or_else(|| format!("{at}: an example without a `→ ` result line"))?;
@@ -370,7 +378,10 @@ fn every_example_of_the_guide_holds() {
             }
         }
     }
-    assert!(count >= 600, "only {count} examples found: the parser lost some");
+    assert!(
+        count >= 600,
+        "only {count} examples found: the parser lost some"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -381,7 +392,14 @@ fn example_blocks_are_read_as_written() {
     let examples = examples_of("page.md", page).expect("well-formed");
     let seen: Vec<(&str, &str, usize, &str)> = examples
         .iter()
-        .map(|e| (e.at.as_str(), e.source.as_str(), e.prints.len(), e.expect.as_str()))
+        .map(|e| {
+            (
+                e.at.as_str(),
+                e.source.as_str(),
+                e.prints.len(),
+                e.expect.as_str(),
+            )
+        })
         .collect();
     assert_eq!(
         seen,
@@ -392,9 +410,15 @@ fn example_blocks_are_read_as_written() {
         ]
     );
     assert_eq!(examples[2].profile, Profile::CLI_LOCAL);
-    assert!(examples_of("p.md", "```ajisai\n1 2 +\n```\n").is_err(), "no result");
+    assert!(
+        examples_of("p.md", "```ajisai\n1 2 +\n```\n").is_err(),
+        "no result"
+    );
     assert!(examples_of("p.md", "```ajisai\n1\n→ 1/1\n→ 1/1\n```\n").is_err());
-    assert!(examples_of("p.md", "```ajisai\n1\n→ 1/1\n").is_err(), "unclosed");
+    assert!(
+        examples_of("p.md", "```ajisai\n1\n→ 1/1\n").is_err(),
+        "unclosed"
+    );
     assert!(examples_of("p.md", "```ajisai mcp\n1\n→ 1/1\n```\n").is_err());
 }
 
@@ -477,7 +501,11 @@ fn anchors(text: &str) -> BTreeSet<String> {
             })
             .collect();
         let n = seen.entry(id.clone()).or_insert(0);
-        out.insert(if *n == 0 { id.clone() } else { format!("{id}-{n}") });
+        out.insert(if *n == 0 {
+            id.clone()
+        } else {
+            format!("{id}-{n}")
+        });
         *n += 1;
     }
     out
@@ -544,11 +572,18 @@ fn the_summary_lists_every_page_and_every_link_resolves() {
 
 #[test]
 fn anchors_and_links_are_read_as_mdbook_reads_them() {
-    let page = "# The `KEEP` modifier\n## Errors & NIL\n## Errors & NIL\n```text\n# not a heading\n```\n\
+    let page =
+        "# The `KEEP` modifier\n## Errors & NIL\n## Errors & NIL\n```text\n# not a heading\n```\n\
                 See [x](a.md#y) and `[not](a link)`.\n";
     let a: Vec<String> = anchors(page).into_iter().collect();
     assert_eq!(a, ["errors--nil", "errors--nil-1", "the-keep-modifier"]);
     assert_eq!(links(page), ["a.md#y"]);
-    assert_eq!(resolve("tutorial/cond.md", "../words/control.md"), "words/control.md");
-    assert_eq!(resolve("tutorial/cond.md", "../../README.md"), "../README.md");
+    assert_eq!(
+        resolve("tutorial/cond.md", "../words/control.md"),
+        "words/control.md"
+    );
+    assert_eq!(
+        resolve("tutorial/cond.md", "../../README.md"),
+        "../README.md"
+    );
 }

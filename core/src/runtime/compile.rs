@@ -70,6 +70,9 @@ pub enum OpKind {
     Keep,
     /// Run a Core Word.
     Core(WordId),
+    /// Push a literal's value, then run a Core Word (`2 *`, `0 >`: one operation
+    /// where a loop would take two). The position is the Word's.
+    PushThenCore(Value, WordId),
     /// Push a visible binding of the name, else run the User Word of that name.
     Name(Name),
     /// VENT: drop a NIL on top, else skip the next unit.
@@ -260,8 +263,36 @@ fn deliver(group: &mut Work<'_>, value: Value, pos: Option<Pos>) {
 /// Add an operation to the block being compiled (names and directives in a vector
 /// literal are data and never come here).
 fn emit(work: &mut [Work<'_>], kind: OpKind, pos: Option<Pos>) {
-    if let Some(Work::Block { ops, .. }) = work.last_mut() {
-        ops.push(Op { kind, pos });
+    let Some(Work::Block { ops, .. }) = work.last_mut() else {
+        return;
+    };
+    // A push just before a Core Word joins it, unless a VENT before the push could
+    // skip the push alone.
+    let kind = match kind {
+        OpKind::Core(id) if joinable_push(ops) => match ops.pop() {
+            Some(Op {
+                kind: OpKind::Push(v),
+                ..
+            }) => OpKind::PushThenCore(v, id),
+            _ => OpKind::Core(id),
+        },
+        other => other,
+    };
+    ops.push(Op { kind, pos });
+}
+
+/// Whether the last operation is a push no VENT stands right before.
+fn joinable_push(ops: &[Op]) -> bool {
+    match ops {
+        [.., before, Op {
+            kind: OpKind::Push(_),
+            ..
+        }] => !matches!(before.kind, OpKind::Vent),
+        [Op {
+            kind: OpKind::Push(_),
+            ..
+        }] => true,
+        _ => false,
     }
 }
 

@@ -274,6 +274,12 @@ impl Machine {
                     self.advance();
                     self.dispatch_core(id, pos, at_block_end)?;
                 }
+                OpKind::PushThenCore(v, id) => {
+                    let (v, id) = (v.clone(), *id);
+                    self.advance();
+                    push_slot(&mut self.stack, v);
+                    self.dispatch_core(id, pos, at_block_end)?;
+                }
                 OpKind::Name(name) => {
                     let step = self.resolve_name(name, at_block_end);
                     self.advance();
@@ -881,7 +887,7 @@ impl Machine {
     /// A split clause's guard reached its `|` in the top frame, if the top frame runs
     /// one (`None`: a `|` anywhere else, an error).
     fn split_guard_reached_bar(&mut self) -> Option<Result<(), Halt>> {
-        let f = self.top_code_mut();
+        let f = self.top_code();
         let FrameKind::Clause(run) = &f.kind else {
             return None;
         };
@@ -889,6 +895,23 @@ impl Machine {
             return None;
         }
         let base = f.floor;
+        if let Some(Value::Bool(true)) = self.stack.get(base..).and_then(<[Value]>::last) {
+            // The common case, in place: the body follows the `|` in this frame.
+            self.truncate_to(base);
+            let f = self.top_code_mut();
+            let FrameKind::Clause(run) = &mut f.kind else {
+                return None;
+            };
+            let target = run.target.take();
+            f.tail_of = std::mem::take(&mut run.tail);
+            f.bindings = None;
+            f.keep = false;
+            if let Some(target) = target {
+                push_slot(&mut self.stack, target);
+            }
+            return Some(Ok(()));
+        }
+        let f = self.top_code_mut();
         let FrameKind::Clause(run) = std::mem::replace(&mut f.kind, FrameKind::Block) else {
             return None;
         };
@@ -1485,9 +1508,9 @@ impl Ctx<'_> {
             }
             NilPolicy::Passthrough | NilPolicy::PassthroughThenProject => {
                 self.need(n)?;
-                let nil = (0..n)
-                    .rev()
-                    .map(|i| self.peek(i))
+                let stack = &self.m.stack;
+                let nil = stack[stack.len() - n..]
+                    .iter()
                     .find(|v| v.is_nil())
                     .cloned();
                 match nil {
