@@ -18,7 +18,8 @@ use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::price::{binary_charge, measure, measure_number, ArithOp};
 use ajisai_core::value::Value;
 use ajisai_core::word::{
-    ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec,
+    ex, ex_prints, Family, FamilyRegistration, Flow, IntPair, IntPairResult, NilPolicy, Tier,
+    WordSpec,
 };
 use ajisai_core::{Ctx, Halt};
 use std::cmp::Ordering;
@@ -150,9 +151,14 @@ fn small_int_lane(op: Op, x: &Number, y: &Number) -> Option<i64> {
     let (a, b) = (x.small_int()?, y.small_int()?);
     debug_assert_eq!(
         binary_charge(op.priced(), &measure_number(x), &measure_number(y), 1),
-        1,
+        SMALL_LANE_CHARGE,
         "the small lane charges what the general path charges"
     );
+    small_int(op, a, b)
+}
+
+/// `a op b` for integers that fit `i64`, when the result does too and is an integer.
+fn small_int(op: Op, a: i64, b: i64) -> Option<i64> {
     match op {
         Op::Add => a.checked_add(b),
         Op::Sub => a.checked_sub(b),
@@ -164,10 +170,41 @@ fn small_int_lane(op: Op, x: &Number, y: &Number) -> Option<i64> {
     }
 }
 
+/// §9's charge of two one-limb rationals: 1·1·1·1.
+const SMALL_LANE_CHARGE: u64 = 1;
+
+/// The machine's shortcut (see [`IntPair`]) of an arithmetic Word: [`small_int`].
+const fn int_pair(apply: fn(i64, i64) -> Option<IntPairResult>) -> Option<IntPair> {
+    Some(IntPair {
+        apply,
+        numeric_work: SMALL_LANE_CHARGE,
+    })
+}
+
+fn add_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    small_int(Op::Add, a, b).map(IntPairResult::Int)
+}
+
+fn sub_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    small_int(Op::Sub, a, b).map(IntPairResult::Int)
+}
+
+fn mul_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    small_int(Op::Mul, a, b).map(IntPairResult::Int)
+}
+
+fn div_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    small_int(Op::Div, a, b).map(IntPairResult::Int)
+}
+
+fn mod_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    small_int(Op::Mod, a, b).map(IntPairResult::Int)
+}
+
 /// Finish a small-lane step as [`scalar_arithmetic`] would: the charge of two
 /// one-limb rationals (§9: 1·1·1·1), the ceilings, then the result.
 fn small_int_result(ctx: &mut Ctx<'_>, result: i64) -> Result<Flow, Halt> {
-    ctx.charge_numeric(1)?;
+    ctx.charge_numeric(SMALL_LANE_CHARGE)?;
     // An i64 is at most 64 bits wide and a rational has no terms: only a
     // `bigintBits` below 64 can refuse it.
     let value = if ctx.meter().ceiling(Limit::BigintBits) >= 64 {
@@ -437,6 +474,7 @@ pub const ADD: WordSpec = WordSpec {
         ex("1 +", "error:stackUnderflow"),
         ex("+", "error:stackUnderflow"),
     ],
+    int_pair: int_pair(add_pair),
     ..base("ADD", Family::ExactArithmetic, 2, 1, add)
 };
 
@@ -465,6 +503,7 @@ pub const SUB: WordSpec = WordSpec {
         ex("[ 1 2 ] [ 1 2 3 ] -", "error:shapeMismatch"),
         ex("5 3 KEEP -", "5/1 | 3/1 | 2/1"),
     ],
+    int_pair: int_pair(sub_pair),
     ..base("SUB", Family::ExactArithmetic, 2, 1, sub)
 };
 
@@ -498,6 +537,7 @@ pub const MUL: WordSpec = WordSpec {
         ex("TRUE 2 *", "error:typeMismatch"),
         ex("2 NIL *", "NIL (nil:literal)"),
     ],
+    int_pair: int_pair(mul_pair),
     ..base("MUL", Family::ExactArithmetic, 2, 1, mul)
 };
 
@@ -537,6 +577,7 @@ pub const DIV: WordSpec = WordSpec {
         ex("[ 1 2 ] [ 0 1 2 ] /", "error:shapeMismatch"),
         ex("2 /", "error:stackUnderflow"),
     ],
+    int_pair: int_pair(div_pair),
     ..base("DIV", Family::ExactArithmetic, 2, 1, div)
 };
 
@@ -572,6 +613,7 @@ pub const MOD: WordSpec = WordSpec {
         ex("[ 1 2 3 ] [ 0 1 ] %", "error:shapeMismatch"),
         ex("7 3 KEEP %", "7/1 | 3/1 | 1/1"),
     ],
+    int_pair: int_pair(mod_pair),
     ..base("MOD", Family::ExactArithmetic, 2, 1, modulo)
 };
 

@@ -9,7 +9,9 @@ use crate::lifting::{Broadcast, OPERANDS};
 use crate::support::base;
 use ajisai_core::outcome::ErrorCategory;
 use ajisai_core::value::Value;
-use ajisai_core::word::{ex, ex_prints, Family, FamilyRegistration, Flow, Tier, WordSpec};
+use ajisai_core::word::{
+    ex, ex_prints, Family, FamilyRegistration, Flow, IntPair, IntPairResult, Tier, WordSpec,
+};
 use ajisai_core::{Ctx, Halt};
 use std::cmp::Ordering;
 
@@ -52,6 +54,39 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
         Ok(Value::Bool(accept(x.try_cmp_exact(y, m)?)))
     })?;
     ctx.finish1(2, result)
+}
+
+/// The machine's shortcut (see [`IntPair`]) of a comparison of two integers that fit
+/// `i64`: the exact answer, with no charge (the general path charges none either).
+const fn int_pair(apply: fn(i64, i64) -> Option<IntPairResult>) -> Option<IntPair> {
+    Some(IntPair {
+        apply,
+        numeric_work: 0,
+    })
+}
+
+fn eq_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    Some(IntPairResult::Bool(a == b))
+}
+
+fn neq_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    Some(IntPairResult::Bool(a != b))
+}
+
+fn lt_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    Some(IntPairResult::Bool(a < b))
+}
+
+fn lte_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    Some(IntPairResult::Bool(a <= b))
+}
+
+fn gt_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    Some(IntPairResult::Bool(a > b))
+}
+
+fn gte_pair(a: i64, b: i64) -> Option<IntPairResult> {
+    Some(IntPairResult::Bool(a >= b))
 }
 
 fn lt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -106,6 +141,7 @@ pub const EQ: WordSpec = WordSpec {
         ex("1 2 KEEP =", "1/1 | 2/1 | FALSE"),
         ex("1 =", "error:stackUnderflow"),
     ],
+    int_pair: int_pair(eq_pair),
     ..base("EQ", Family::Comparison, 2, 1, eq)
 };
 
@@ -127,6 +163,7 @@ pub const NEQ: WordSpec = WordSpec {
         ex("1 1 KEEP !=", "1/1 | 1/1 | FALSE"),
         ex("NEQ", "error:stackUnderflow"),
     ],
+    int_pair: int_pair(neq_pair),
     ..base("NEQ", Family::Comparison, 2, 1, neq)
 };
 
@@ -176,6 +213,7 @@ pub const LT: WordSpec = WordSpec {
         ex("3 4 KEEP <", "3/1 | 4/1 | TRUE"),
         ex("1 <", "error:stackUnderflow"),
     ],
+    int_pair: int_pair(lt_pair),
     ..base("LT", Family::Comparison, 2, 1, lt)
 };
 
@@ -196,6 +234,7 @@ pub const LTE: WordSpec = WordSpec {
         ex("'a' 1 <=", "error:typeMismatch"),
         ex("[ 1 2 ] [ 1 2 3 ] <=", "error:shapeMismatch"),
     ],
+    int_pair: int_pair(lte_pair),
     ..base("LTE", Family::Comparison, 2, 1, lte)
 };
 
@@ -216,6 +255,7 @@ pub const GT: WordSpec = WordSpec {
         ex("'b' 'a' >", "error:typeMismatch"),
         ex("[ [ 1 ] [ 2 3 ] ] [ 1 ] >", "error:shapeMismatch"),
     ],
+    int_pair: int_pair(gt_pair),
     ..base("GT", Family::Comparison, 2, 1, gt)
 };
 
@@ -238,6 +278,7 @@ pub const GTE: WordSpec = WordSpec {
         ex("'b' 'a' >=", "error:typeMismatch"),
         ex("[ 1 2 ] [ 1 2 3 ] >=", "error:shapeMismatch"),
     ],
+    int_pair: int_pair(gte_pair),
     ..base("GTE", Family::Comparison, 2, 1, gte)
 };
 

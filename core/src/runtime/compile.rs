@@ -73,6 +73,10 @@ pub enum OpKind {
     /// Push a literal's value, then run a Core Word (`2 *`, `0 >`: one operation
     /// where a loop would take two). The position is the Word's.
     PushThenCore(Value, WordId),
+    /// [`OpKind::PushThenCore`] of an integer literal that fits `i64` and a Word with
+    /// an [`crate::word::IntPair`] shortcut (`1 -`, `0 >`): when the value beneath is
+    /// a small integer too, the result replaces it without the literal's push.
+    PushIntThenPair(Value, WordId),
     /// Push a visible binding of the name, else run the User Word of that name.
     Name(Name),
     /// VENT: drop a NIL on top, else skip the next unit.
@@ -201,7 +205,7 @@ pub fn compile(
                     },
                     None => OpKind::Name(name.clone()),
                 };
-                emit(&mut work, kind, pos);
+                emit(&mut work, kind, pos, registry);
                 continue;
             }
             Item::Vector { items, depth, .. } => {
@@ -236,11 +240,11 @@ pub fn compile(
                 )
             }
             Item::Vent { .. } => {
-                emit(&mut work, OpKind::Vent, pos);
+                emit(&mut work, OpKind::Vent, pos, registry);
                 continue;
             }
             Item::Bar { .. } => {
-                emit(&mut work, OpKind::Bar, pos);
+                emit(&mut work, OpKind::Bar, pos, registry);
                 continue;
             }
         };
@@ -262,7 +266,7 @@ fn deliver(group: &mut Work<'_>, value: Value, pos: Option<Pos>) {
 
 /// Add an operation to the block being compiled (names and directives in a vector
 /// literal are data and never come here).
-fn emit(work: &mut [Work<'_>], kind: OpKind, pos: Option<Pos>) {
+fn emit(work: &mut [Work<'_>], kind: OpKind, pos: Option<Pos>, registry: &Registry) {
     let Some(Work::Block { ops, .. }) = work.last_mut() else {
         return;
     };
@@ -273,12 +277,23 @@ fn emit(work: &mut [Work<'_>], kind: OpKind, pos: Option<Pos>) {
             Some(Op {
                 kind: OpKind::Push(v),
                 ..
+            }) if small_int_literal(&v) && registry.spec(id).int_pair.is_some() => {
+                OpKind::PushIntThenPair(v, id)
+            }
+            Some(Op {
+                kind: OpKind::Push(v),
+                ..
             }) => OpKind::PushThenCore(v, id),
             _ => OpKind::Core(id),
         },
         other => other,
     };
     ops.push(Op { kind, pos });
+}
+
+/// Whether `v` is an integer Number that fits `i64`.
+fn small_int_literal(v: &Value) -> bool {
+    matches!(v, Value::Number(n) if n.small_int().is_some())
 }
 
 /// Whether the last operation is a push no VENT stands right before.

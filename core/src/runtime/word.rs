@@ -297,6 +297,28 @@ pub const fn ex_prints(
 /// asks the machine to run a block and resume it ([`Flow`]).
 pub type Exec = fn(&mut Ctx<'_>) -> Result<Flow, Halt>;
 
+/// A Word's shortcut for two integer operands that both fit `i64`, the common step
+/// of a loop or a recursion: the machine takes it, instead of building a [`Ctx`] and
+/// calling [`WordSpec::exec`], when nothing else is in play (no KEEP, no NIL, no
+/// Vector). It must leave and charge exactly what `exec` would.
+#[derive(Clone, Copy, Debug)]
+pub struct IntPair {
+    /// The result of `a b WORD`; `None` sends the step down `exec` (an overflow, a
+    /// zero divisor, a quotient that is not an integer).
+    pub apply: fn(i64, i64) -> Option<IntPairResult>,
+    /// The `numericWork` `exec` charges for two one-limb integers.
+    pub numeric_work: u64,
+}
+
+/// What an [`IntPair`] shortcut leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntPairResult {
+    /// An integer Number.
+    Int(i64),
+    /// A Boolean.
+    Bool(bool),
+}
+
 /// Everything a Core Word declares about itself.
 #[derive(Clone, Copy, Debug)]
 pub struct WordSpec {
@@ -338,6 +360,8 @@ pub struct WordSpec {
     pub static_effect: StaticEffect,
     /// How inference reads `field` at a call.
     pub field_rule: FieldRule,
+    /// The machine's shortcut for two small integer operands, if the Word has one.
+    pub int_pair: Option<IntPair>,
     /// The executor.
     pub exec: Exec,
 }
@@ -373,6 +397,7 @@ impl WordSpec {
             role: Role::Call,
             static_effect: StaticEffect::Arity,
             field_rule: FieldRule::AsDeclared,
+            int_pair: None,
             exec,
         }
     }

@@ -81,7 +81,7 @@ impl Dictionary {
 
     #[inline]
     fn find(&self, hash: u64, normalized: &str) -> Option<&Arc<UserWord>> {
-        self.words.find(hash, |w| &*w.name == normalized)
+        self.words.find(hash, |w| same_name(&w.name, normalized))
     }
 
     /// Every User Word, in definition order.
@@ -218,4 +218,11 @@ fn join_names(names: &[Arc<str>]) -> String {
         .map(|n| n.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Byte equality of two names, inline: names are short, and a call into `memcmp`
+/// costs more than comparing them here (a User Word call looks one up every time).
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }

@@ -18,7 +18,7 @@ use crate::compile::{compile, Code, FusedSelection, Op, OpKind};
 use crate::limits::{Halt, Meter, Profile};
 use crate::outcome::{err, ErrorCategory, LangError, Pos};
 use crate::value::Value;
-use crate::word::{Flow, Registry, Resume, Run, WordId, WordSpec};
+use crate::word::{Flow, IntPair, IntPairResult, Registry, Resume, Run, WordId, WordSpec};
 use std::sync::Arc;
 
 /// Local bindings of one frame (few entries; a linear map).
@@ -123,6 +123,10 @@ pub struct Machine {
     meter: Meter,
     keeps: Vec<KeepRecord>,
     root_bindings: Bindings,
+    /// Whether any frame may hold a binding: false until the first BIND (or a root run
+    /// with persistent root bindings), so name lookups of programs that bind nothing
+    /// skip the walk over the frames.
+    may_be_bound: bool,
 }
 
 /// What a name operation does, decided while the operation is borrowed.
@@ -158,6 +162,7 @@ impl Machine {
             meter: Meter::new(profile),
             keeps: Vec::new(),
             root_bindings: Vec::new(),
+            may_be_bound: false,
         }
     }
 
@@ -213,6 +218,7 @@ impl Machine {
         debug_assert!(self.frames.is_empty());
         let code = compile(&block, self.meter.profile(), self.registry)?;
         let bindings = std::mem::take(&mut self.root_bindings);
+        self.may_be_bound |= !bindings.is_empty();
         self.frames.push(Frame::Code(CodeFrame {
             code,
             pc: 0,
@@ -279,6 +285,14 @@ impl Machine {
                     self.advance();
                     push_slot(&mut self.stack, v);
                     self.dispatch_core(id, pos, at_block_end)?;
+                }
+                OpKind::PushIntThenPair(v, id) => {
+                    let (v, id) = (v.clone(), *id);
+                    self.advance();
+                    if !self.literal_int_pair(&v, id, pos)? {
+                        push_slot(&mut self.stack, v);
+                        self.dispatch_core(id, pos, at_block_end)?;
+                    }
                 }
                 OpKind::Name(name) => {
                     let step = self.resolve_name(name, at_block_end);
@@ -456,6 +470,13 @@ impl Machine {
         if let Err(h) = self.meter.step() {
             return Err(self.attribute(h, spec.name, pos));
         }
+        if let Some(pair) = &spec.int_pair {
+            if !keep {
+                if let Some(done) = self.try_int_pair(pair, floor) {
+                    return done.map_err(|h| self.attribute(h, spec.name, pos));
+                }
+            }
+        }
         let mut ctx = Ctx {
             m: self,
             keep,
@@ -479,6 +500,96 @@ impl Machine {
             Ok(flow) => self.apply_flow(flow, id, pos, tail),
             Err(h) => Err(self.attribute(h, spec.name, pos)),
         }
+    }
+
+    /// A Word's [`IntPair`] shortcut on the top two values, when both are integers
+    /// that fit `i64` above `floor` and no KEEP record watches the stack: `None` when
+    /// the shortcut does not apply (nothing was changed or charged), else the step's
+    /// end. Integer results wider than a `bigintBits` ceiling below 64 take `exec`.
+    #[inline]
+    fn try_int_pair(&mut self, pair: &IntPair, floor: usize) -> Option<Result<(), Halt>> {
+        let len = self.stack.len();
+        if len < floor + 2 || !self.keeps.is_empty() {
+            return None;
+        }
+        let (Value::Number(x), Value::Number(y)) = (&self.stack[len - 2], &self.stack[len - 1])
+        else {
+            return None;
+        };
+        let result = (pair.apply)(x.small_int()?, y.small_int()?)?;
+        let value = match result {
+            IntPairResult::Int(i) => {
+                if self.meter.profile().bigint_bits < 64 {
+                    return None;
+                }
+                Value::num(i)
+            }
+            IntPairResult::Bool(b) => Value::Bool(b),
+        };
+        if pair.numeric_work > 0 {
+            if let Err(h) = self.meter.charge_numeric(pair.numeric_work) {
+                return Some(Err(h));
+            }
+        }
+        // The step just charged polled the interrupt, as `exec` would.
+        if let Some(v) = self.stack.pop() {
+            v.discard();
+        }
+        std::mem::replace(&mut self.stack[len - 2], value).discard();
+        Some(Ok(()))
+    }
+
+    /// `literal WORD` by the Word's [`IntPair`] shortcut with the value beneath, without
+    /// pushing the literal, when the shortcut applies (see [`Machine::try_int_pair`]):
+    /// `Ok(true)` when the step is done (charged as a dispatch would), `Ok(false)` when
+    /// nothing was changed or charged and the caller dispatches as written.
+    #[inline]
+    fn literal_int_pair(
+        &mut self,
+        literal: &Value,
+        id: WordId,
+        pos: Option<Pos>,
+    ) -> Result<bool, Halt> {
+        let spec = self.registry.spec(id);
+        let (Some(pair), Value::Number(b)) = (&spec.int_pair, literal) else {
+            return Ok(false);
+        };
+        let f = self.top_code();
+        if f.keep || !self.keeps.is_empty() || self.stack.len() <= f.floor {
+            return Ok(false);
+        }
+        let Some(Value::Number(a)) = self.stack.last() else {
+            return Ok(false);
+        };
+        let (Some(a), Some(b)) = (a.small_int(), b.small_int()) else {
+            return Ok(false);
+        };
+        let Some(result) = (pair.apply)(a, b) else {
+            return Ok(false);
+        };
+        let value = match result {
+            IntPairResult::Int(i) => {
+                if self.meter.profile().bigint_bits < 64 {
+                    return Ok(false);
+                }
+                Value::num(i)
+            }
+            IntPairResult::Bool(b) => Value::Bool(b),
+        };
+        // What `dispatch_core` and the Word's `exec` would charge, in their order.
+        let charged = self.meter.step().and_then(|()| match pair.numeric_work {
+            0 => Ok(()),
+            units => self.meter.charge_numeric(units),
+        });
+        if let Err(h) = charged {
+            // A refused step stands where the dispatch would: after the push.
+            push_slot(&mut self.stack, literal.clone());
+            return Err(self.attribute(h, spec.name, pos));
+        }
+        if let Some(top) = self.stack.last_mut() {
+            std::mem::replace(top, value).discard();
+        }
+        Ok(true)
     }
 
     /// The error of a name that is neither bound in sight nor a User Word.
@@ -564,7 +675,9 @@ impl Machine {
         let f = self.top_code_mut();
         debug_assert!(matches!(f.kind, FrameKind::Word(_)));
         f.pc = 0;
-        f.bindings = None;
+        if f.bindings.is_some() {
+            f.bindings = None;
+        }
         f.keep = false;
         f.floor = base;
         match &mut f.tail {
@@ -793,7 +906,9 @@ impl Machine {
             let f = self.top_code_mut();
             f.tail_of = std::mem::take(&mut run.tail);
             f.kind = FrameKind::Clause(run);
-            f.bindings = None;
+            if f.bindings.is_some() {
+                f.bindings = None;
+            }
             f.keep = false;
             return Ok(());
         }
@@ -842,7 +957,9 @@ impl Machine {
             f.code = code;
             f.pc = pc;
             f.kind = FrameKind::Clause(run);
-            f.bindings = None;
+            if f.bindings.is_some() {
+                f.bindings = None;
+            }
             f.keep = false;
             f.tail_of = tail_of;
             return;
@@ -897,14 +1014,23 @@ impl Machine {
         let base = f.floor;
         if let Some(Value::Bool(true)) = self.stack.get(base..).and_then(<[Value]>::last) {
             // The common case, in place: the body follows the `|` in this frame.
-            self.truncate_to(base);
+            if self.keeps.is_empty() && self.stack.len() == base + 1 {
+                // Only the guard's TRUE lies above the floor: no drop glue to run.
+                if let Some(v) = self.stack.pop() {
+                    v.discard();
+                }
+            } else {
+                self.truncate_to(base);
+            }
             let f = self.top_code_mut();
             let FrameKind::Clause(run) = &mut f.kind else {
                 return None;
             };
             let target = run.target.take();
             f.tail_of = std::mem::take(&mut run.tail);
-            f.bindings = None;
+            if f.bindings.is_some() {
+                f.bindings = None;
+            }
             f.keep = false;
             if let Some(target) = target {
                 push_slot(&mut self.stack, target);
@@ -1172,6 +1298,9 @@ impl Machine {
     }
 
     fn lookup_binding(&self, name: &str) -> Option<Value> {
+        if !self.may_be_bound {
+            return None;
+        }
         for frame in self.frames.iter().rev() {
             let Frame::Code(f) = frame else { continue };
             if let Some(b) = &f.bindings {
@@ -1386,6 +1515,7 @@ impl Ctx<'_> {
 
     /// Bind `name` (normalized) in the current frame.
     pub fn bind(&mut self, name: Arc<str>, value: Value) {
+        self.m.may_be_bound = true;
         let f = self.m.top_code_mut();
         let b = f.bindings.get_or_insert_with(Default::default);
         if let Some(slot) = b.iter_mut().find(|(n, _)| *n == name) {
