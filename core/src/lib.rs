@@ -20,7 +20,9 @@ pub mod host;
 pub mod runtime;
 pub mod syntax;
 
-pub use host::{check, contract, display, engine, envelope, identity, phrasebook, render, suggest};
+pub use host::{
+    check, contract, display, engine, envelope, identity, node, phrasebook, render, suggest,
+};
 pub use runtime::{
     clauses, code, compile, json, limits, machine, number, numerics, outcome, price, value, word,
 };

@@ -18,7 +18,7 @@ pub mod programs;
 use ajisai_core::display::display;
 use ajisai_core::engine::{self, ComputeReport, Options};
 use ajisai_core::envelope::compute_json;
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::numerics::{self, Numerics};
 use ajisai_core::value::Value;
 use ajisai_core::{Limit, Profile};
@@ -537,7 +537,7 @@ pub fn plugin_interface() -> &'static dyn Numerics {
 /// The envelope of `report` as the CLI and MCP server would serialize it, without
 /// host fields (so without the backend): the unit of backend parity.
 pub fn envelope(report: &ComputeReport) -> String {
-    compute_json(report, &|_: &mut ObjectWriter<'_>| {})
+    compute_json(report, &HostFields::NONE)
 }
 
 /// Run one case on every backend: the findings of the first, plus any backend whose

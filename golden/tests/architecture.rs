@@ -169,7 +169,7 @@ fn crate_paths(code: &str) -> Vec<String> {
 
 /// The host layer's modules (also re-exported at the crate root, so a path through the
 /// root reaches up as well).
-const HOST_MODULES: [&str; 10] = [
+const HOST_MODULES: [&str; 11] = [
     "host",
     "check",
     "contract",
@@ -177,6 +177,7 @@ const HOST_MODULES: [&str; 10] = [
     "engine",
     "envelope",
     "identity",
+    "node",
     "phrasebook",
     "render",
     "suggest",
@@ -378,4 +379,94 @@ fn the_syntax_alias_table_is_the_registrys() {
         .collect();
     syntax.sort();
     assert_eq!(syntax, declared);
+}
+
+/// Every `.rs` file under `<crate>/src`, relative to the workspace, with its text up to
+/// its unit-test module.
+fn crate_sources(krate: &str) -> Vec<(String, String)> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut out = Vec::new();
+    let mut dirs = vec![workspace.join(krate).join("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("source folder is readable") {
+            let path = entry.expect("readable entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let mut text = std::fs::read_to_string(&path).expect("readable source");
+                if let Some(at) = text.find("#[cfg(test)]\nmod tests") {
+                    text.truncate(at);
+                }
+                let name = path
+                    .strip_prefix(&workspace)
+                    .expect("under the workspace")
+                    .to_string_lossy()
+                    .into_owned();
+                out.push((name, text));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `code` imports or calls the writer's string functions (`json::write_str`,
+/// `json::quoted`, or either inside a `json::{…}` import).
+fn uses_string_writer(code: &str) -> bool {
+    code.match_indices("json::").any(|(i, _)| {
+        let rest = &code[i + "json::".len()..];
+        let item = match rest.strip_prefix('{') {
+            Some(group) => group.split('}').next().unwrap_or(""),
+            None => rest
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or(""),
+        };
+        item.contains("write_str") || item.contains("quoted")
+    })
+}
+
+/// JSON is written by hand only where values nest deeply, exact numbers stream or the
+/// layout is priced before it is written: the writer itself, the stack node, the
+/// envelope, and `JSON-ENCODE`'s encoder. Everything flat goes through serde.
+#[test]
+fn json_is_written_by_hand_in_four_files_at_most() {
+    const HAND_WRITTEN: [&str; 4] = [
+        "core/src/runtime/json.rs",
+        "core/src/host/node.rs",
+        "core/src/host/envelope.rs",
+        "words/src/json.rs",
+    ];
+    let mut writers = Vec::new();
+    for krate in [
+        "core",
+        "words",
+        "server",
+        "golden",
+        "numerics-pure",
+        "numerics-gmp",
+    ] {
+        for (name, text) in crate_sources(krate) {
+            let code: String = text
+                .lines()
+                .map(|l| l.split_once("//").map_or(l, |(code, _)| code))
+                .collect::<Vec<_>>()
+                .join("\n");
+            if code.contains("ObjectWriter") || uses_string_writer(&code) {
+                writers.push(name);
+            }
+        }
+    }
+    writers.sort();
+    for name in &writers {
+        assert!(
+            HAND_WRITTEN.contains(&name.as_str()),
+            "{name} writes JSON by hand: derive serde::Serialize for its records"
+        );
+    }
+    assert!(writers.len() <= 4, "{writers:?}");
+    // The scan sees the writer however it is imported, and not `fmt`'s `write_str`.
+    assert!(uses_string_writer("use ajisai_core::json::{quoted, HostFields};"));
+    assert!(uses_string_writer("crate::json::write_str(out, s)"));
+    assert!(!uses_string_writer("use crate::json::{with_members, HostFields};"));
+    assert!(!uses_string_writer("f.write_str(\"0/1\")"));
 }

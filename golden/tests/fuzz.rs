@@ -18,7 +18,7 @@ static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Count
 
 use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::envelope::compute_json;
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::limits::InterruptFlag;
 use ajisai_core::{Limit, Profile, Value};
 use ajisai_golden::programs::{self, names};
@@ -118,7 +118,7 @@ fn fuzz(seed: u64, count: u64) -> (Vec<Finding>, Tally) {
         let result = catch_unwind(AssertUnwindSafe(|| {
             let report = compute(&source, &options);
             let envelope = if render && !report.interrupted {
-                Some(compute_json(&report, &|_: &mut ObjectWriter<'_>| {}))
+                Some(compute_json(&report, &HostFields::NONE))
             } else {
                 None
             };
@@ -236,7 +236,7 @@ fn deeply_nested_blocks_never_recurse_natively() {
             let report = compute(&source, &Options::new(Profile::CLI_LOCAL));
             assert!(report.error.is_none(), "{:?}", report.error);
             assert_eq!(report.output, ["kept"]);
-            let json = compute_json(&report, &|_: &mut ObjectWriter<'_>| {});
+            let json = compute_json(&report, &HostFields::NONE);
             assert!(json.len() > 4 * depth);
             drop(report);
             // Equality and hashing walk them too: EQ compares tokens, UNIQUE probes by hash.

@@ -7,7 +7,7 @@
 
 use ajisai_core::engine::{compute, Options};
 use ajisai_core::envelope::compute_json;
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::{Limit, Profile, Value};
 use ajisai_golden::{link, on_big_stack, Generator};
 use serde_json::{Map, Value as Json};
@@ -61,9 +61,8 @@ fn check_probe(label: &str, probe: &Json, profile: &Profile) -> Vec<String> {
         Err(e) => return vec![format!("{label}: {e}")],
     };
     let report = compute(&source, &Options::new(profile.clone()));
-    let envelope: Json =
-        serde_json::from_str(&compute_json(&report, &|_: &mut ObjectWriter<'_>| {}))
-            .expect("the engine's envelope is valid JSON");
+    let envelope: Json = serde_json::from_str(&compute_json(&report, &HostFields::NONE))
+        .expect("the engine's envelope is valid JSON");
     let mut out = Vec::new();
     // Where the MCP host answers before the engine (sourceBytes), `engineExpect` states
     // what the engine itself answers; `expect` is then the live server's answer.

@@ -22,7 +22,7 @@ static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Count
 
 use ajisai_core::engine::{self, Options};
 use ajisai_core::envelope::{check_json, compute_json_within, infer_json};
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::limits::InterruptFlag;
 use ajisai_core::numerics::with_backend;
 use ajisai_core::Profile;
@@ -149,7 +149,7 @@ fn programs() -> Vec<Program> {
 /// rendered within the server's budgets (a value of 2^36 shared leaves is small until
 /// it is written out whole).
 fn envelopes(program: &Program, backend: &Backend) -> String {
-    let host = |_: &mut ObjectWriter<'_>| {};
+    let host = HostFields::NONE;
     let limits = ajisai_server::mcp::ServerOptions::production();
     with_backend(backend.numerics, || {
         let compute = bounded(program, |source, options| {

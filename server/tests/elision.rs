@@ -5,7 +5,7 @@
 use ajisai_core::display::display;
 use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::envelope::{compute_json, compute_json_fitted, compute_json_within, write_node};
-use ajisai_core::json::{quoted, ObjectWriter};
+use ajisai_core::json::{quoted, HostFields};
 use ajisai_core::render::{
     plan, ElidedRun, Elision, Fit, Piece, Sizer, ERROR_STACK_BUDGET, VALUE_STACK_BUDGET,
 };
@@ -22,7 +22,7 @@ fn run(source: &str) -> ComputeReport {
     compute(source, &Options::new(Profile::MCP_LOCAL_STDIO))
 }
 
-fn no_host(_: &mut ObjectWriter<'_>) {}
+const NO_HOST: HostFields = HostFields::NONE;
 
 /// The cost of a slot measured by rendering it whole.
 fn rendered_cost(v: &Value) -> u64 {
@@ -53,7 +53,7 @@ fn the_figures_of_mcp_53_hold() {
     assert!(cost(&top("0 6287 RANGE")) <= VALUE_STACK_BUDGET);
     assert!(cost(&top("0 6288 RANGE")) > VALUE_STACK_BUDGET);
     // A vector of 5,000 small integers arrives whole; 7,001 does not.
-    let whole = compute_json_within(&run("0 4999 RANGE"), VALUE_STACK_BUDGET, &no_host);
+    let whole = compute_json_within(&run("0 4999 RANGE"), VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!((whole.kept_slots, whole.elided_slots), (1, 0));
     assert!(!whole.json.contains("stackElided"));
 }
@@ -61,7 +61,7 @@ fn the_figures_of_mcp_53_hold() {
 #[test]
 fn the_appendix_envelope_of_an_elided_vector_is_exact() {
     let report = run("0 7000 RANGE 1 2 ADD");
-    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &no_host);
+    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!((r.kept_slots, r.elided_slots), (1, 1));
     let expected = concat!(
         r#"{"schemaVersion":6,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
@@ -78,7 +78,7 @@ fn the_appendix_envelope_of_an_elided_vector_is_exact() {
 fn an_error_result_is_fitted_into_the_error_budget() {
     let report = run("0 7000 RANGE 1 0 1 GET");
     assert!(report.error.is_some());
-    let r = compute_json_within(&report, ERROR_STACK_BUDGET, &no_host);
+    let r = compute_json_within(&report, ERROR_STACK_BUDGET, &NO_HOST);
     let j: Json = serde_json::from_str(&r.json).unwrap();
     assert_eq!(j["status"], "error");
     assert_eq!(j["stackElided"]["reason"], "errorStackBudget");
@@ -129,7 +129,7 @@ fn selection_walks_from_the_top_and_keeps_what_fits() {
         ]
     );
     // Zero budget elides everything into one run, and the envelope still parses.
-    let r = compute_json_within(&report, 0, &no_host);
+    let r = compute_json_within(&report, 0, &NO_HOST);
     assert_eq!((r.kept_slots, r.elided_slots), (0, 3));
     let j: Json = serde_json::from_str(&r.json).unwrap();
     let total: u64 = costs.iter().sum();
@@ -146,7 +146,7 @@ fn selection_walks_from_the_top_and_keeps_what_fits() {
         serde_json::json!({"reason":"valueStackBudget","budgetBytes":0,"slots":[],"runs":[{"start":0,"count":3,"approxBytes":total}]})
     );
     // A single elided slot keeps its own record.
-    let r = compute_json_within(&report, costs[2] + costs[1], &no_host);
+    let r = compute_json_within(&report, costs[2] + costs[1], &NO_HOST);
     let j: Json = serde_json::from_str(&r.json).unwrap();
     assert_eq!(
         j["stackDisplay"][0],
@@ -160,7 +160,7 @@ fn selection_walks_from_the_top_and_keeps_what_fits() {
 #[test]
 fn an_algebraic_slot_reports_its_terms() {
     let report = run("2 SQRT 3 SQRT ADD 5 SQRT ADD");
-    let r = compute_json_within(&report, 10, &no_host);
+    let r = compute_json_within(&report, 10, &NO_HOST);
     let j: Json = serde_json::from_str(&r.json).unwrap();
     let c = cost(&report.stack[0]);
     assert_eq!(
@@ -188,8 +188,8 @@ fn without_elision_the_fitted_envelope_equals_the_plain_one() {
         "",
     ] {
         let report = run(source);
-        let plain = compute_json(&report, &no_host);
-        let within = compute_json_within(&report, u64::MAX, &no_host);
+        let plain = compute_json(&report, &NO_HOST);
+        let within = compute_json_within(&report, u64::MAX, &NO_HOST);
         assert_eq!(within.elided_slots, 0, "{source}");
         assert_eq!(within.kept_slots, report.stack.len());
         assert_eq!(within.json, plain, "{source}");
@@ -348,7 +348,7 @@ fn huge_shared_values_are_priced_by_their_distinct_structure() {
             stack_budget: VALUE_STACK_BUDGET,
             max_depth: u64::MAX,
         },
-        &no_host,
+        &NO_HOST,
     );
     assert_eq!((r.kept_slots, r.elided_slots), (1, 1));
     assert!(r.json.contains(&format!(
@@ -375,7 +375,7 @@ fn a_program_building_a_shared_value_is_priced_quickly() {
     }
     assert_eq!(size, expect);
     assert!(size.cost() > 7_000_000);
-    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &no_host);
+    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!(r.elided_slots, 1);
     assert!(r.json.len() < 1000);
 }
@@ -397,19 +397,19 @@ fn values_deeper_than_the_profile_nesting_are_elided() {
         usage: Default::default(),
         contract_decls: None,
     };
-    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &no_host);
+    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!((r.kept_slots, r.elided_slots), (2, 1));
     let j: Json = serde_json::from_str(&r.json).unwrap();
     assert_eq!(j["stackElided"]["slots"][0]["index"], 0);
     assert_eq!(j["stack"][0]["elided"]["elements"], 1);
     assert_eq!(j["outcome"], "nil:literal");
     // The CLI elides nothing.
-    assert!(!compute_json(&report, &no_host).contains("elided"));
+    assert!(!compute_json(&report, &NO_HOST).contains("elided"));
     // 200,000 levels: priced and elided without native recursion.
     let report = ComputeReport {
         stack: vec![deep(200_000)],
         ..report
     };
-    let r = compute_json_within(&report, u64::MAX, &no_host);
+    let r = compute_json_within(&report, u64::MAX, &NO_HOST);
     assert_eq!(r.elided_slots, 1);
 }

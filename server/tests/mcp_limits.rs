@@ -200,8 +200,10 @@ async fn a_full_gate_answers_capacity_exhausted_after_the_wait() {
     );
 }
 
-/// A program that never ends by itself: only the interrupt flag stops it.
-const FOREVER: &str = "{ F } 'F' DEF F";
+/// A program that never ends by itself, in constant memory (a tail loop, LANGUAGE.md
+/// §6.6): only the interrupt flag stops it. (A plain self-call, `{ F } 'F' DEF F`, nests
+/// frames: with the steps unlimited its memory, not the clock, ends it.)
+const FOREVER: &str = "{ { 0 > | F } { IDLE | 0 } COND } 'F' DEF 1 F";
 
 /// The deadline (golden/limits.json `wallTimeMs`): a test-only server with a 1 ms deadline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,7 +4,7 @@
 
 use ajisai_core::engine::{self, Options};
 use ajisai_core::envelope::{check_json, compute_json, compute_json_within, infer_json};
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::render::{ERROR_STACK_BUDGET, VALUE_STACK_BUDGET};
 use ajisai_core::word::{entry_json, registry};
 use ajisai_core::Profile;
@@ -69,8 +69,8 @@ fn mcp_block() -> Json {
     })
 }
 
-fn with_mcp(o: &mut ObjectWriter<'_>) {
-    o.raw("mcp", &mcp_block().to_string());
+fn with_mcp() -> HostFields {
+    HostFields::of(&json!({ "mcp": mcp_block() }))
 }
 
 fn parse(json: &str) -> Json {
@@ -90,19 +90,19 @@ fn compute(source: &str) -> Json {
     } else {
         VALUE_STACK_BUDGET
     };
-    parse(&compute_json_within(&r, budget, &with_mcp).json)
+    parse(&compute_json_within(&r, budget, &with_mcp()).json)
 }
 
 fn check(source: &str) -> Json {
     link();
-    parse(&check_json(&engine::check(source, &options()), &with_mcp))
+    parse(&check_json(&engine::check(source, &options()), &with_mcp()))
 }
 
 fn infer(source: &str) -> Json {
     link();
     parse(&infer_json(
         &engine::infer_contracts(source, &options()),
-        &with_mcp,
+        &with_mcp(),
     ))
 }
 
@@ -315,7 +315,7 @@ fn every_rendered_envelope_validates() {
     for source in COMPUTE_SOURCES {
         let r = engine::compute(source, &options());
         if r.stack.iter().all(|x| x.depth() <= 32) && !source.contains("7000") {
-            v.accepts(source, &parse(&compute_json(&r, &with_mcp)));
+            v.accepts(source, &parse(&compute_json(&r, &with_mcp())));
         }
     }
 }

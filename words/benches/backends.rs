@@ -13,7 +13,7 @@ mod programs;
 
 use ajisai_core::engine::{compute, Options};
 use ajisai_core::envelope::compute_json;
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::numerics::{self, with_backend, Numerics};
 use ajisai_core::Profile;
 use std::time::{Duration, Instant};
@@ -22,7 +22,7 @@ fn run(source: &str, options: &Options, render: bool) -> String {
     let report = compute(source, options);
     assert!(report.error.is_none(), "{source}: {:?}", report.error);
     if render {
-        compute_json(&report, &|_: &mut ObjectWriter<'_>| {})
+        compute_json(&report, &HostFields::NONE)
     } else {
         String::new()
     }

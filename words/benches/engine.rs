@@ -15,7 +15,7 @@ mod programs;
 
 use ajisai_core::engine::{compute, Options};
 use ajisai_core::envelope::compute_json;
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::numerics::{self, with_backend};
 use ajisai_core::Profile;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -37,7 +37,7 @@ fn bench(c: &mut Criterion) {
                         with_backend(backend, || {
                             let report = compute(source, &options);
                             if render {
-                                compute_json(&report, &|_: &mut ObjectWriter<'_>| {});
+                                compute_json(&report, &HostFields::NONE);
                             }
                             report
                         })

@@ -781,7 +781,7 @@ fn compute_checks_declarations_before_running() {
 #[test]
 fn envelopes_render_contract_decls_in_order() {
     let o = options();
-    let none = |_: &mut ajisai_core::json::ObjectWriter<'_>| {};
+    let none = ajisai_core::json::HostFields::NONE;
     let r = compute("#:contract INC inputs=2\n{ NOT } 'INC' DEF", &o);
     let json = compute_json(&r, &none);
     let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
@@ -875,7 +875,7 @@ fn infer_contracts_lists_source_words() {
         },
     ];
     assert_eq!(r.contracts, want);
-    let none = |_: &mut ajisai_core::json::ObjectWriter<'_>| {};
+    let none = ajisai_core::json::HostFields::NONE;
     let v: serde_json::Value = serde_json::from_str(&infer_json(&r, &none)).expect("valid JSON");
     assert_eq!(v["status"], "ok");
     assert_eq!(

@@ -115,7 +115,7 @@ fn shortcuts_step_aside_for_keep_nil_vectors_fractions_and_underflow() {
             format!("3 1/2 {word}"),
             format!("2 SQRT 3 {word}"),
             format!("3 {word}"),
-            format!("{word}"),
+            word.to_string(),
             format!("'a' 3 {word}"),
             format!("{{ 3 {word} }} 'W' DEF 4 W"),
             format!("4 {{ 3 {word} }} EXEC"),

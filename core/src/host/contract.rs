@@ -55,6 +55,13 @@ impl Gap {
     }
 }
 
+/// A gap is written as its id.
+impl serde::Serialize for Gap {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
 /// A stack effect: how many values a Word reads below its start and leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effect {
@@ -816,7 +823,9 @@ pub fn parse_directive(d: &DirectiveLine) -> Option<Directive> {
 }
 
 /// How serious a finding is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "camelCase")]
+#[strum(serialize_all = "camelCase")]
 pub enum Severity {
     /// A malformed or violated declaration: the program does not run.
     Error,
@@ -827,10 +836,7 @@ pub enum Severity {
 impl Severity {
     /// The id (`error` / `note`).
     pub fn id(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Note => "note",
-        }
+        self.into()
     }
 }
 
@@ -848,7 +854,9 @@ pub struct Finding {
 }
 
 /// The verdict on a well-formed directive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "camelCase")]
+#[strum(serialize_all = "camelCase")]
 pub enum Verdict {
     /// Every declared key equals inference.
     Verified,
@@ -861,24 +869,22 @@ pub enum Verdict {
 impl Verdict {
     /// The id (`verified`, `cannotVerify`, `violated`).
     pub fn id(self) -> &'static str {
-        match self {
-            Verdict::Verified => "verified",
-            Verdict::CannotVerify => "cannotVerify",
-            Verdict::Violated => "violated",
-        }
+        self.into()
     }
 }
 
 /// The verdict on one well-formed directive.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Declaration {
     /// The declared Word (normalized).
     pub word: String,
     /// The verdict.
     pub verdict: Verdict,
     /// For `cannotVerify`: the gap inference ran into.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gap: Option<Gap>,
-    /// The directive's line.
+    /// The directive's line (not on the wire).
+    #[serde(skip)]
     pub line: u32,
 }
 
@@ -1042,19 +1048,24 @@ pub fn check_declarations(program: &Program, prelude: &[&Block]) -> Option<Contr
 // ---------------------------------------------------------------------------
 
 /// The inferred contract of one Word a source defines, as `infer_contracts` reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct WordContract {
     /// The Word (normalized).
     pub name: String,
     /// Inferred inputs, when inferred.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub inputs: Option<u64>,
     /// Inferred outputs, when inferred.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub outputs: Option<u64>,
     /// Inferred field, when inferred.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<Field>,
     /// A paste-ready `#:contract` line, when at least one key was inferred.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub suggested: Option<String>,
     /// Why some key could not be inferred.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gap: Option<Gap>,
 }
 

@@ -31,8 +31,9 @@ impl Options {
     }
 }
 
-/// What a run spent of each accumulating limit (MCP-34).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What a run spent of each accumulating limit (MCP-34): the envelope's `resourceUsage`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Usage {
     /// Execution steps.
     pub execution_steps: u64,

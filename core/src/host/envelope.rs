@@ -4,41 +4,44 @@
 //! fields are omitted, never `null`. Hosts append their own trailing fields — the
 //! server its `mcp` provenance block, the CLI `limitProfile` and `backend` (MCP-95).
 
-use crate::contract::ContractDecls;
+use crate::contract::{ContractDecls, Declaration, Severity, WordContract};
 use crate::display::display;
-use crate::engine::{CheckReport, ComputeReport, InferReport, Usage};
-use crate::json::{write_str, ObjectWriter};
-use crate::number::Number;
-use crate::outcome::{LangError, MESSAGE_MAX_CHARS};
+use crate::engine::{CheckReport, ComputeReport, InferReport};
+use crate::json::{with_members, HostFields, ObjectWriter};
+use crate::outcome::{ErrorCategory, LangError, MESSAGE_MAX_CHARS};
 use crate::render::{plan, plan_sized, slot_sizes, ElidedRun, Elision, Fit, Piece, Plan};
-use crate::value::Value;
 use crate::SPECIFICATION_VERSION;
-use std::fmt::Write;
 
 /// The envelope schema version.
 pub const SCHEMA_VERSION: u64 = 6;
 
-/// The denominator bound of the rational approximation of algebraic nodes (MCP-30).
-pub const APPROXIMATION_BOUND: u64 = 1_000_000_000;
+pub use crate::node::{write_exact_terms, write_node, APPROXIMATION_BOUND};
 
-/// Host fields appended after the engine's fields.
-pub type HostFields<'a> = &'a dyn Fn(&mut ObjectWriter<'_>);
+/// The `error` object of a language error (MCP-33).
+#[derive(serde::Serialize)]
+pub struct ErrorObject<'a> {
+    category: ErrorCategory,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resource: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    word: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u32>,
+}
 
-/// Write the `error` object of a language error (MCP-33).
-pub fn write_error(out: &mut String, e: &LangError) {
-    let mut o = ObjectWriter::new(out);
-    o.str("category", e.category.id());
-    if let Some(r) = e.resource {
-        o.str("resource", r);
+impl<'a> ErrorObject<'a> {
+    /// The object of `e`.
+    pub fn of(e: &'a LangError) -> ErrorObject<'a> {
+        ErrorObject {
+            category: e.category,
+            resource: e.resource,
+            word: e.word.as_deref(),
+            line: e.pos.map(|p| p.line),
+            column: e.pos.map(|p| p.column),
+        }
     }
-    if let Some(w) = &e.word {
-        o.str("word", w);
-    }
-    if let Some(p) = e.pos {
-        o.int("line", u64::from(p.line));
-        o.int("column", u64::from(p.column));
-    }
-    o.end();
 }
 
 /// One line: CR and LF become spaces (a message is always a single line).
@@ -59,117 +62,6 @@ pub fn message_line(s: &str) -> String {
     cut
 }
 
-fn write_usage(out: &mut String, u: &Usage) {
-    let mut o = ObjectWriter::new(out);
-    o.int("executionSteps", u.execution_steps)
-        .int("numericWork", u.numeric_work)
-        .int("collectionWork", u.collection_work);
-    o.end();
-}
-
-fn write_rational_value(out: &mut String, num: &str, den: &str) {
-    let mut o = ObjectWriter::new(out);
-    o.str("numerator", num).str("denominator", den);
-    o.end();
-}
-
-fn write_number_node(out: &mut String, n: &Number) {
-    let mut o = ObjectWriter::new(out);
-    o.str("type", "number");
-    match n {
-        Number::Rat(r) => {
-            o.with("value", |out| {
-                write_rational_value(out, &r.numer().to_string(), &r.denom().to_string())
-            });
-        }
-        Number::Alg(_) => {
-            let approx = n.best_convergent(APPROXIMATION_BOUND);
-            o.with("value", |out| {
-                write_rational_value(
-                    out,
-                    &approx.numer().to_string(),
-                    &approx.denom().to_string(),
-                )
-            });
-            o.with("semantics", |out| {
-                let mut s = ObjectWriter::new(out);
-                s.bool("approximate", true);
-                s.with("exactTerms", |out| write_exact_terms(out, n));
-                s.end();
-            });
-        }
-    }
-    o.end();
-}
-
-/// `[{"numerator","denominator","radicand"}, …]` of a Number's normal form.
-pub fn write_exact_terms(out: &mut String, n: &Number) {
-    out.push('[');
-    for (i, (c, d)) in n.terms().iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let mut t = ObjectWriter::new(out);
-        t.str("numerator", &c.numer().to_string())
-            .str("denominator", &c.denom().to_string())
-            .str("radicand", &d.to_string());
-        t.end();
-    }
-    out.push(']');
-}
-
-enum Task<'a> {
-    Node(&'a Value),
-    Text(&'static str),
-}
-
-/// Write the stack node of a value (MCP-29), iteratively.
-pub fn write_node(out: &mut String, v: &Value) {
-    let mut tasks = vec![Task::Node(v)];
-    while let Some(t) = tasks.pop() {
-        let v = match t {
-            Task::Text(s) => {
-                out.push_str(s);
-                continue;
-            }
-            Task::Node(v) => v,
-        };
-        match v {
-            Value::Number(n) => write_number_node(out, n),
-            Value::Bool(b) => {
-                let _ = write!(out, "{{\"type\":\"boolean\",\"value\":{b}}}");
-            }
-            Value::Str(s) => {
-                out.push_str("{\"type\":\"string\",\"value\":");
-                write_str(out, s);
-                out.push('}');
-            }
-            Value::Block(_) => {
-                out.push_str("{\"type\":\"codeBlock\",\"value\":");
-                write_str(out, &display(v));
-                out.push('}');
-            }
-            Value::Nil(r) => {
-                let _ = write!(
-                    out,
-                    "{{\"type\":\"nil\",\"value\":null,\"semantics\":{{\"absence\":{{\"reason\":\"{}\"}}}}}}",
-                    r.id()
-                );
-            }
-            Value::Vector(items) => {
-                out.push_str("{\"type\":\"vector\",\"value\":[");
-                tasks.push(Task::Text("]}"));
-                for (i, item) in items.items().iter().enumerate().rev() {
-                    tasks.push(Task::Node(item));
-                    if i > 0 {
-                        tasks.push(Task::Text(","));
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// A rendered `compute` envelope and how its stack was fitted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rendered {
@@ -183,7 +75,7 @@ pub struct Rendered {
 
 /// The envelope of a `compute` run (the CLI's `run --json`), with host fields last.
 /// Nothing is elided.
-pub fn compute_json(report: &ComputeReport, host: HostFields<'_>) -> String {
+pub fn compute_json(report: &ComputeReport, host: &HostFields) -> String {
     compute_json_fitted(report, &Fit::UNLIMITED, host).json
 }
 
@@ -197,13 +89,13 @@ pub fn compute_json(report: &ComputeReport, host: HostFields<'_>) -> String {
 pub fn compute_json_within(
     report: &ComputeReport,
     stack_budget: u64,
-    host: HostFields<'_>,
+    host: &HostFields,
 ) -> Rendered {
     compute_json_fitted(report, &Fit::mcp(stack_budget), host)
 }
 
 /// The `compute` envelope fitted as `fit` says (see [`compute_json_within`]).
-pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: HostFields<'_>) -> Rendered {
+pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: &HostFields) -> Rendered {
     compute_json_planned(report, &plan(&report.stack, fit), fit, host)
 }
 
@@ -224,7 +116,7 @@ impl<'r> Fitter<'r> {
     }
 
     /// The envelope with the stack fitted as `fit` says.
-    pub fn render(&self, fit: &Fit, host: HostFields<'_>) -> Rendered {
+    pub fn render(&self, fit: &Fit, host: &HostFields) -> Rendered {
         let plan = plan_sized(&self.report.stack, &self.sizes, fit);
         compute_json_planned(self.report, &plan, fit, host)
     }
@@ -235,7 +127,7 @@ fn compute_json_planned(
     report: &ComputeReport,
     plan: &Plan,
     fit: &Fit,
-    host: HostFields<'_>,
+    host: &HostFields,
 ) -> Rendered {
     let reason = if report.error.is_some() {
         "errorStackBudget"
@@ -280,52 +172,26 @@ fn compute_json_planned(
         .collect();
     o.strs("stackDisplay", &displays);
     if plan.elided > 0 {
-        o.with("stackElided", |out| {
-            let mut se = ObjectWriter::new(out);
-            se.str("reason", reason);
-            se.int("budgetBytes", fit.stack_budget);
-            se.with("slots", |out| {
-                out.push('[');
-                for (i, e) in plan.singles().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    let mut so = ObjectWriter::new(out);
-                    so.int("index", e.index as u64);
-                    write_elision_sizes(&mut so, e);
-                    so.end();
-                }
-                out.push(']');
-            });
-            if plan.runs().next().is_some() {
-                se.with("runs", |out| {
-                    out.push('[');
-                    for (i, r) in plan.runs().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        let mut ro = ObjectWriter::new(out);
-                        ro.int("start", r.start as u64)
-                            .int("count", r.count as u64)
-                            .int("approxBytes", r.approx_bytes);
-                        ro.end();
-                    }
-                    out.push(']');
-                });
-            }
-            se.end();
-        });
+        o.ser(
+            "stackElided",
+            &StackElided {
+                reason,
+                budget_bytes: fit.stack_budget,
+                slots: plan.singles().map(ElidedSlot::of).collect(),
+                runs: plan.runs().map(RunRecord::of).collect(),
+            },
+        );
     }
     o.strs("output", &report.output);
     if let Some(e) = &report.error {
         o.str("message", &message_line(&e.message));
-        o.with("error", |out| write_error(out, e));
+        o.ser("error", &ErrorObject::of(e));
     }
     if let Some(d) = &report.contract_decls {
-        o.with("contractDecls", |out| write_contract_decls(out, d));
+        o.ser("contractDecls", &ContractDeclsObject::of(d));
     }
-    o.with("resourceUsage", |out| write_usage(out, &report.usage));
-    host(&mut o);
+    o.ser("resourceUsage", &report.usage);
+    o.members(host);
     o.end();
     Rendered {
         json: out,
@@ -336,149 +202,200 @@ fn compute_json_planned(
 
 /// The node of a run of elided slots: `{"type":"elidedRun","count","approxBytes"}`.
 fn write_run_node(out: &mut String, r: &ElidedRun) {
-    let mut o = ObjectWriter::new(out);
-    o.str("type", "elidedRun")
-        .int("count", r.count as u64)
-        .int("approxBytes", r.approx_bytes);
-    o.end();
-}
-
-/// `elements`?, `approxBytes`, `algebraicTerms`? of an elision record.
-fn write_elision_sizes(o: &mut ObjectWriter<'_>, e: &Elision) {
-    if let Some(n) = e.elements {
-        o.int("elements", n);
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct RunNode {
+        r#type: &'static str,
+        count: usize,
+        approx_bytes: u64,
     }
-    o.int("approxBytes", e.approx_bytes);
-    if let Some(t) = e.algebraic_terms {
-        o.int("algebraicTerms", t);
-    }
+    write_record(
+        out,
+        &RunNode {
+            r#type: "elidedRun",
+            count: r.count,
+            approx_bytes: r.approx_bytes,
+        },
+    );
 }
 
 /// The node of an elided slot: its real type, `value: null` and the `elided` record.
-fn write_elided_node(out: &mut String, e: &Elision, reason: &str) {
-    let mut o = ObjectWriter::new(out);
-    o.str("type", e.kind);
-    o.raw("value", "null");
-    o.with("elided", |out| {
-        let mut r = ObjectWriter::new(out);
-        r.str("reason", reason);
-        write_elision_sizes(&mut r, e);
-        r.end();
-    });
-    o.end();
+fn write_elided_node(out: &mut String, e: &Elision, reason: &'static str) {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct ElidedNode {
+        r#type: &'static str,
+        value: (),
+        elided: ElidedRecord,
+    }
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct ElidedRecord {
+        reason: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        elements: Option<u64>,
+        approx_bytes: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        algebraic_terms: Option<u64>,
+    }
+    write_record(
+        out,
+        &ElidedNode {
+            r#type: e.kind,
+            value: (),
+            elided: ElidedRecord {
+                reason,
+                elements: e.elements,
+                approx_bytes: e.approx_bytes,
+                algebraic_terms: e.algebraic_terms,
+            },
+        },
+    );
+}
+
+/// Append a flat record serde writes.
+fn write_record(out: &mut String, record: &impl serde::Serialize) {
+    out.push_str(&serde_json::to_string(record).expect("a flat record serializes"));
+}
+
+/// `stackElided` (MCP-36): the reason, the budget, one record per single elided slot
+/// and one per run of them.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StackElided {
+    reason: &'static str,
+    budget_bytes: u64,
+    slots: Vec<ElidedSlot>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    runs: Vec<RunRecord>,
+}
+
+/// One elided slot's record in `stackElided.slots`.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ElidedSlot {
+    index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elements: Option<u64>,
+    approx_bytes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    algebraic_terms: Option<u64>,
+}
+
+impl ElidedSlot {
+    fn of(e: &Elision) -> ElidedSlot {
+        ElidedSlot {
+            index: e.index,
+            elements: e.elements,
+            approx_bytes: e.approx_bytes,
+            algebraic_terms: e.algebraic_terms,
+        }
+    }
+}
+
+/// One run's record in `stackElided.runs`.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RunRecord {
+    start: usize,
+    count: usize,
+    approx_bytes: u64,
+}
+
+impl RunRecord {
+    fn of(r: &ElidedRun) -> RunRecord {
+        RunRecord {
+            start: r.start,
+            count: r.count,
+            approx_bytes: r.approx_bytes,
+        }
+    }
+}
+
+/// The `contractDecls` object (MCP-68): findings (one line each) and declarations.
+#[derive(serde::Serialize)]
+pub struct ContractDeclsObject<'a> {
+    findings: Vec<FindingObject>,
+    declarations: &'a [Declaration],
+}
+
+/// One finding as the wire carries it.
+#[derive(serde::Serialize)]
+struct FindingObject {
+    severity: Severity,
+    message: String,
+}
+
+impl<'a> ContractDeclsObject<'a> {
+    /// The object of `d`.
+    pub fn of(d: &'a ContractDecls) -> ContractDeclsObject<'a> {
+        ContractDeclsObject {
+            findings: d
+                .findings
+                .iter()
+                .map(|f| FindingObject {
+                    severity: f.severity,
+                    message: one_line(&f.message),
+                })
+                .collect(),
+            declarations: &d.declarations,
+        }
+    }
+}
+
+/// The envelope of `check` and `infer_contracts` (MCP-26's key order): everything but
+/// the host fields, which follow.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StaticEnvelope<'a> {
+    schema_version: u64,
+    status: &'static str,
+    specification_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ErrorObject<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contract_decls: Option<ContractDeclsObject<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contracts: Option<&'a [WordContract]>,
+}
+
+impl<'a> StaticEnvelope<'a> {
+    fn new(error: Option<&'a LangError>) -> StaticEnvelope<'a> {
+        StaticEnvelope {
+            schema_version: SCHEMA_VERSION,
+            status: if error.is_some() { "error" } else { "ok" },
+            specification_version: SPECIFICATION_VERSION,
+            message: error.map(|e| message_line(&e.message)),
+            error: error.map(ErrorObject::of),
+            contract_decls: None,
+            contracts: None,
+        }
+    }
+
+    fn with_host(&self, host: &HostFields) -> String {
+        with_members(
+            serde_json::to_string(self).expect("an envelope of flat records serializes"),
+            host,
+        )
+    }
 }
 
 /// The envelope of a `check` (the CLI's `check --json`), with host fields last.
-pub fn check_json(report: &CheckReport, host: HostFields<'_>) -> String {
-    let mut out = String::new();
-    let mut o = ObjectWriter::new(&mut out);
-    o.int("schemaVersion", SCHEMA_VERSION);
-    o.str(
-        "status",
-        if report.error.is_some() {
-            "error"
-        } else {
-            "ok"
-        },
-    );
-    o.str("specificationVersion", SPECIFICATION_VERSION);
-    if let Some(e) = &report.error {
-        o.str("message", &message_line(&e.message));
-        o.with("error", |out| write_error(out, e));
+pub fn check_json(report: &CheckReport, host: &HostFields) -> String {
+    StaticEnvelope {
+        contract_decls: report.contract_decls.as_ref().map(ContractDeclsObject::of),
+        ..StaticEnvelope::new(report.error.as_ref())
     }
-    if let Some(d) = &report.contract_decls {
-        o.with("contractDecls", |out| write_contract_decls(out, d));
-    }
-    host(&mut o);
-    o.end();
-    out
-}
-
-/// Write the `contractDecls` object (MCP-68).
-pub fn write_contract_decls(out: &mut String, d: &ContractDecls) {
-    let mut o = ObjectWriter::new(out);
-    o.with("findings", |out| {
-        out.push('[');
-        for (i, f) in d.findings.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let mut fo = ObjectWriter::new(out);
-            fo.str("severity", f.severity.id())
-                .str("message", &one_line(&f.message));
-            fo.end();
-        }
-        out.push(']');
-    });
-    o.with("declarations", |out| {
-        out.push('[');
-        for (i, decl) in d.declarations.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let mut dobj = ObjectWriter::new(out);
-            dobj.str("word", &decl.word)
-                .str("verdict", decl.verdict.id());
-            if let Some(g) = decl.gap {
-                dobj.str("gap", g.id());
-            }
-            dobj.end();
-        }
-        out.push(']');
-    });
-    o.end();
+    .with_host(host)
 }
 
 /// The envelope of `infer_contracts` (the CLI's `contract --json`), with host fields last.
-pub fn infer_json(report: &InferReport, host: HostFields<'_>) -> String {
-    let mut out = String::new();
-    let mut o = ObjectWriter::new(&mut out);
-    o.int("schemaVersion", SCHEMA_VERSION);
-    o.str(
-        "status",
-        if report.error.is_some() {
-            "error"
-        } else {
-            "ok"
-        },
-    );
-    o.str("specificationVersion", SPECIFICATION_VERSION);
-    match &report.error {
-        Some(e) => {
-            o.str("message", &message_line(&e.message));
-            o.with("error", |out| write_error(out, e));
-        }
-        None => {
-            o.with("contracts", |out| {
-                out.push('[');
-                for (i, c) in report.contracts.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    let mut co = ObjectWriter::new(out);
-                    co.str("name", &c.name);
-                    if let Some(n) = c.inputs {
-                        co.int("inputs", n);
-                    }
-                    if let Some(n) = c.outputs {
-                        co.int("outputs", n);
-                    }
-                    if let Some(f) = c.field {
-                        co.str("field", f.id());
-                    }
-                    if let Some(s) = &c.suggested {
-                        co.str("suggested", s);
-                    }
-                    if let Some(g) = c.gap {
-                        co.str("gap", g.id());
-                    }
-                    co.end();
-                }
-                out.push(']');
-            });
-        }
+pub fn infer_json(report: &InferReport, host: &HostFields) -> String {
+    StaticEnvelope {
+        contracts: report.error.is_none().then_some(&report.contracts[..]),
+        ..StaticEnvelope::new(report.error.as_ref())
     }
-    host(&mut o);
-    o.end();
-    out
+    .with_host(host)
 }

@@ -14,7 +14,7 @@
 //! not cost the small slots below it.
 
 use crate::code::{write_block, Block};
-use crate::envelope::APPROXIMATION_BOUND;
+use crate::node::{pieces, APPROXIMATION_BOUND};
 use crate::number::{Alg, Int, Number};
 use crate::value::{Value, Vector};
 use std::collections::HashMap;
@@ -25,30 +25,6 @@ pub const VALUE_STACK_BUDGET: u64 = 450_560;
 
 /// The value-stack budget on `error` results (MCP-53).
 pub const ERROR_STACK_BUDGET: u64 = 65_536;
-
-/// Fixed pieces of the node JSON (MCP-29), as the envelope writes them.
-mod piece {
-    /// `{"type":"number","value":{"numerator":"` … `","denominator":"` … `"}}`.
-    pub const RATIONAL: u64 =
-        r#"{"type":"number","value":{"numerator":"","denominator":""}}"#.len() as u64;
-    /// An algebraic node around its approximation and its terms array.
-    pub const ALGEBRAIC: u64 = r#"{"type":"number","value":{"numerator":"","denominator":""},"semantics":{"approximate":true,"exactTerms":[]}}"#.len() as u64;
-    /// One exact term around its three digit strings.
-    pub const TERM: u64 = r#"{"numerator":"","denominator":"","radicand":""}"#.len() as u64;
-    /// A string node around its JSON string literal.
-    pub const STRING: u64 = r#"{"type":"string","value":}"#.len() as u64;
-    /// A code-block node around its JSON string literal.
-    pub const BLOCK: u64 = r#"{"type":"codeBlock","value":}"#.len() as u64;
-    /// A vector node around its elements.
-    pub const VECTOR: u64 = r#"{"type":"vector","value":[]}"#.len() as u64;
-    /// `{"type":"boolean","value":true}`.
-    pub const TRUE: u64 = r#"{"type":"boolean","value":true}"#.len() as u64;
-    /// `{"type":"boolean","value":false}`.
-    pub const FALSE: u64 = r#"{"type":"boolean","value":false}"#.len() as u64;
-    /// A NIL node around its reason id.
-    pub const NIL: u64 =
-        r#"{"type":"nil","value":null,"semantics":{"absence":{"reason":""}}}"#.len() as u64;
-}
 
 /// The rendered sizes of one value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -162,7 +138,8 @@ impl Sizer {
             };
             let n = vector.len() as u64;
             let size = Size {
-                node: piece::VECTOR
+                node: pieces()
+                    .vector
                     .saturating_add(acc.node)
                     .saturating_add(n.saturating_sub(1)),
                 display: 3u64.saturating_add(n).saturating_add(acc.display),
@@ -181,9 +158,9 @@ impl Sizer {
     fn leaf(&mut self, v: &Value) -> Size {
         let (node, display) = match v {
             Value::Number(n) => return self.number(n),
-            Value::Bool(true) => (piece::TRUE, 4),
-            Value::Bool(false) => (piece::FALSE, 5),
-            Value::Nil(r) => (piece::NIL + r.id().len() as u64, 3),
+            Value::Bool(true) => (pieces().true_node, 4),
+            Value::Bool(false) => (pieces().false_node, 5),
+            Value::Nil(r) => (pieces().nil + r.id().len() as u64, 3),
             Value::Str(s) => {
                 let e = self
                     .strings
@@ -191,7 +168,7 @@ impl Sizer {
                     .or_insert_with(|| (s.clone(), escaped_len(s)))
                     .1;
                 // The node holds the text as a JSON string; the display is 'text'.
-                (piece::STRING + e + 2, e + 2)
+                (pieces().string + e + 2, e + 2)
             }
             Value::Block(b) => {
                 let e = self
@@ -203,7 +180,7 @@ impl Sizer {
                         (b.clone(), escaped_len(&shown))
                     })
                     .1;
-                (piece::BLOCK + e + 2, e)
+                (pieces().block + e + 2, e)
             }
             Value::Vector(items) => return self.vector(items),
         };
@@ -221,7 +198,7 @@ impl Sizer {
                 let num = self.int_len(r.numer());
                 let den = self.int_len(r.denom());
                 Size {
-                    node: piece::RATIONAL + num + den,
+                    node: pieces().rational + num + den,
                     display: num + 1 + den,
                     depth: 0,
                 }
@@ -232,8 +209,9 @@ impl Sizer {
                     return *s;
                 }
                 let approx = n.best_convergent(APPROXIMATION_BOUND);
-                let mut node =
-                    piece::ALGEBRAIC + self.int_len(approx.numer()) + self.int_len(approx.denom());
+                let mut node = pieces().algebraic
+                    + self.int_len(approx.numer())
+                    + self.int_len(approx.denom());
                 let mut display = 0u64;
                 let terms = a.terms();
                 if terms.is_empty() {
@@ -243,7 +221,7 @@ impl Sizer {
                     let num = self.int_len(c.numer());
                     let den = self.int_len(c.denom());
                     let rad = self.int_len(d);
-                    node += piece::TERM + num + den + rad + u64::from(i > 0);
+                    node += pieces().term + num + den + rad + u64::from(i > 0);
                     let negative = c.signum() < 0;
                     // A sign between terms always; before the first only when negative.
                     let sign = u64::from(i > 0 || negative);
@@ -538,7 +516,7 @@ mod tests {
 
     fn measured(v: &Value) -> Size {
         let mut node = String::new();
-        crate::envelope::write_node(&mut node, v);
+        crate::node::write_node(&mut node, v);
         let shown = crate::json::quoted(&crate::display::display(v));
         Size {
             node: node.len() as u64,

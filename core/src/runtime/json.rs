@@ -1,6 +1,12 @@
 //! A small compact-JSON writer for the envelope (MCP-26): no insignificant
 //! whitespace, non-ASCII and `/` unescaped, keys in the order written. Values are
 //! written iteratively so arbitrarily deep stacks cannot overflow the native stack.
+//!
+//! Written by hand because the envelope streams what serde would have to hold or
+//! recurse through: stack nodes of any depth, exact digit strings, a layout whose
+//! sizes are priced before it is written. Flat records inside it (errors, usage,
+//! findings, host fields) go through serde ([`ObjectWriter::ser`]), whose string
+//! escaping is the same as [`write_str`]'s (pinned by a test below).
 
 use std::fmt::Write;
 
@@ -103,15 +109,114 @@ impl<'a> ObjectWriter<'a> {
         self
     }
 
+    /// A member whose value is a flat record serde writes.
+    pub fn ser(&mut self, key: &str, value: &impl serde::Serialize) -> &mut Self {
+        self.key(key);
+        self.out
+            .push_str(&serde_json::to_string(value).expect("a flat record serializes"));
+        self
+    }
+
+    /// The members of `members` (an object's JSON without its braces, as
+    /// [`HostFields`] holds them), after the ones written so far.
+    pub fn members(&mut self, members: &HostFields) -> &mut Self {
+        if !members.0.is_empty() {
+            if !self.first {
+                self.out.push(',');
+            }
+            self.first = false;
+            self.out.push_str(&members.0);
+        }
+        self
+    }
+
     /// Close the object (writes `}`).
     pub fn end(&mut self) {
         self.out.push('}');
     }
 }
 
+/// The host's trailing fields of an envelope (the server's `prelude` and `mcp`, the
+/// CLI's `limitProfile` and `backend`, MCP-28/95): a record serde writes as one
+/// object, whose members follow the engine's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HostFields(String);
+
+impl HostFields {
+    /// No host fields.
+    pub const NONE: HostFields = HostFields(String::new());
+
+    /// The fields of `record`, a struct (or map) serde writes as a JSON object.
+    pub fn of(record: &impl serde::Serialize) -> HostFields {
+        let json = serde_json::to_string(record).expect("a host record serializes");
+        let members = json
+            .strip_prefix('{')
+            .and_then(|j| j.strip_suffix('}'))
+            .expect("a host record is a JSON object");
+        HostFields(members.to_string())
+    }
+
+    /// The members' JSON, without braces (empty for [`HostFields::NONE`]).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// `json`, a compact JSON object, with `host`'s members appended.
+pub fn with_members(mut json: String, host: &HostFields) -> String {
+    if !host.0.is_empty() {
+        debug_assert!(json.ends_with('}'), "an object: {json}");
+        json.pop();
+        if !json.ends_with('{') {
+            json.push(',');
+        }
+        json.push_str(&host.0);
+        json.push('}');
+    }
+    json
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// serde's escaping of strings is [`write_str`]'s, so records written by serde
+    /// and by the writer agree byte for byte.
+    #[test]
+    fn serde_strings_escape_as_the_writer_does() {
+        let all: String = (0u32..0x80)
+            .filter_map(char::from_u32)
+            .chain("é漢字🙂\u{2028}\u{2029}/".chars())
+            .collect();
+        for s in [all.as_str(), "", "plain", "\"\\", "tab\there"] {
+            assert_eq!(serde_json::to_string(s).unwrap(), quoted(s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn host_fields_append_after_the_engine_fields() {
+        #[derive(serde::Serialize)]
+        struct Host {
+            a: u8,
+            b: &'static str,
+        }
+        let host = HostFields::of(&Host { a: 1, b: "x" });
+        assert_eq!(host.as_str(), r#""a":1,"b":"x""#);
+        assert_eq!(with_members("{}".into(), &host), r#"{"a":1,"b":"x"}"#);
+        assert_eq!(
+            with_members(r#"{"z":0}"#.into(), &host),
+            r#"{"z":0,"a":1,"b":"x"}"#
+        );
+        assert_eq!(
+            with_members(r#"{"z":0}"#.into(), &HostFields::NONE),
+            r#"{"z":0}"#
+        );
+        let mut out = String::new();
+        let mut o = ObjectWriter::new(&mut out);
+        o.int("z", 0).members(&host).members(&HostFields::NONE);
+        o.end();
+        assert_eq!(out, r#"{"z":0,"a":1,"b":"x"}"#);
+    }
 
     #[test]
     fn escapes_like_json_stringify() {

@@ -10,7 +10,7 @@ use ajisai_core::contract::Verdict;
 use ajisai_core::display::{display, display_lower_bound, display_polled};
 use ajisai_core::engine::{self, CheckReport, ComputeReport, InferReport, Options};
 use ajisai_core::envelope::{self, one_line};
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::numerics::{BackendProvenance, Selected};
 use ajisai_core::render::{slot_sizes, Size};
 use ajisai_core::value::Value;
@@ -111,8 +111,7 @@ pub fn host_error(
     backend: &BackendProvenance,
 ) -> Rendered {
     if json {
-        let mut doc =
-            error.envelope_with(&|o: &mut ObjectWriter<'_>| write_host_fields(o, profile, backend));
+        let mut doc = error.envelope_with(&cli_host_fields(profile, backend));
         doc.push('\n');
         return Rendered::json(doc, Exit::Failure);
     }
@@ -159,12 +158,18 @@ impl Rendered {
     }
 }
 
-/// Append the CLI's host fields: `"limitProfile"`, then `"backend"` (`{kind, library, origin}`).
-pub fn write_host_fields(o: &mut ObjectWriter<'_>, profile: &Profile, backend: &BackendProvenance) {
-    o.str("limitProfile", profile.name).raw(
-        "backend",
-        &serde_json::to_string(backend).expect("a flat record of strings"),
-    );
+/// The CLI's host fields (MCP-95): `"limitProfile"`, then `"backend"` (`{kind, library, origin}`).
+pub fn cli_host_fields(profile: &Profile, backend: &BackendProvenance) -> HostFields {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct CliHost<'a> {
+        limit_profile: &'a str,
+        backend: &'a BackendProvenance,
+    }
+    HostFields::of(&CliHost {
+        limit_profile: profile.name,
+        backend,
+    })
 }
 
 /// The `run --json` document: the `compute` envelope with the CLI's host fields, one line.
@@ -173,27 +178,21 @@ pub fn compute_json(
     profile: &Profile,
     backend: &BackendProvenance,
 ) -> String {
-    let mut s = envelope::compute_json(report, &|o: &mut ObjectWriter<'_>| {
-        write_host_fields(o, profile, backend)
-    });
+    let mut s = envelope::compute_json(report, &cli_host_fields(profile, backend));
     s.push('\n');
     s
 }
 
 /// The `check --json` document: the `check` envelope with the CLI's host fields, one line.
 pub fn check_json(report: &CheckReport, profile: &Profile, backend: &BackendProvenance) -> String {
-    let mut s = envelope::check_json(report, &|o: &mut ObjectWriter<'_>| {
-        write_host_fields(o, profile, backend)
-    });
+    let mut s = envelope::check_json(report, &cli_host_fields(profile, backend));
     s.push('\n');
     s
 }
 
 /// The `contract --json` document: the `infer_contracts` envelope with the CLI's host fields.
 pub fn infer_json(report: &InferReport, profile: &Profile, backend: &BackendProvenance) -> String {
-    let mut s = envelope::infer_json(report, &|o: &mut ObjectWriter<'_>| {
-        write_host_fields(o, profile, backend)
-    });
+    let mut s = envelope::infer_json(report, &cli_host_fields(profile, backend));
     s.push('\n');
     s
 }

@@ -9,6 +9,7 @@
 
 use crate::assets;
 use ajisai_core::word::registry;
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -41,7 +42,7 @@ pub struct Content {
     /// The registry's `registrySchemaVersion`.
     pub registry_schema_version: u64,
     /// Each registry entry's compact JSON, by canonical name.
-    entries: BTreeMap<String, String>,
+    entries: BTreeMap<String, Box<RawValue>>,
 }
 
 /// Lowercase hex SHA-256 of `bytes`.
@@ -78,8 +79,8 @@ pub fn content() -> &'static Content {
 
 impl Content {
     /// The compact JSON of the registry entry of a canonical Word name.
-    pub fn entry(&self, canonical: &str) -> Option<&str> {
-        self.entries.get(canonical).map(String::as_str)
+    pub fn entry(&self, canonical: &str) -> Option<&RawValue> {
+        self.entries.get(canonical).map(|e| &**e)
     }
 }
 
@@ -117,7 +118,7 @@ fn build() -> Content {
 /// Split the registry document into its entries, re-serialized compactly: for a compact
 /// document that is byte-identical (key order is preserved and the escaping rules are
 /// the same), so `word_contract` answers the entry verbatim.
-fn index_registry(doc: &str) -> (u64, BTreeMap<String, String>) {
+fn index_registry(doc: &str) -> (u64, BTreeMap<String, Box<RawValue>>) {
     let mut entries = BTreeMap::new();
     let Ok(serde_json::Value::Object(root)) = serde_json::from_str::<serde_json::Value>(doc) else {
         return (0, entries);
@@ -130,7 +131,7 @@ fn index_registry(doc: &str) -> (u64, BTreeMap<String, String>) {
         for e in list {
             if let (Some(name), Ok(text)) = (
                 e.get("name").and_then(serde_json::Value::as_str),
-                serde_json::to_string(e),
+                serde_json::value::to_raw_value(e),
             ) {
                 entries.insert(name.to_string(), text);
             }
@@ -149,7 +150,7 @@ mod tests {
         assert_eq!(verify(), Ok(()));
         let c = content();
         for spec in registry().specs() {
-            let entry = c.entry(spec.name).expect("indexed");
+            let entry = c.entry(spec.name).expect("indexed").get();
             assert!(
                 c.registry.text.contains(entry),
                 "{} is a verbatim slice of the registry",

@@ -19,10 +19,11 @@ use super::tools::{Handler, SourceCall, ToolKind};
 use crate::memory;
 use ajisai_core::engine::{ComputeReport, Options};
 use ajisai_core::envelope::{self, Rendered};
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::limits::InterruptFlag;
 use ajisai_core::phrasebook::Entry;
 use ajisai_core::render::Fit;
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -83,16 +84,27 @@ pub fn render_compute(
     prelude: &[Entry],
     provenance: &Provenance,
 ) -> Rendered {
-    envelope::compute_json_within(report, budget, &|o: &mut ObjectWriter<'_>| {
-        host_fields(o, prelude, provenance)
-    })
+    envelope::compute_json_within(report, budget, &host_fields(prelude, provenance))
 }
 
 /// The host's fields, last in every source-tool envelope: `prelude` when Words were
 /// requested, then `mcp` (MCP-28).
-pub(super) fn host_fields(o: &mut ObjectWriter<'_>, prelude: &[Entry], provenance: &Provenance) {
-    phrasebook::write_prelude(o, prelude);
-    provenance.write(o);
+pub(super) fn host_fields<'a>(
+    prelude: &[Entry],
+    provenance: &'a Provenance,
+) -> Cow<'a, HostFields> {
+    if prelude.is_empty() {
+        return Cow::Borrowed(provenance.host_fields());
+    }
+    #[derive(serde::Serialize)]
+    struct WithPrelude<'a> {
+        prelude: Vec<phrasebook::PreludeRecord<'a>>,
+        mcp: &'a serde_json::value::RawValue,
+    }
+    Cow::Owned(HostFields::of(&WithPrelude {
+        prelude: prelude.iter().map(phrasebook::PreludeRecord::of).collect(),
+        mcp: provenance.block(),
+    }))
 }
 
 impl Executor {
@@ -389,7 +401,7 @@ impl Executor {
             self.options.value_stack_bytes
         };
         let fitter = envelope::Fitter::new(report);
-        let host = |o: &mut ObjectWriter<'_>| host_fields(o, prelude, &self.provenance);
+        let host = host_fields(prelude, &self.provenance);
         loop {
             let rendered = fitter.render(&Fit::mcp(budget), &host);
             let failure = match ToolAnswer::new(rendered.json, false) {

@@ -6,7 +6,7 @@
 
 use super::provenance::Provenance;
 use ajisai_core::envelope::SCHEMA_VERSION;
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::{with_members, HostFields};
 
 /// The eleven stable host-error codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +100,19 @@ pub struct HostError {
     pub detail: Option<String>,
     /// `retryAfterMs` (only on `capacityExhausted`).
     pub retry_after_ms: Option<u64>,
+}
+
+/// A host error's `error` object (MCP-42), in its key order.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ErrorObject<'a> {
+    code: &'static str,
+    message: &'a str,
+    retryable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after_ms: Option<u64>,
 }
 
 impl HostError {
@@ -197,48 +210,42 @@ impl HostError {
 
     /// The envelope (MCP-42): `{schemaVersion, status, error, mcp}`, compact.
     pub fn envelope(&self, provenance: &Provenance) -> String {
-        self.envelope_with(&|o: &mut ObjectWriter<'_>| provenance.write(o))
+        self.envelope_with(provenance.host_fields())
     }
 
     /// The envelope with `host` writing the host's trailing fields (the server's `mcp`,
     /// the CLI's `limitProfile` and `backend`).
-    pub fn envelope_with(&self, host: ajisai_core::envelope::HostFields<'_>) -> String {
-        let mut out = String::new();
-        let mut o = ObjectWriter::new(&mut out);
-        o.int("schemaVersion", SCHEMA_VERSION)
-            .str("status", "hostError");
-        o.raw("error", &self.error_object());
-        host(&mut o);
-        o.end();
-        out
-    }
-
-    /// The envelope's flat `error` object (MCP-42), in its key order.
-    fn error_object(&self) -> String {
-        /// serde writes strings as MCP-26 asks (JSON.stringify's escaping), which the
-        /// test `error_objects_escape_as_the_envelope_writer_does` holds it to.
+    pub fn envelope_with(&self, host: &HostFields) -> String {
         #[derive(serde::Serialize)]
         #[serde(rename_all = "camelCase")]
-        struct ErrorObject<'a> {
-            code: &'static str,
-            message: &'a str,
-            retryable: bool,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            limit: Option<&'static str>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            retry_after_ms: Option<u64>,
+        struct Envelope<'a> {
+            schema_version: u64,
+            status: &'static str,
+            error: ErrorObject<'a>,
         }
         let message = ajisai_core::envelope::message_line(&self.message);
-        let object = ErrorObject {
+        let envelope = Envelope {
+            schema_version: SCHEMA_VERSION,
+            status: "hostError",
+            error: self.error_object(&message),
+        };
+        with_members(
+            serde_json::to_string(&envelope).expect("a flat envelope serializes"),
+            host,
+        )
+    }
+
+    /// The envelope's flat `error` object (MCP-42) with the one-line `message`.
+    fn error_object<'a>(&self, message: &'a str) -> ErrorObject<'a> {
+        ErrorObject {
             code: self.code.id(),
-            message: &message,
+            message,
             retryable: self.code.retryable(),
             limit: self.code.limit(),
             retry_after_ms: self
                 .retry_after_ms
                 .filter(|_| self.code == HostErrorCode::CapacityExhausted),
-        };
-        serde_json::to_string(&object).expect("a flat object of strings, a flag and numbers")
+        }
     }
 
     /// Write the operator's stderr line for this failure in `context` (a tool name).
@@ -257,33 +264,43 @@ mod tests {
     use super::*;
     use ajisai_core::numerics::BackendProvenance;
 
-    /// The flat error object through serde equals what the envelope's own writer
-    /// makes of the same fields, for messages with quotes, backslashes, control
-    /// characters, DEL, U+2028 and non-ASCII text.
+    /// The envelope's `error` object carries its fields in MCP-42's order, with the
+    /// message as one line (core's `serde_strings_escape_as_the_writer_does` pins
+    /// serde's escaping), for messages with quotes, backslashes, control characters,
+    /// DEL, U+2028 and non-ASCII text.
     #[test]
-    fn error_objects_escape_as_the_envelope_writer_does() {
+    fn error_objects_carry_their_fields_in_order() {
         for message in [
             "plain",
             "quote \" and backslash \\ and slash /",
             "tab\there, bell \u{7}, unit \u{1f}, del \u{7f}",
-            "line\u{2028}separator, é, 漢字, 🙂",
+            "line\u{2028}separator, é, 漢字, 🙂\nsecond line",
         ] {
             for code in HostErrorCode::ALL {
                 let mut e = HostError::new(code, message);
                 e.retry_after_ms = Some(250);
-                let mut want = String::new();
-                let mut w = ObjectWriter::new(&mut want);
-                w.str("code", code.id())
-                    .str("message", &ajisai_core::envelope::message_line(message))
-                    .bool("retryable", code.retryable());
-                if let Some(limit) = code.limit() {
-                    w.str("limit", limit);
+                let json = e.envelope_with(&HostFields::NONE);
+                let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+                assert_eq!(
+                    serde_json::to_string(&v).unwrap(),
+                    json,
+                    "compact, in order"
+                );
+                let error = v["error"].as_object().expect("an error object");
+                let mut keys = vec!["code", "message", "retryable"];
+                if code.limit().is_some() {
+                    keys.push("limit");
                 }
                 if code == HostErrorCode::CapacityExhausted {
-                    w.int("retryAfterMs", 250);
+                    keys.push("retryAfterMs");
                 }
-                w.end();
-                assert_eq!(e.error_object(), want, "{message:?}");
+                assert_eq!(error.keys().collect::<Vec<_>>(), keys, "{json}");
+                assert_eq!(error["code"], code.id());
+                assert_eq!(
+                    error["message"],
+                    ajisai_core::envelope::message_line(message).as_str()
+                );
+                assert_eq!(error["retryable"], code.retryable());
             }
         }
     }

@@ -8,10 +8,11 @@ use super::phrasebook::Phrasebook;
 use super::provenance::Provenance;
 use ajisai_core::code::normalize;
 use ajisai_core::envelope::{message_line, SCHEMA_VERSION};
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::with_members;
 use ajisai_core::suggest::closest;
 use ajisai_core::word::registry;
 use ajisai_core::SPECIFICATION_VERSION;
+use serde_json::value::RawValue;
 
 /// The canonical name a written name or alias denotes, if any (trimmed, case-insensitive).
 pub fn canonical(written: &str) -> Option<&'static str> {
@@ -38,11 +39,32 @@ pub fn word_contract(
     phrasebook: &Phrasebook,
     provenance: &Provenance,
 ) -> Result<String, HostError> {
+    /// The envelope (MCP-71/72), in its key order; the host's `mcp` block follows.
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Envelope<'a> {
+        schema_version: u64,
+        status: &'static str,
+        specification_version: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        registry_schema_version: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        matches: Option<[&'a RawValue; 1]>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<UnknownWord<'a>>,
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
+        suggestions: &'a [String],
+    }
+    #[derive(serde::Serialize)]
+    struct UnknownWord<'a> {
+        category: &'static str,
+        word: &'a str,
+    }
     let name = written.trim();
-    let mut out = String::new();
-    let mut o = ObjectWriter::new(&mut out);
-    o.int("schemaVersion", SCHEMA_VERSION);
-    match canonical(name) {
+    let found;
+    let envelope = match canonical(name) {
         Some(word) => {
             let entry = content.entry(word).ok_or_else(|| {
                 HostError::new(
@@ -51,17 +73,19 @@ pub fn word_contract(
                 )
                 .with_detail(format!("no registry entry for {word}"))
             })?;
-            o.str("status", "ok")
-                .str("specificationVersion", SPECIFICATION_VERSION)
-                .int("registrySchemaVersion", content.registry_schema_version);
-            o.with("matches", |out| {
-                out.push('[');
-                out.push_str(entry);
-                out.push(']');
-            });
+            Envelope {
+                schema_version: SCHEMA_VERSION,
+                status: "ok",
+                specification_version: SPECIFICATION_VERSION,
+                registry_schema_version: Some(content.registry_schema_version),
+                matches: Some([entry]),
+                message: None,
+                error: None,
+                suggestions: &[],
+            }
         }
         None => {
-            let found = suggestions(name);
+            found = suggestions(name);
             let mut message = format!("Unknown word: {name}");
             if !found.is_empty() {
                 message.push_str("; closest: ");
@@ -70,22 +94,25 @@ pub fn word_contract(
             if let Some(hint) = phrasebook.word_contract_hint(name) {
                 message.push_str(&hint);
             }
-            o.str("status", "error")
-                .str("specificationVersion", SPECIFICATION_VERSION)
-                .str("message", &message_line(&message));
-            o.with("error", |out| {
-                let mut e = ObjectWriter::new(out);
-                e.str("category", "unknownWord").str("word", name);
-                e.end();
-            });
-            if !found.is_empty() {
-                o.strs("suggestions", &found);
+            Envelope {
+                schema_version: SCHEMA_VERSION,
+                status: "error",
+                specification_version: SPECIFICATION_VERSION,
+                registry_schema_version: None,
+                matches: None,
+                message: Some(message_line(&message)),
+                error: Some(UnknownWord {
+                    category: "unknownWord",
+                    word: name,
+                }),
+                suggestions: &found,
             }
         }
-    }
-    provenance.write(&mut o);
-    o.end();
-    Ok(out)
+    };
+    Ok(with_members(
+        serde_json::to_string(&envelope).expect("a flat envelope serializes"),
+        provenance.host_fields(),
+    ))
 }
 
 #[cfg(test)]

@@ -13,7 +13,6 @@
 use super::hosterror::HostError;
 use super::validate::echo;
 use crate::assets;
-use ajisai_core::json::ObjectWriter;
 use ajisai_core::outcome::{ErrorCategory, LangError};
 use ajisai_core::phrasebook::{Entry, LoadError, Phrasebook as Book};
 use ajisai_core::suggest::closest;
@@ -344,24 +343,22 @@ impl Phrasebook {
     }
 }
 
-/// Write the `prelude` field (MCP-35): one `{ name, digest }` per defined Word, in
-/// definition order. Nothing when the prelude is empty.
-pub fn write_prelude(o: &mut ObjectWriter<'_>, prelude: &[Entry]) {
-    if prelude.is_empty() {
-        return;
-    }
-    o.with("prelude", |out| {
-        out.push('[');
-        for (i, e) in prelude.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let mut p = ObjectWriter::new(out);
-            p.str("name", &e.name).str("digest", &e.digest);
-            p.end();
+/// One entry of the `prelude` field (MCP-35): `{ name, digest }` of a defined Word,
+/// in definition order.
+#[derive(serde::Serialize)]
+pub struct PreludeRecord<'a> {
+    name: &'a str,
+    digest: &'a str,
+}
+
+impl<'a> PreludeRecord<'a> {
+    /// The record of `entry`.
+    pub fn of(entry: &'a Entry) -> PreludeRecord<'a> {
+        PreludeRecord {
+            name: &entry.name,
+            digest: &entry.digest,
         }
-        out.push(']');
-    });
+    }
 }
 
 #[cfg(test)]

@@ -1,14 +1,17 @@
 //! The `mcp` provenance block (MCP-37): `{serverVersion, engineVersion, assetDigest,
 //! limitProfile, backend}`, rendered once per server and appended to every result.
 
-use ajisai_core::json::ObjectWriter;
+use ajisai_core::json::HostFields;
 use ajisai_core::numerics::BackendProvenance;
+use serde_json::value::RawValue;
 
 /// The provenance of one server instance.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Provenance {
     /// The block's compact JSON.
-    json: String,
+    block: Box<RawValue>,
+    /// `{"mcp": block}`: the host fields of a result without a prelude.
+    host: HostFields,
 }
 
 impl Provenance {
@@ -30,18 +33,37 @@ impl Provenance {
             limit_profile: profile,
             backend,
         };
-        let json = serde_json::to_string(&block).expect("a flat block of strings");
-        Provenance { json }
+        let block = serde_json::value::to_raw_value(&block).expect("a flat block of strings");
+        let host = HostFields::of(&McpOnly { mcp: &block });
+        Provenance { block, host }
     }
 
     /// The block's compact JSON.
     pub fn json(&self) -> &str {
-        &self.json
+        self.block.get()
     }
 
-    /// Append `"mcp": {…}` to an envelope being written (the host fields of the engine's
-    /// envelope functions).
-    pub fn write(&self, o: &mut ObjectWriter<'_>) {
-        o.raw("mcp", &self.json);
+    /// The block, for host records that carry it.
+    pub fn block(&self) -> &RawValue {
+        &self.block
     }
+
+    /// The host fields of a result that carries no prelude: `"mcp": {…}`.
+    pub fn host_fields(&self) -> &HostFields {
+        &self.host
+    }
+}
+
+impl PartialEq for Provenance {
+    fn eq(&self, other: &Provenance) -> bool {
+        self.json() == other.json()
+    }
+}
+
+impl Eq for Provenance {}
+
+/// The host fields of a result that carries no prelude.
+#[derive(serde::Serialize)]
+struct McpOnly<'a> {
+    mcp: &'a RawValue,
 }

@@ -13,7 +13,6 @@ use super::result::ToolAnswer;
 use super::validate::MAX_WORD_CHARS;
 use ajisai_core::engine::{self, Options};
 use ajisai_core::envelope;
-use ajisai_core::json::ObjectWriter;
 use ajisai_core::phrasebook::Entry;
 use ajisai_core::word::{registry, Family};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
@@ -163,14 +162,6 @@ impl std::fmt::Debug for ToolKind {
     }
 }
 
-/// [`super::exec::host_fields`] for one call's prelude.
-fn host_fields<'a>(
-    exec: &'a Executor,
-    prelude: &'a [Entry],
-) -> impl Fn(&mut ObjectWriter<'_>) + 'a {
-    move |o: &mut ObjectWriter<'_>| super::exec::host_fields(o, prelude, &exec.provenance)
-}
-
 fn run_compute(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
     let defined: Vec<&Entry> = call.prelude.iter().collect();
     let mut report = engine::compute_in(call.source, &defined, call.options);
@@ -189,14 +180,20 @@ fn run_check(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostE
     if let Some(e) = report.error.as_mut() {
         exec.phrasebook.annotate_unknown(e, call.prelude);
     }
-    let json = envelope::check_json(&report, &host_fields(exec, call.prelude));
+    let json = envelope::check_json(
+        &report,
+        &super::exec::host_fields(call.prelude, &exec.provenance),
+    );
     exec.fit_plain(json, call.delivery)
 }
 
 fn run_infer_contracts(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
     let defined: Vec<&Entry> = call.prelude.iter().collect();
     let report = engine::infer_contracts_in(call.source, &defined, call.options);
-    let json = envelope::infer_json(&report, &host_fields(exec, call.prelude));
+    let json = envelope::infer_json(
+        &report,
+        &super::exec::host_fields(call.prelude, &exec.provenance),
+    );
     exec.fit_plain(json, call.delivery)
 }
 
