@@ -465,8 +465,12 @@ fn json_is_written_by_hand_in_four_files_at_most() {
     }
     assert!(writers.len() <= 4, "{writers:?}");
     // The scan sees the writer however it is imported, and not `fmt`'s `write_str`.
-    assert!(uses_string_writer("use ajisai_core::json::{quoted, HostFields};"));
+    assert!(uses_string_writer(
+        "use ajisai_core::json::{quoted, HostFields};"
+    ));
     assert!(uses_string_writer("crate::json::write_str(out, s)"));
-    assert!(!uses_string_writer("use crate::json::{with_members, HostFields};"));
+    assert!(!uses_string_writer(
+        "use crate::json::{with_members, HostFields};"
+    ));
     assert!(!uses_string_writer("f.write_str(\"0/1\")"));
 }

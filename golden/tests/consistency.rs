@@ -214,7 +214,7 @@ fn phrasebook_sources() -> Vec<Source> {
         for ex in &e.examples {
             out.push(Source {
                 origin: format!("phrasebook line {}", ex.line),
-                text: ex.source.clone(),
+                text: ex.source.to_string(),
                 words: vec![e.name.to_string()],
             });
         }

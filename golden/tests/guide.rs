@@ -111,7 +111,7 @@ fn example_block(examples: &[&Example]) -> String {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(e.source);
+        out.push_str(&e.source);
         out.push_str(&format!("\n→ {}\n", e.expect));
         for p in e.prints {
             out.push_str(&format!("prints: {p}\n"));

@@ -206,7 +206,7 @@ fn protocol() -> String {
             }
             out.push_str(&format!("\n\n{}\n\n", s.summary));
             for ex in chosen_examples(s) {
-                out.push_str(&example_line(ex.source, ex.expect, ex.prints));
+                out.push_str(&example_line(&ex.source, &ex.expect, ex.prints));
                 out.push('\n');
             }
         }

@@ -65,7 +65,7 @@ fn every_example_holds() {
             continue;
         }
         for ex in spec.examples {
-            if let Some(m) = mismatch(ex.source, ex.expect, ex.prints) {
+            if let Some(m) = mismatch(&ex.source, &ex.expect, ex.prints) {
                 failures.push(format!("{}: {m}", spec.name));
             }
         }

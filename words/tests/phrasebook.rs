@@ -199,7 +199,7 @@ fn the_shared_example_reader_reads_the_phrasebooks_as_the_old_split_did() {
                 continue;
             };
             let shared = ajisai_core::phrasebook::Example::parse(rest, n as u32 + 1)
-                .map(|e| (e.source, e.expect))
+                .map(|e| (e.source.into_owned(), e.expect.into_owned()))
                 .ok();
             assert_eq!(shared, old_split(rest), "{}:{}", file.display(), n + 1);
             seen += 1;

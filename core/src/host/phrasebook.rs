@@ -30,17 +30,10 @@ use std::sync::Arc;
 /// Positions inside phrasebook text carry this origin (not the caller's source).
 pub const PHRASEBOOK_ORIGIN: u16 = 1;
 
-/// One `#:example` line, in a phrasebook or in a file `ajisai test` runs: a program
-/// and the expected stack displays joined by single spaces (or `error:<category>`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Example {
-    /// 1-based line of the example.
-    pub line: u32,
-    /// The program.
-    pub source: String,
-    /// The expected `stackDisplay` entries joined by single spaces.
-    pub expect: String,
-}
+/// One `#:example` line, in a phrasebook or in a file `ajisai test` runs: the one
+/// example type, in its [`Notation::Spaced`] notation.
+pub use crate::word::Example;
+use crate::word::Notation;
 
 /// Why the text of an `#:example` directive is not one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,9 +71,11 @@ impl Example {
                     return Err(ExampleProblem::NoSource);
                 }
                 return Ok(Example {
+                    source: source.to_string().into(),
+                    expect: after.trim().to_string().into(),
+                    prints: &[],
+                    notation: Notation::Spaced,
                     line,
-                    source: source.to_string(),
-                    expect: after.trim().to_string(),
                 });
             }
             search = at + 2;
@@ -494,8 +489,8 @@ mod tests {
     fn example_text_splits_at_the_first_arrow_token() {
         let ok = |rest: &str| {
             Example::parse(rest, 7).map(|e| {
-                assert_eq!(e.line, 7);
-                (e.source, e.expect)
+                assert_eq!((e.line, e.notation), (7, Notation::Spaced));
+                (e.source.into_owned(), e.expect.into_owned())
             })
         };
         let pair = |a: &str, b: &str| Ok((a.to_string(), b.to_string()));

@@ -9,6 +9,7 @@
 use crate::limits::Halt;
 use crate::machine::Ctx;
 use crate::outcome::{ErrorCategory, NilReason};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -255,29 +256,43 @@ impl Purity {
     }
 }
 
-/// A verified example: a program and what it must produce.
-///
-/// `expect` is `error:<category>`, or the final stack as display slots joined by
-/// ` | ` (`(empty)` for none), optionally followed by ` (nil:<reason>)` naming the
-/// top slot's NIL reason. `prints` lists the output lines in order.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
-pub struct Example {
-    /// The program.
-    pub source: &'static str,
-    /// The expected result.
-    pub expect: &'static str,
-    /// The expected output lines (left out of the registry entry when there are none).
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub prints: &'static [&'static str],
+/// How an [`Example`]'s expectation is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Notation {
+    /// `error:<category>`, or the final stack as display slots joined by ` | `
+    /// (`(empty)` for none), optionally followed by ` (nil:<reason>)` naming the top
+    /// slot's NIL reason: a Word's declared examples and the guide's.
+    #[default]
+    Slots,
+    /// `error:<category>`, or the `stackDisplay` entries joined by single spaces: an
+    /// `#:example` line of a phrasebook or of a file `ajisai test` runs
+    /// (`crate::phrasebook::Example::parse`).
+    Spaced,
 }
 
-/// Shorthand for an [`Example`] without output.
+/// An example: a program and what it must produce, declared by a Word (static text) or
+/// read from an `#:example` line.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Example {
+    /// The program.
+    pub source: Cow<'static, str>,
+    /// The expected result, written in [`Example::notation`].
+    pub expect: Cow<'static, str>,
+    /// The expected output lines, in order (left out of the registry entry when there
+    /// are none; `#:example` lines expect none).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub prints: &'static [&'static str],
+    /// How `expect` is written.
+    #[serde(skip)]
+    pub notation: Notation,
+    /// The 1-based line of an `#:example` line (0 for a declared example).
+    #[serde(skip)]
+    pub line: u32,
+}
+
+/// Shorthand for a declared [`Example`] without output.
 pub const fn ex(source: &'static str, expect: &'static str) -> Example {
-    Example {
-        source,
-        expect,
-        prints: &[],
-    }
+    ex_prints(source, expect, &[])
 }
 
 /// Shorthand for an [`Example`] that prints.
@@ -287,9 +302,11 @@ pub const fn ex_prints(
     prints: &'static [&'static str],
 ) -> Example {
     Example {
-        source,
-        expect,
+        source: Cow::Borrowed(source),
+        expect: Cow::Borrowed(expect),
         prints,
+        notation: Notation::Slots,
+        line: 0,
     }
 }
 

@@ -249,9 +249,9 @@ fn examples(p: &Phrasebook) -> Vec<Program> {
         .iter()
         .flat_map(|e| {
             e.examples.iter().map(|ex| Program {
-                source: ex.source.clone(),
+                source: ex.source.to_string(),
                 words: vec![e.name.to_string()],
-                expect: Some(ex.expect.clone()),
+                expect: Some(ex.expect.to_string()),
                 label: format!("phrasebook line {} `{}`", ex.line, ex.source),
             })
         })
