@@ -421,7 +421,16 @@ fn result_schema() -> Json {
                 "required": ["type", "value"],
                 "properties": {
                     "type": { "enum": ["number", "boolean", "string", "vector", "codeBlock", "nil"] },
-                    "value": true,
+                    "value": {
+                        "description": "The slot's value, by type: a rational object (number), a Boolean (boolean), a string (string, codeBlock), an array of nodes (vector), null (nil, and every elided slot).",
+                        "anyOf": [
+                            { "type": "object" },
+                            { "type": "boolean" },
+                            { "type": "string" },
+                            { "type": "array" },
+                            { "type": "null" }
+                        ]
+                    },
                     "semantics": { "$ref": "#/$defs/semantics" },
                     "elided": { "$ref": "#/$defs/elided" }
                 },
@@ -1171,4 +1180,76 @@ fn the_embedded_phrasebook_loads() {
     let book = ajisai_core::phrasebook::Phrasebook::load(assets::phrasebook_ajisai())
         .unwrap_or_else(|e| panic!("the embedded phrasebook loads: {e}"));
     assert!(!book.entries().is_empty());
+}
+
+/// Where a JSON Schema keyword holds sub-schemas: by name (`properties`, `$defs`, …), in
+/// a list (`anyOf`, …) or as one schema (`items`, `not`, …).
+const SCHEMA_MAPS: [&str; 4] = ["properties", "$defs", "definitions", "patternProperties"];
+const SCHEMA_LISTS: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
+const SCHEMA_SINGLES: [&str; 8] = [
+    "items",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+];
+
+/// Every place in `schema` where a bare `true`/`false` stands for a sub-schema.
+fn boolean_subschemas(schema: &Json, path: &str, out: &mut Vec<String>) {
+    let Json::Object(map) = schema else { return };
+    for (key, value) in map {
+        let at = format!("{path}/{key}");
+        let subschemas: Vec<(String, &Json)> = if SCHEMA_MAPS.contains(&key.as_str()) {
+            value
+                .as_object()
+                .map(|m| m.iter().map(|(k, v)| (format!("{at}/{k}"), v)).collect())
+                .unwrap_or_default()
+        } else if SCHEMA_LISTS.contains(&key.as_str()) {
+            value
+                .as_array()
+                .map(|l| {
+                    l.iter()
+                        .enumerate()
+                        .map(|(i, v)| (format!("{at}/{i}"), v))
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else if SCHEMA_SINGLES.contains(&key.as_str()) {
+            vec![(at.clone(), value)]
+        } else {
+            // `additionalProperties: false` stays (MCP-17/18/39); other keywords hold data.
+            Vec::new()
+        };
+        for (sub_path, sub) in subschemas {
+            if sub.is_boolean() {
+                out.push(sub_path);
+            } else {
+                boolean_subschemas(sub, &sub_path, out);
+            }
+        }
+    }
+}
+
+/// Portable schemas: no boolean schema where a sub-schema is expected, in the result
+/// schema and so in every tool's `outputSchema` (the Inspector's `--strict` check of
+/// `tools/list` runs in `mcp_inspector.rs`).
+#[test]
+fn the_result_schema_has_no_boolean_subschema() {
+    let mut found = Vec::new();
+    boolean_subschemas(&result_schema(), "", &mut found);
+    assert!(found.is_empty(), "boolean sub-schemas at {found:?}");
+    let mut probe = Vec::new();
+    boolean_subschemas(
+        &json!({ "properties": { "a": true, "b": { "items": false } }, "additionalProperties": false }),
+        "",
+        &mut probe,
+    );
+    assert_eq!(
+        probe,
+        ["/properties/a", "/properties/b/items"],
+        "the scan sees them"
+    );
 }
