@@ -12,6 +12,7 @@ pub mod comparison;
 pub mod control;
 pub mod dictionary;
 pub mod higher_order;
+pub mod hints;
 pub mod json;
 pub mod lifting;
 pub mod logic;

@@ -166,11 +166,12 @@ pub fn check(source: &str, options: &Options) -> CheckReport {
 pub fn check_in(source: &str, prelude: &[&Entry], options: &Options) -> CheckReport {
     let program = match parser::parse(source, &options.profile, 0) {
         Ok(p) => p,
-        Err(e) => {
+        Err(mut e) => {
+            crate::suggest::teach(&mut e);
             return CheckReport {
                 error: Some(e),
                 contract_decls: None,
-            }
+            };
         }
     };
     let blocks = prelude_blocks(prelude);
@@ -178,6 +179,10 @@ pub fn check_in(source: &str, prelude: &[&Entry], options: &Options) -> CheckRep
     let known: Vec<&str> = prelude.iter().map(|e| &*e.name).collect();
     let error = crate::check::resolve_names_with(&program, &known)
         .err()
+        .map(|mut e| {
+            crate::suggest::teach(&mut e);
+            e
+        })
         .or_else(|| decls.as_ref().and_then(ContractDecls::error));
     CheckReport {
         error,
@@ -208,9 +213,12 @@ pub fn infer_contracts_in(source: &str, prelude: &[&Entry], options: &Options) -
             error: None,
             contracts: contract::infer_program(&program, &prelude_blocks(prelude)),
         },
-        Err(e) => InferReport {
-            error: Some(e),
-            contracts: Vec::new(),
-        },
+        Err(mut e) => {
+            crate::suggest::teach(&mut e);
+            InferReport {
+                error: Some(e),
+                contracts: Vec::new(),
+            }
+        }
     }
 }

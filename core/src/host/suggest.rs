@@ -4,7 +4,8 @@
 //! the suggestions here, so the message reads as one.
 
 use crate::machine::Dictionary;
-use crate::outcome::LangError;
+use crate::outcome::{ErrorCategory, LangError};
+use crate::word::{hint_for_name, hint_for_trap};
 
 /// Edit distance over Unicode scalar values (strsim's Levenshtein).
 pub fn levenshtein(a: &str, b: &str) -> usize {
@@ -61,15 +62,37 @@ pub fn closest_for(written: &str, dict: &Dictionary) -> Option<Vec<String>> {
 }
 
 /// Finish an error the runtime raised for an unknown name: append its near misses
-/// in `dict` (the dictionary as the run left it) to the message. Every host that
-/// shows a machine's error calls this once; other errors pass unchanged.
+/// in `dict` (the dictionary as the run left it) to the message, then the
+/// vocabulary's hint for the name or for the trap the source fell into
+/// (`; hint: …`). Every host that shows a machine's error calls this once; other
+/// errors pass unchanged.
 pub fn complete(e: &mut LangError, dict: &Dictionary) {
-    let Some(written) = e.near_misses_of.take() else {
-        return;
+    let hint = match e.near_misses_of.take() {
+        Some(written) => {
+            if let Some(names) = closest_for(&written, dict) {
+                e.message
+                    .push_str(&format!("; closest: {}", names.join(", ")));
+            }
+            hint_for_name(&written)
+        }
+        None => e.trap.and_then(hint_for_trap),
     };
-    if let Some(names) = closest_for(&written, dict) {
-        e.message
-            .push_str(&format!("; closest: {}", names.join(", ")));
+    if let Some(hint) = hint {
+        e.message.push_str(&format!("; hint: {hint}"));
+    }
+}
+
+/// Append to an error of the static tools the vocabulary's hint for the trap its
+/// source fell into, or for the unknown name it reports first (`check` lists every
+/// unknown name and suggests none).
+pub fn teach(e: &mut LangError) {
+    let hint = match (e.trap, &e.word) {
+        (Some(trap), _) => hint_for_trap(trap),
+        (None, Some(word)) if e.category == ErrorCategory::UnknownWord => hint_for_name(word),
+        _ => None,
+    };
+    if let Some(hint) = hint {
+        e.message.push_str(&format!("; hint: {hint}"));
     }
 }
 

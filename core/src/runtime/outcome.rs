@@ -3,6 +3,7 @@
 //! These ids are the vocabulary hosts branch on (`value`, `nil:<reason>`,
 //! `error:<category>`); `spec/outcomes.json` is generated from the lists here.
 
+pub use crate::syntax::Trap;
 use std::fmt;
 
 /// Why a NIL carries no value (LANGUAGE.md §4.6).
@@ -180,6 +181,8 @@ pub struct LangError {
     /// For an unknown name: the name as written, whose near misses the host appends
     /// to the message ([`crate::suggest::complete`]) once it knows the dictionary.
     pub near_misses_of: Option<String>,
+    /// A known trap the source fell into, whose hint the host appends.
+    pub trap: Option<Trap>,
 }
 
 impl LangError {
@@ -192,6 +195,7 @@ impl LangError {
             word: None,
             pos: None,
             near_misses_of: None,
+            trap: None,
         }
     }
 
@@ -358,7 +362,9 @@ pub fn outcomes_document() -> String {
 impl From<crate::syntax::SyntaxError> for LangError {
     /// Every syntax error is `malformedSource`, at the position the parser found.
     fn from(e: crate::syntax::SyntaxError) -> LangError {
-        err::malformed(e.message).at(e.pos)
+        let mut out = err::malformed(e.message).at(e.pos);
+        out.trap = e.trap;
+        out
     }
 }
 

@@ -430,6 +430,63 @@ pub struct FamilyRegistration {
 
 inventory::collect!(FamilyRegistration);
 
+/// What a [`Hint`] answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintFor {
+    /// Unknown names, as users of other languages write them (compared normalized).
+    Names(&'static [&'static str]),
+    /// A known [`crate::outcome::Trap`].
+    Trap(crate::outcome::Trap),
+}
+
+/// A hint an error appends as `; hint: …` (and `word_contract` gives for a name): the
+/// Ajisai way to do what the reader reached for. The vocabulary declares them (they name
+/// Words), with `inventory::submit!`.
+#[derive(Clone, Copy, Debug)]
+pub struct Hint {
+    /// What the hint answers.
+    pub answers: HintFor,
+    /// One sentence, naming the Word or idiom to use, with a short example.
+    pub text: &'static str,
+}
+
+/// A vocabulary's hints, submitted with `inventory::submit!`.
+pub struct HintRegistration {
+    /// The hints.
+    pub hints: &'static [Hint],
+}
+
+inventory::collect!(HintRegistration);
+
+/// The hint for an unknown name as written, if the vocabulary has one: a
+/// double-quoted token gets the [`crate::outcome::Trap::DoubleQuoted`] hint.
+pub fn hint_for_name(written: &str) -> Option<&'static str> {
+    let trimmed = written.trim();
+    if trimmed.len() >= 2 && trimmed.starts_with('"') {
+        return hint_for_trap(crate::outcome::Trap::DoubleQuoted);
+    }
+    let normalized = crate::code::normalize(trimmed);
+    all_hints().find_map(|h| match h.answers {
+        HintFor::Names(names) => names
+            .iter()
+            .any(|n| crate::code::normalize(n) == normalized)
+            .then_some(h.text),
+        HintFor::Trap(_) => None,
+    })
+}
+
+/// The hint for `trap`, if the vocabulary has one.
+pub fn hint_for_trap(trap: crate::outcome::Trap) -> Option<&'static str> {
+    all_hints().find_map(|h| (h.answers == HintFor::Trap(trap)).then_some(h.text))
+}
+
+/// Every submitted hint.
+pub fn all_hints() -> impl Iterator<Item = &'static Hint> {
+    inventory::iter::<HintRegistration>
+        .into_iter()
+        .flat_map(|r| r.hints.iter())
+}
+
 /// The Core vocabulary, built once from every submitted family, sorted by name.
 pub struct Registry {
     specs: Vec<&'static WordSpec>,

@@ -38,6 +38,16 @@ impl Pos {
     }
 }
 
+/// A mistake users of other languages make that an error can teach about: the host
+/// appends the hint the vocabulary gives for it (`crate::word::hint`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Trap {
+    /// A `^` right after a number with nothing after it: VENT where a power was meant.
+    VentAfterNumber,
+    /// A token written in double quotes (read as a name): strings are single-quoted.
+    DoubleQuoted,
+}
+
 /// Source that is not a well-formed program: a one-line message for a model and the
 /// position of the offending token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +56,8 @@ pub struct SyntaxError {
     pub message: String,
     /// Where, when the token has a position.
     pub pos: Option<Pos>,
+    /// The trap the source fell into, if it is a known one.
+    pub trap: Option<Trap>,
 }
 
 impl SyntaxError {
@@ -54,7 +66,14 @@ impl SyntaxError {
         SyntaxError {
             message: message.into(),
             pos: None,
+            trap: None,
         }
+    }
+
+    /// The error marked as falling into `trap`.
+    pub fn trap(mut self, trap: Trap) -> SyntaxError {
+        self.trap = Some(trap);
+        self
     }
 
     /// The error placed at `pos`.

@@ -10,7 +10,7 @@
 use super::lexer::{self, Delim, DirectiveLine, Tok, TokKind};
 use super::literal;
 use super::tree::{Block, Item, Name};
-use super::{Pos, SyntaxError};
+use super::{Pos, SyntaxError, Trap};
 use std::sync::Arc;
 
 /// A parsed program: its tree and its `#:` directive lines.
@@ -103,11 +103,17 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), SyntaxError> {
                     )
                 );
                 if !has_unit {
-                    return Err(SyntaxError::message(format!(
+                    let e = SyntaxError::message(format!(
                         "VENT (^){} has no following source unit on its line; write the fallback right after it, e.g. `^ 0`",
                         describe(t)
                     ))
-                    .at(t.pos));
+                    .at(t.pos);
+                    let after_number = i > 0 && matches!(tokens[i - 1].kind, TokKind::Number(_));
+                    return Err(if after_number {
+                        e.trap(Trap::VentAfterNumber)
+                    } else {
+                        e
+                    });
                 }
             }
             TokKind::Number(lexeme) => {

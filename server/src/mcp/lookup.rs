@@ -94,6 +94,10 @@ pub fn word_contract(
             if let Some(hint) = phrasebook.word_contract_hint(name) {
                 message.push_str(&hint);
             }
+            if let Some(hint) = ajisai_core::word::hint_for_name(name) {
+                message.push_str("; hint: ");
+                message.push_str(hint);
+            }
             Envelope {
                 schema_version: SCHEMA_VERSION,
                 status: "error",
@@ -118,6 +122,44 @@ pub fn word_contract(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A miss on a name users of other languages reach for carries the vocabulary's
+    /// hint after the suggestions; a hit or a plain misspelling carries none.
+    #[test]
+    fn misses_carry_the_hint_for_the_name() {
+        crate::backend::link();
+        let provenance = Provenance::new(
+            "ab",
+            "mcp-local-stdio",
+            &ajisai_core::numerics::BackendProvenance {
+                kind: "pure",
+                library: "num-bigint 0.4".into(),
+                origin: "builtin",
+            },
+        );
+        let book = Phrasebook::embedded().expect("the embedded phrasebook loads");
+        let answer = |name: &str| -> serde_json::Value {
+            let json = word_contract(name, super::super::content::content(), &book, &provenance)
+                .expect("an envelope");
+            serde_json::from_str(&json).expect("JSON")
+        };
+        let dup = answer("dup");
+        let message = dup["message"].as_str().expect("a message");
+        assert!(message.starts_with("Unknown word: dup"), "{message}");
+        assert!(
+            message.ends_with(&format!(
+                "; hint: {}",
+                ajisai_core::word::hint_for_name("DUP").expect("DUP has a hint")
+            )),
+            "{message}"
+        );
+        assert_eq!(dup["error"]["word"], "dup");
+        assert!(!answer("LENGHT")["message"]
+            .as_str()
+            .unwrap()
+            .contains("hint"));
+        assert!(answer("POW").get("message").is_none());
+    }
 
     #[test]
     fn names_resolve_case_insensitively_and_through_aliases() {

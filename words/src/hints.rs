@@ -1,0 +1,68 @@
+//! Hints for what users of other languages reach for (`; hint: …` after an error's
+//! fixed message, and in `word_contract` for the name): Forth's stack shufflers, an
+//! `IF`, a print Word, a power operator, a length or an average under another name, a
+//! double-quoted string, `^` written as a power. Each names the Ajisai Word or idiom and
+//! shows it at work; `tests/hints.rs` runs every example and keeps every name unknown.
+
+use ajisai_core::outcome::Trap;
+use ajisai_core::word::{Hint, HintFor, HintRegistration};
+
+/// Every hint, in the order `word_contract` and errors consult them.
+pub const HINTS: &[Hint] = &[
+    Hint {
+        answers: HintFor::Names(&["DUP"]),
+        text: "Ajisai has no DUP: name the value with BIND and use the name twice (`5 'X' BIND X X *` → 25/1), or let the next Word keep its operand with KEEP (`5 KEEP NEG` → 5/1 -5/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["SWAP"]),
+        text: "Ajisai has no SWAP: name the values with BIND and push them in the order you need (`1 2 'B' BIND 'A' BIND B A` → 2/1 1/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["DROP"]),
+        text: "Ajisai has no DROP: bind the top value to no name at all (`1 2 [ ] BIND` → 1/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["OVER"]),
+        text: "Ajisai has no OVER: name the values with BIND and push them again (`1 2 'B' BIND 'A' BIND A B A` → 1/1 2/1 1/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["ROT"]),
+        text: "Ajisai has no ROT: name the values with BIND and push them in the new order (`1 2 3 'C' BIND 'B' BIND 'A' BIND B C A` → 2/1 3/1 1/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["IF", "ELSE", "THEN", "ENDIF", "WHEN", "UNLESS"]),
+        text: "Ajisai branches with COND: clause blocks `{ guard | body }` tried in order on the value below them, IDLE being the guard that always holds (`5 { 0 > | 'positive' } { IDLE | 'not positive' } COND` → 'positive')",
+    },
+    Hint {
+        answers: HintFor::Names(&[".", "EMIT", "ECHO", "PUTS", "PRINTLN", "DISPLAY"]),
+        text: "Ajisai prints with PRINT, one line per call (`42 PRINT` prints 42/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["**", "POWER", "PWR", "EXPT"]),
+        text: "powers are POW (`2 10 POW` → 1024/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["SQUARE", "SQR"]),
+        text: "a square is a power: POW with 2 (`7 2 POW` → 49/1); SQRT is the square root",
+    },
+    Hint {
+        answers: HintFor::Names(&["LEN", "SIZE", "COUNT"]),
+        text: "a Vector's length is LENGTH (`[ 1 2 3 ] LENGTH` → 3/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["AVG", "AVERAGE"]),
+        text: "the mean is the phrasebook Word MEAN, or SUM divided by LENGTH (`[ 1 2 3 ] SUM [ 1 2 3 ] LENGTH /` → 2/1)",
+    },
+    Hint {
+        answers: HintFor::Trap(Trap::DoubleQuoted),
+        text: "strings are single-quoted (`'hello' CHARS LENGTH` → 5/1)",
+    },
+    Hint {
+        answers: HintFor::Trap(Trap::VentAfterNumber),
+        text: "`^` is VENT (it skips the next unit unless the top is NIL), not a power: powers are POW (`2 10 POW` → 1024/1)",
+    },
+];
+
+inventory::submit! {
+    HintRegistration { hints: HINTS }
+}
