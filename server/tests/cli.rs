@@ -693,8 +693,9 @@ fn repl_continues_one_program_across_lines_and_errors() {
         "TRUE\n'x' PRINT FALSE\n\n{ NOT } 'FLIP' DEF\nFLIP\n1 NOT\nNIL\n",
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
+    // Lines are numbered across the session: `1 NOT` is line 6.
     let expected = "TRUE\nx\nTRUE | FALSE\nTRUE | FALSE\nTRUE | TRUE\n\
-                    error at line 1, column 3: typeMismatch: ";
+                    error at line 6, column 3: typeMismatch: ";
     assert!(out.stdout.starts_with(expected), "{}", out.stdout);
     assert!(
         out.stdout
@@ -702,6 +703,21 @@ fn repl_continues_one_program_across_lines_and_errors() {
         "{}",
         out.stdout
     );
+}
+
+/// An error inside a User Word points at the line the Word was written on, an error in
+/// the line itself at that line, and a syntax error's message names the session's line.
+#[test]
+fn repl_positions_count_lines_across_the_session() {
+    let out = ajisai(&["repl"], "1\n{ 'a' + } 'BAD' DEF\n\n2 BAD\n3 [ 4\n");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for line in [
+        "error at line 2, column 7: typeMismatch: ",
+        "error at line 5, column 3: malformedSource: ",
+    ] {
+        assert!(out.stdout.contains(line), "{line} in:\n{}", out.stdout);
+    }
+    assert!(out.stdout.contains("at line 5, column 3"), "{}", out.stdout);
 }
 
 /// The repl completes an unknown name's message with its near misses, User Words

@@ -397,9 +397,21 @@ pub fn parse(source: &str, profile: &Profile, origin: u16) -> Result<Program, La
 /// The tree of a whole program (source size, tokens, structure), not yet compiled:
 /// a machine compiles it against its own vocabulary.
 pub fn parse_tree(source: &str, profile: &Profile, origin: u16) -> Result<Program, LangError> {
+    parse_tree_from(source, profile, origin, 1)
+}
+
+/// [`parse_tree`] of a source whose first line is line `first_line`.
+pub fn parse_tree_from(
+    source: &str,
+    profile: &Profile,
+    origin: u16,
+    first_line: u32,
+) -> Result<Program, LangError> {
     let bytes = source.len() as u64;
     if bytes > profile.source_bytes {
         return Err(exceeded(Limit::SourceBytes, bytes, profile.source_bytes));
     }
-    Ok(crate::syntax::parser::parse(source, origin)?)
+    Ok(crate::syntax::parser::parse_from(
+        source, origin, first_line,
+    )?)
 }

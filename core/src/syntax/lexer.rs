@@ -75,9 +75,15 @@ pub fn is_vent_spelling(s: &str) -> bool {
 
 /// Tokenize `source`. `origin` tags every position (0 = the caller's source).
 pub fn lex(source: &str, origin: u16) -> Result<Lexed, SyntaxError> {
+    lex_from(source, origin, 1)
+}
+
+/// [`lex`] of a source whose first line is line `first_line` of something longer (a
+/// `repl` session numbers its lines across the session).
+pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, SyntaxError> {
     let chars: Vec<char> = source.chars().collect();
     let mut out = Lexed::default();
-    let mut line: u32 = 1;
+    let mut line: u32 = first_line.max(1);
     let mut col: u32 = 1;
     let mut i = 0usize;
     let mut line_has_token = false;

@@ -34,7 +34,16 @@ impl<C> Clone for Program<C> {
 
 /// The tree of a whole program as written: tokens, then structure.
 pub fn parse<C>(source: &str, origin: u16) -> Result<Program<C>, SyntaxError> {
-    let lexed = lexer::lex(source, origin)?;
+    parse_from(source, origin, 1)
+}
+
+/// [`parse`] of a source whose first line is line `first_line` (see [`lexer::lex_from`]).
+pub fn parse_from<C>(
+    source: &str,
+    origin: u16,
+    first_line: u32,
+) -> Result<Program<C>, SyntaxError> {
+    let lexed = lexer::lex_from(source, origin, first_line)?;
     check_structure(&lexed.tokens)?;
     let block = build(&lexed.tokens);
     Ok(Program {

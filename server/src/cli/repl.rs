@@ -1,7 +1,9 @@
 //! `ajisai repl`: each stdin line continues one program (MCP-94).
 //!
 //! Stack, dictionary and bindings persist between lines, and so do the meters: the
-//! session is one program under one profile. After an error the state is what
+//! session is one program under one profile, whose lines are numbered across the session
+//! (an error on the sixth line says line 6; one inside a User Word, the line it was
+//! written on). After an error the state is what
 //! LANGUAGE.md §7.4 leaves, and the session goes on. After each line the REPL prints
 //! the new output lines, any error, then the stack (`bottom | … | top`, `(empty)`).
 
@@ -70,7 +72,9 @@ pub fn run(profile: &Profile, io: &mut Io<'_>) -> io::Result<Exit> {
         if text.trim().is_empty() {
             continue;
         }
-        let mut result = machine.run_source(text);
+        // Positions count lines across the session, as a file would.
+        let first_line = u32::try_from(line_no).unwrap_or(u32::MAX);
+        let mut result = machine.run_source_from(text, first_line);
         ajisai_core::suggest::complete_halt(&mut result, machine.dictionary());
         for line in &machine.output()[shown_output..] {
             writeln!(io.stdout, "{line}")?;

@@ -204,7 +204,13 @@ impl Machine {
     /// Parse `source` under this machine's profile and run it as a continuation of
     /// the current state (stack, dictionary and root bindings persist).
     pub fn run_source(&mut self, source: &str) -> Result<(), Halt> {
-        let program = crate::compile::parse_tree(source, self.meter.profile(), 0)?;
+        self.run_source_from(source, 1)
+    }
+
+    /// [`Machine::run_source`] of a source whose first line is line `first_line` of a
+    /// longer text (a `repl` session): positions count from there.
+    pub fn run_source_from(&mut self, source: &str, first_line: u32) -> Result<(), Halt> {
+        let program = crate::compile::parse_tree_from(source, self.meter.profile(), 0, first_line)?;
         self.run_program(&program)
     }
 
