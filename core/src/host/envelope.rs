@@ -53,11 +53,16 @@ pub fn one_line(s: &str) -> String {
 /// Lists are already cut where they are built; what can still run long is text echoed
 /// from the source (a 5,000-character unknown name), which is cut with `…`.
 pub fn message_line(s: &str) -> String {
-    let line = one_line(s);
-    if line.chars().count() <= MESSAGE_MAX_CHARS {
-        return line;
+    shortened(&one_line(s), MESSAGE_MAX_CHARS)
+}
+
+/// `s` if it has at most `max_chars` characters, else its first `max_chars - 1`
+/// followed by `…` (the one way text quoted into a message is cut).
+pub fn shortened(s: &str, max_chars: usize) -> String {
+    if s.chars().count() <= max_chars {
+        return s.to_string();
     }
-    let mut cut: String = line.chars().take(MESSAGE_MAX_CHARS - 1).collect();
+    let mut cut: String = s.chars().take(max_chars.saturating_sub(1)).collect();
     cut.push('…');
     cut
 }

@@ -54,7 +54,8 @@ impl IntBuf {
 }
 
 /// Which kind of arithmetic library a backend wraps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "camelCase")]
 pub enum BackendKind {
     /// GMP through `rug`.
     Gmp,
@@ -65,15 +66,13 @@ pub enum BackendKind {
 impl BackendKind {
     /// The kind's id: `gmp` or `pure`.
     pub fn id(self) -> &'static str {
-        match self {
-            BackendKind::Gmp => "gmp",
-            BackendKind::Pure => "pure",
-        }
+        self.into()
     }
 }
 
 /// Where a backend came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "camelCase")]
 pub enum BackendOrigin {
     /// Linked into the binary.
     Builtin,
@@ -84,10 +83,7 @@ pub enum BackendOrigin {
 impl BackendOrigin {
     /// The origin's id: `builtin` or `plugin`.
     pub fn id(self) -> &'static str {
-        match self {
-            BackendOrigin::Builtin => "builtin",
-            BackendOrigin::Plugin => "plugin",
-        }
+        self.into()
     }
 }
 

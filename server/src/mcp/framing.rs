@@ -1020,12 +1020,7 @@ fn log_refusal(raw: &[u8], what: &str) {
 
 /// At most 64 characters of an id for a message.
 fn shorten(s: &str) -> String {
-    if s.chars().count() <= QUOTED_CHARS {
-        return s.to_string();
-    }
-    let mut cut: String = s.chars().take(QUOTED_CHARS - 1).collect();
-    cut.push('…');
-    cut
+    ajisai_core::envelope::shortened(s, QUOTED_CHARS)
 }
 
 /// `\uD800`–`\uDFFF` escapes that do not form a valid surrogate pair, inside strings,

@@ -9,7 +9,8 @@ use ajisai_core::envelope::SCHEMA_VERSION;
 use ajisai_core::json::{with_members, HostFields};
 
 /// The eleven stable host-error codes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "camelCase")]
 pub enum HostErrorCode {
     /// Malformed arguments or a bad `words` entry.
     InvalidRequest,
@@ -53,19 +54,7 @@ impl HostErrorCode {
 
     /// The stable identifier.
     pub fn id(self) -> &'static str {
-        match self {
-            HostErrorCode::InvalidRequest => "invalidRequest",
-            HostErrorCode::UnknownTool => "unknownTool",
-            HostErrorCode::SourceTooLarge => "sourceTooLarge",
-            HostErrorCode::BackendUnavailable => "backendUnavailable",
-            HostErrorCode::CapacityExhausted => "capacityExhausted",
-            HostErrorCode::Timeout => "timeout",
-            HostErrorCode::ResponseTooLarge => "responseTooLarge",
-            HostErrorCode::MemoryExhausted => "memoryExhausted",
-            HostErrorCode::MalformedBackendResponse => "malformedBackendResponse",
-            HostErrorCode::BackendFailure => "backendFailure",
-            HostErrorCode::RegistryUnavailable => "registryUnavailable",
-        }
+        self.into()
     }
 
     /// Whether retrying the same call can succeed.
