@@ -511,15 +511,63 @@ fn version_names_engine_specification_numerics_and_profile() {
 
 #[test]
 fn help_prints_usage_and_exits_0() {
-    for args in [&["--help"][..], &["-h"], &["run", "--help"]] {
+    for args in [&["--help"][..], &["-h"]] {
         let out = ajisai(args, "");
         assert_eq!(out.code, 0);
-        assert!(out
-            .stdout
-            .contains("usage: ajisai run <FILE|-> [--json] [--profile cli|mcp]"));
-        assert!(out.stdout.contains("exit codes"));
+        assert!(
+            out.stdout.contains("Usage: ajisai [COMMAND]"),
+            "{}",
+            out.stdout
+        );
+        for command in [
+            "run",
+            "check",
+            "contract",
+            "test",
+            "repl",
+            "words",
+            "doc",
+            "completions",
+        ] {
+            assert!(
+                out.stdout.contains(&format!("\n  {command} ")),
+                "{command}: {}",
+                out.stdout
+            );
+        }
+        assert!(out.stdout.contains("Exit codes"));
+        // Only true things: output lines, then the stack, on stdout; errors on stderr.
+        assert!(
+            out.stdout
+                .contains("Its output lines (PRINT), then its stack from bottom to top, go to stdout; an error goes to stderr"),
+            "{}",
+            out.stdout
+        );
         assert_eq!(out.stderr, "");
     }
+    let out = ajisai(&["run", "--help"], "");
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout.contains("Usage: ajisai run [OPTIONS] <FILE|->"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("--profile <cli|mcp>"), "{}", out.stdout);
+}
+
+/// What `--help` says of `run` is what it does: output lines and then the stack on
+/// stdout, the error on stderr.
+#[test]
+fn run_writes_output_then_stack_to_stdout_and_the_error_to_stderr() {
+    let out = ajisai(&["run", "-"], "1 'x' PRINT 2 NOPE");
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "x\n1/1\n2/1\n");
+    assert!(
+        out.stderr
+            .starts_with("error at line 1, column 15: unknownWord"),
+        "{}",
+        out.stderr
+    );
 }
 
 // ---- usage and I/O errors ----
@@ -527,37 +575,98 @@ fn help_prints_usage_and_exits_0() {
 #[test]
 fn usage_errors_exit_2_naming_the_argument_with_usage_and_empty_stdout() {
     let cases: &[(&[&str], &str)] = &[
-        (&[], "missing command"),
+        (&[], "a command is needed"),
         (&["frobnicate"], "'frobnicate'"),
         (&["--frobnicate"], "'--frobnicate'"),
-        (&["run"], "needs an operand"),
+        (&["run"], "<FILE|->"),
         (&["run", "a.ajisai", "b.ajisai"], "'b.ajisai'"),
         (&["run", "-", "--jsn"], "'--jsn'"),
-        (&["run", "-", "--profile"], "needs a value"),
+        (&["run", "-", "--profile"], "--profile"),
         (&["run", "-", "--profile", "turbo"], "'turbo'"),
-        (&["check"], "needs an operand"),
-        (&["test"], "needs an operand"),
+        (&["check"], "<FILE|->"),
+        (&["test"], "<FILE|DIR>"),
         (&["test", "x", "--json"], "'--json'"),
         (&["repl", "extra"], "'extra'"),
         (&["--version", "extra"], "'extra'"),
-        (&["contract"], "needs an operand"),
+        (&["contract"], "<FILE|->"),
         (&["test", "-"], "not stdin"),
+        (&["words", "arithmetic"], "unknown family 'arithmetic'"),
+        (&["doc"], "<WORD>"),
+        (&["completions", "cmd"], "'cmd'"),
     ];
     for (args, needle) in cases {
         let out = ajisai(args, "TRUE");
         assert_eq!(out.code, 2, "{args:?}");
         assert_eq!(out.stdout, "", "{args:?}");
         assert!(
-            out.stderr.starts_with("ajisai: "),
+            out.stderr.starts_with("error: "),
             "{args:?}: {}",
             out.stderr
         );
         assert!(out.stderr.contains(needle), "{args:?}: {}", out.stderr);
         assert!(
-            out.stderr.contains("usage: ajisai run"),
+            out.stderr.contains("try '--help'"),
             "{args:?}: {}",
             out.stderr
         );
+    }
+}
+
+/// `words` lists the registry by family, `doc` shows one Word (an unknown one exits 1
+/// with near misses and hints), `completions` prints a shell's script.
+#[test]
+fn words_doc_and_completions() {
+    let all = ajisai(&["words"], "");
+    assert_eq!((all.code, all.stderr.as_str()), (0, ""));
+    assert!(all.stdout.starts_with("booleanLogic:\n"), "{}", all.stdout);
+    assert!(
+        all.stdout.contains("\nexactArithmetic:\n  ABS "),
+        "{}",
+        all.stdout
+    );
+    let one = ajisai(&["words", "Comparison"], "");
+    assert_eq!(one.code, 0);
+    assert!(
+        one.stdout.starts_with("comparison:\n  EQ (=) "),
+        "{}",
+        one.stdout
+    );
+    assert!(!one.stdout.contains("ADD"));
+    let doc = ajisai(&["doc", "map"], "");
+    assert_eq!(doc.code, 0, "{}", doc.stderr);
+    assert!(
+        doc.stdout.starts_with("MAP — higherOrder"),
+        "{}",
+        doc.stdout
+    );
+    assert!(
+        doc.stdout
+            .contains("\nexamples:\n  [ 1 2 3 ] { 2 * } MAP  →  [ 2/1 4/1 6/1 ]\n"),
+        "{}",
+        doc.stdout
+    );
+    let miss = ajisai(&["doc", "SWAP"], "");
+    assert_eq!((miss.code, miss.stdout.as_str()), (1, ""));
+    assert!(
+        miss.stderr.starts_with("ajisai: Unknown word: SWAP"),
+        "{}",
+        miss.stderr
+    );
+    assert!(
+        miss.stderr.contains("; hint: Ajisai has no SWAP"),
+        "{}",
+        miss.stderr
+    );
+    let near = ajisai(&["doc", "lenght"], "");
+    assert_eq!(
+        near.stderr,
+        "ajisai: Unknown word: lenght; closest: LENGTH\n"
+    );
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = ajisai(&["completions", shell], "");
+        assert_eq!(script.code, 0, "{shell}");
+        assert!(script.stdout.contains("ajisai"), "{shell}");
+        assert!(script.stdout.contains("completions"), "{shell}");
     }
 }
 

@@ -1,22 +1,113 @@
-//! Command-line grammar of `ajisai` (MCP.md MCP-94), parsed by hand.
+//! Command-line grammar of `ajisai` (MCP.md MCP-94, as amended: clap's grammar and
+//! usage errors), parsed with clap's derive API.
 //!
-//! Parsing is total: every argument list maps to a [`Command`] or a [`UsageError`]
-//! naming the offending argument, so bad usage can never panic.
+//! Parsing is total: every argument list maps to a [`Command`] (help text included) or
+//! a [`UsageError`] that clap rendered, naming the offending argument, so bad usage can
+//! never panic. What clap cannot say — `test` given stdin, an unknown family — is
+//! checked here and rendered the same way.
 
+use ajisai_core::word::Family;
 use ajisai_core::Profile;
-use std::ffi::{OsStr, OsString};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
+use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 
-/// The usage synopsis printed with every usage error and at the top of `--help`.
-pub const USAGE: &str = "\
-usage: ajisai run <FILE|-> [--json] [--profile cli|mcp]
-       ajisai check <FILE|-> [--json] [--profile cli|mcp]
-       ajisai contract <FILE|-> [--json] [--profile cli|mcp]
-       ajisai test <FILE|DIR> [--profile cli|mcp]
-       ajisai repl [--profile cli|mcp]
-       ajisai --version
-       ajisai --help";
+/// What the help says after the commands and options.
+const AFTER_HELP: &str = "\
+'-' reads the program from stdin. Sources are UTF-8.
+
+Exit codes:
+  0  ok (a NIL result included); every example passed
+  1  language error; failing check; failed example; unknown Word for 'doc';
+     memoryExhausted
+  2  usage error or I/O error (nothing on stdout)
+
+Environment:
+  AJISAI_NUMERICS=auto|gmp|pure   numeric backend (default auto: the fastest available)
+  AJISAI_NUMERICS_PLUGIN=<file>   load the GMP backend from this shared library
+                                  (ignored, with a warning, when AJISAI_NUMERICS=pure)";
+
+/// The `ajisai` command line.
+#[derive(Parser, Debug)]
+#[command(
+    name = "ajisai",
+    about = "Run Ajisai programs (the exact-arithmetic stack language)",
+    after_help = AFTER_HELP,
+    disable_version_flag = true,
+    disable_help_subcommand = true
+)]
+struct Cli {
+    /// Print the engine and specification versions, the numeric backend and the profile
+    #[arg(short = 'V', long, exclusive = true)]
+    version: bool,
+    #[command(subcommand)]
+    command: Option<Sub>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Sub {
+    /// Execute a program. Its output lines (PRINT), then its stack from bottom to top,
+    /// go to stdout; an error goes to stderr with its line and column
+    Run(SourceArgs),
+    /// Check form and names without executing anything
+    Check(SourceArgs),
+    /// Infer the contracts of the User Words a source defines, executing nothing
+    Contract(SourceArgs),
+    /// Run every '#:example <source> => <display>' line of a file, or of every *.ajisai
+    /// file under a directory
+    Test {
+        /// The file or directory
+        #[arg(value_name = "FILE|DIR")]
+        target: PathBuf,
+        #[command(flatten)]
+        limits: ProfileArg,
+    },
+    /// Evaluate stdin line by line as one continuing program
+    Repl {
+        #[command(flatten)]
+        limits: ProfileArg,
+    },
+    /// List the Core Words by family, or the Words of one family
+    Words {
+        /// A family id, e.g. exactArithmetic (any case)
+        #[arg(value_name = "FAMILY")]
+        family: Option<String>,
+    },
+    /// Show one Word's contract, summary and examples (a name or an alias, any case)
+    Doc {
+        /// The Word
+        #[arg(value_name = "WORD")]
+        word: String,
+    },
+    /// Print the completion script of a shell
+    Completions {
+        /// The shell
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct SourceArgs {
+    /// The source file, or '-' for stdin
+    #[arg(value_name = "FILE|-")]
+    input: PathBuf,
+    /// Print exactly one JSON envelope (MCP.md §4) on stdout, with "limitProfile" and
+    /// "backend" as its last two fields
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    limits: ProfileArg,
+}
+
+#[derive(clap::Args, Debug)]
+struct ProfileArg {
+    /// Limits: cli = cli-local, mcp = mcp-local-stdio
+    #[arg(long, value_name = "cli|mcp", default_value = "cli", value_parser = parse_profile)]
+    profile: Profile,
+}
 
 /// Where a program's source comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,8 +153,8 @@ impl SourceCommand {
 /// A parsed command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// `--help`: print the help text.
-    Help,
+    /// `--help` (of the CLI or of a command): print this text.
+    Help(String),
     /// `--version`: print the version lines.
     Version,
     /// `run`, `check` or `contract` on one source.
@@ -89,21 +180,31 @@ pub enum Command {
         /// The limit profile.
         profile: Profile,
     },
+    /// `words`: the Core Words, of one family or of all.
+    Words {
+        /// The family, or every family.
+        family: Option<Family>,
+    },
+    /// `doc`: one Word's documentation.
+    Doc {
+        /// The name as written.
+        word: String,
+    },
+    /// `completions`: a shell's completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
-/// A usage error: what was wrong with the command line, naming the argument.
+/// A usage error, rendered by clap: what was wrong, naming the argument, and the usage.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UsageError(pub String);
 
 impl fmt::Display for UsageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.0.trim_end())
     }
-}
-
-/// An argument as text for messages (lossy for non-UTF-8 arguments).
-fn shown(arg: &OsStr) -> String {
-    arg.to_string_lossy().into_owned()
 }
 
 /// The profile a `--profile` value names (`cli` / `mcp`, or the full profile names).
@@ -115,146 +216,92 @@ pub fn profile_named(value: &str) -> Option<Profile> {
     }
 }
 
-const COMMANDS: [&str; 5] = ["run", "check", "contract", "test", "repl"];
+fn parse_profile(value: &str) -> Result<Profile, String> {
+    profile_named(value).ok_or_else(|| "expected cli or mcp".to_string())
+}
+
+/// The family an id names, any case.
+pub fn family_named(value: &str) -> Option<Family> {
+    Family::ALL
+        .into_iter()
+        .find(|f| f.id().eq_ignore_ascii_case(value))
+}
+
+/// A usage error clap renders for `kind` with `message`, as its own errors are.
+fn usage_error(kind: ErrorKind, message: String) -> UsageError {
+    UsageError(Cli::command().error(kind, message).render().to_string())
+}
+
+/// The clap command of `ajisai` (for completion scripts).
+pub fn clap_command() -> clap::Command {
+    Cli::command()
+}
 
 /// Parse the arguments after the program name.
 pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
-    let Some(first) = args.first() else {
-        return Err(UsageError("missing command".to_string()));
+    let argv = std::iter::once(OsString::from("ajisai")).chain(args.iter().cloned());
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) if e.kind() == ErrorKind::DisplayHelp => {
+            return Ok(Command::Help(e.render().to_string()))
+        }
+        Err(e) => return Err(UsageError(e.render().to_string())),
     };
-    let first_text = first.to_str().unwrap_or("");
-    match first_text {
-        "--help" | "-h" | "help" => {
-            return match args.get(1) {
-                None => Ok(Command::Help),
-                Some(extra) => Err(UsageError(format!(
-                    "unexpected argument '{}' after {first_text}",
-                    shown(extra)
-                ))),
-            }
-        }
-        "--version" | "-V" => {
-            return match args.get(1) {
-                None => Ok(Command::Version),
-                Some(extra) => Err(UsageError(format!(
-                    "unexpected argument '{}' after {first_text}",
-                    shown(extra)
-                ))),
-            }
-        }
-        _ => {}
+    if cli.version {
+        return Ok(Command::Version);
     }
-    if !COMMANDS.contains(&first_text) {
-        let arg = shown(first);
-        return Err(if arg.starts_with('-') && arg != "-" {
-            UsageError(format!("unknown option '{arg}' (a command comes first: run, check, contract, test or repl)"))
+    let Some(sub) = cli.command else {
+        return Err(usage_error(
+            ErrorKind::MissingSubcommand,
+            "a command is needed: run, check, contract, test, repl, words, doc or completions"
+                .to_string(),
+        ));
+    };
+    let source = |command: SourceCommand, a: SourceArgs| {
+        let input = if a.input.as_os_str() == "-" {
+            Input::Stdin
         } else {
-            UsageError(format!(
-                "unknown command '{arg}' (commands: run, check, contract, test, repl)"
-            ))
-        });
-    }
-    let command = first_text;
-    let takes_json = matches!(command, "run" | "check" | "contract");
-    let mut json = false;
-    let mut profile = Profile::CLI_LOCAL;
-    let mut operands: Vec<&OsString> = Vec::new();
-    let mut options_done = false;
-    let mut rest = args[1..].iter();
-    while let Some(arg) = rest.next() {
-        let text = arg.to_str();
-        if options_done || text == Some("-") || !arg.to_string_lossy().starts_with('-') {
-            operands.push(arg);
-            continue;
-        }
-        match text {
-            Some("--") => options_done = true,
-            Some("--help" | "-h") => return Ok(Command::Help),
-            Some("--json") if takes_json => json = true,
-            Some("--profile") => {
-                let Some(value) = rest.next() else {
-                    return Err(UsageError(
-                        "option '--profile' needs a value: cli or mcp".to_string(),
-                    ));
-                };
-                profile = parse_profile(&shown(value))?;
-            }
-            Some(t) if t.starts_with("--profile=") => {
-                profile = parse_profile(&t["--profile=".len()..])?
-            }
-            _ => {
-                return Err(UsageError(format!(
-                    "unknown option '{}' for '{command}'",
-                    shown(arg)
-                )));
-            }
-        }
-    }
-    let source_command = match command {
-        "run" => Some(SourceCommand::Run),
-        "check" => Some(SourceCommand::Check),
-        "contract" => Some(SourceCommand::Contract),
-        _ => None,
-    };
-    if command == "repl" {
-        if let Some(extra) = operands.first() {
-            return Err(UsageError(format!(
-                "unexpected operand '{}': 'repl' reads from stdin",
-                shown(extra)
-            )));
-        }
-        return Ok(Command::Repl { profile });
-    }
-    let operand = match operands.as_slice() {
-        [] => {
-            let what = if command == "test" {
-                "<FILE|DIR>"
-            } else {
-                "<FILE|-> (use '-' for stdin)"
-            };
-            return Err(UsageError(format!("'{command}' needs an operand {what}")));
-        }
-        [one] => *one,
-        [_, extra, ..] => {
-            return Err(UsageError(format!(
-                "unexpected extra operand '{}' for '{command}'",
-                shown(extra)
-            )));
+            Input::File(a.input)
+        };
+        Command::Source {
+            command,
+            input,
+            json: a.json,
+            profile: a.limits.profile,
         }
     };
-    match source_command {
-        Some(sc) => {
-            let input = if operand == "-" {
-                Input::Stdin
-            } else {
-                Input::File(PathBuf::from(operand))
-            };
-            Ok(Command::Source {
-                command: sc,
-                input,
-                json,
-                profile,
-            })
-        }
-        None => {
-            if operand == "-" {
-                return Err(UsageError(
+    Ok(match sub {
+        Sub::Run(a) => source(SourceCommand::Run, a),
+        Sub::Check(a) => source(SourceCommand::Check, a),
+        Sub::Contract(a) => source(SourceCommand::Contract, a),
+        Sub::Test { target, limits } => {
+            if target.as_os_str() == "-" {
+                return Err(usage_error(
+                    ErrorKind::InvalidValue,
                     "'test' reads a file or directory, not stdin ('-')".to_string(),
                 ));
             }
-            Ok(Command::Test {
-                target: PathBuf::from(operand),
-                profile,
-            })
+            Command::Test {
+                target,
+                profile: limits.profile,
+            }
         }
-    }
-}
-
-fn parse_profile(value: &str) -> Result<Profile, UsageError> {
-    profile_named(value).ok_or_else(|| {
-        UsageError(format!(
-            "unknown profile '{value}' for '--profile' (expected cli or mcp)"
-        ))
+        Sub::Repl { limits } => Command::Repl {
+            profile: limits.profile,
+        },
+        Sub::Words { family: None } => Command::Words { family: None },
+        Sub::Words { family: Some(name) } => match family_named(&name) {
+            Some(f) => Command::Words { family: Some(f) },
+            None => {
+                let ids: Vec<&str> = Family::ALL.iter().map(|f| f.id()).collect();
+                return Err(usage_error(
+                    ErrorKind::InvalidValue,
+                    format!("unknown family '{name}' (families: {})", ids.join(", ")),
+                ));
+            }
+        },
+        Sub::Doc { word } => Command::Doc { word },
+        Sub::Completions { shell } => Command::Completions { shell },
     })
 }
 
@@ -297,29 +344,46 @@ mod tests {
 
     #[test]
     fn usage_errors_name_the_argument() {
-        let cases: [(&[&str], &str); 10] = [
-            (&[], "missing command"),
+        let cases: [(&[&str], &str); 12] = [
+            (&[], "a command is needed"),
             (&["frobnicate"], "'frobnicate'"),
             (&["--jsn"], "'--jsn'"),
-            (&["run"], "needs an operand"),
+            (&["run"], "<FILE|->"),
             (&["run", "a", "b"], "'b'"),
             (&["run", "a", "--jsn"], "'--jsn'"),
-            (&["run", "a", "--profile"], "needs a value"),
+            (&["run", "a", "--profile"], "--profile"),
             (&["run", "a", "--profile", "fast"], "'fast'"),
             (&["test", "x", "--json"], "'--json'"),
             (&["repl", "x"], "'x'"),
+            (&["words", "nope"], "unknown family 'nope'"),
+            (&["completions", "cmd"], "'cmd'"),
         ];
         for (args, needle) in cases {
             let e = p(args).expect_err("a usage error");
             assert!(e.0.contains(needle), "{args:?}: {e}");
+            assert!(e.0.contains("try '--help'"), "{args:?}: {e}");
         }
     }
 
     #[test]
-    fn help_and_version() {
-        assert_eq!(p(&["--help"]), Ok(Command::Help));
-        assert_eq!(p(&["run", "--help"]), Ok(Command::Help));
+    fn help_version_and_the_new_commands() {
+        assert!(matches!(p(&["--help"]), Ok(Command::Help(h)) if h.contains("Exit codes")));
+        assert!(matches!(p(&["run", "--help"]), Ok(Command::Help(h)) if h.contains("--json")));
         assert_eq!(p(&["--version"]), Ok(Command::Version));
         assert!(p(&["--version", "x"]).is_err());
+        assert_eq!(
+            p(&["words", "EXACTARITHMETIC"]),
+            Ok(Command::Words {
+                family: Some(Family::ExactArithmetic)
+            })
+        );
+        assert_eq!(p(&["words"]), Ok(Command::Words { family: None }));
+        assert_eq!(p(&["doc", "+"]), Ok(Command::Doc { word: "+".into() }));
+        assert_eq!(
+            p(&["completions", "bash"]),
+            Ok(Command::Completions {
+                shell: clap_complete::Shell::Bash
+            })
+        );
     }
 }

@@ -14,10 +14,11 @@ pub mod examples;
 pub mod repl;
 pub mod report;
 pub mod source;
+pub mod words;
 
 use ajisai_core::numerics::Selected;
 use ajisai_core::Profile;
-use args::{Command, SourceCommand, UsageError, USAGE};
+use args::{Command, SourceCommand, UsageError};
 use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
@@ -55,44 +56,6 @@ pub struct Io<'a> {
     pub interactive: bool,
 }
 
-/// The help text of `ajisai --help`.
-pub fn help_text() -> String {
-    format!(
-        "ajisai — run Ajisai programs (exact-arithmetic stack language)
-
-{USAGE}
-
-commands:
-  run <FILE|->       execute a program; prints its output lines, then the stack
-                     (bottom to top), then any error message with line and column
-  check <FILE|->     check form and names without executing anything
-  contract <FILE|->  infer the contracts of the User Words a source defines
-  test <FILE|DIR>    run every '#:example <source> => <display>' line of the file,
-                     or of every *.ajisai file under the directory
-  repl               evaluate stdin line by line as one continuing program
-
-options:
-  --json             print exactly one JSON envelope (MCP.md §4) on stdout, with
-                     \"limitProfile\" and \"backend\" as its last two fields
-  --profile cli|mcp  limits: cli = cli-local (default), mcp = mcp-local-stdio
-  -h, --help         print this help
-  -V, --version      print engine, specification, numerics and profile
-
-'-' reads the program from stdin. Sources are UTF-8.
-
-exit codes:
-  0  ok (a NIL result included); every example passed
-  1  language error; failing check; failed example
-  2  usage error or I/O error (nothing on stdout)
-
-environment:
-  AJISAI_NUMERICS=auto|gmp|pure   numeric backend (default auto: the fastest available)
-  AJISAI_NUMERICS_PLUGIN=<file>   load the GMP backend from this shared library
-                                  (ignored, with a warning, when AJISAI_NUMERICS=pure)
-"
-    )
-}
-
 /// The lines of `ajisai --version`.
 pub fn version_text(backend: &Selected) -> String {
     let p = backend.provenance();
@@ -118,8 +81,9 @@ pub fn select_backend(
 }
 
 fn usage_error(io: &mut Io<'_>, e: &UsageError) -> Exit {
+    // clap's rendering: the error naming the argument, the usage, where help is.
     // Nothing useful can be done when stderr itself fails.
-    let _ = writeln!(io.stderr, "ajisai: {e}\n{USAGE}");
+    let _ = writeln!(io.stderr, "{e}");
     Exit::Usage
 }
 
@@ -129,16 +93,24 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
         Ok(c) => c,
         Err(e) => return usage_error(io, &e),
     };
-    if command == Command::Help {
-        // Help needs no engine: it works even when the backend choice is broken.
-        return match io
-            .stdout
-            .write_all(help_text().as_bytes())
-            .and_then(|()| flush(io))
-        {
-            Ok(()) => Exit::Ok,
-            Err(_) => Exit::Usage,
-        };
+    // Help, the Word listings and completion scripts need no engine: they work even
+    // when the backend choice is broken.
+    let direct = match &command {
+        Command::Help(text) => Some(report::Rendered::stdout(text.clone(), Exit::Ok)),
+        Command::Words { family } => Some(words::words(*family)),
+        Command::Doc { word } => Some(words::doc(word)),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut args::clap_command(), "ajisai", &mut script);
+            Some(report::Rendered::stdout(
+                String::from_utf8_lossy(&script).into_owned(),
+                Exit::Ok,
+            ))
+        }
+        _ => None,
+    };
+    if let Some(rendered) = direct {
+        return rendered.write(io).unwrap_or(Exit::Usage);
     }
     // A refused backend choice or plugin is a startup error (exit 2, nothing on
     // stdout): never a silent fallback to another backend.
@@ -157,7 +129,10 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
         }
     };
     let result = match command {
-        Command::Help => Ok(Exit::Ok),
+        Command::Help(_)
+        | Command::Words { .. }
+        | Command::Doc { .. }
+        | Command::Completions { .. } => Ok(Exit::Ok),
         Command::Version => io
             .stdout
             .write_all(version_text(&backend).as_bytes())

@@ -142,9 +142,23 @@ fn exit_of(failed: bool) -> Exit {
 impl Rendered {
     /// A `--json` answer: the document on stdout, nothing on stderr.
     pub fn json(document: String, exit: Exit) -> Rendered {
+        Rendered::stdout(document, exit)
+    }
+
+    /// `text` on stdout, nothing on stderr.
+    pub fn stdout(text: String, exit: Exit) -> Rendered {
         Rendered {
-            stdout: document,
+            stdout: text,
             stderr: String::new(),
+            exit,
+        }
+    }
+
+    /// `text` on stderr, nothing on stdout.
+    pub fn stderr(text: String, exit: Exit) -> Rendered {
+        Rendered {
+            stdout: String::new(),
+            stderr: text,
             exit,
         }
     }

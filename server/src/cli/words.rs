@@ -1,0 +1,185 @@
+//! `ajisai words [FAMILY]` and `ajisai doc WORD`: the registry for people, read from the
+//! same `WordSpec`s the MCP server's `word_contract` serves.
+
+use super::report::Rendered;
+use super::Exit;
+use ajisai_core::code::normalize;
+use ajisai_core::suggest::closest;
+use ajisai_core::word::{hint_for_name, registry, Arity, Family, WordSpec};
+use std::fmt::Write;
+
+/// The Words of `family`, or of every family, one line each under a family heading:
+/// name, aliases, syntax and summary.
+pub fn words(family: Option<Family>) -> Rendered {
+    let reg = registry();
+    let mut out = String::new();
+    let families: Vec<Family> = match family {
+        Some(f) => vec![f],
+        None => Family::ALL.to_vec(),
+    };
+    for (i, f) in families.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{}:", f.id());
+        let specs: Vec<&WordSpec> = reg
+            .specs()
+            .iter()
+            .copied()
+            .filter(|s| s.family == *f)
+            .collect();
+        let width = specs
+            .iter()
+            .map(|s| title(s).chars().count())
+            .max()
+            .unwrap_or(0);
+        for s in specs {
+            let t = title(s);
+            let pad = width - t.chars().count();
+            let _ = writeln!(out, "  {t}{:pad$}  {}", "", s.summary);
+        }
+    }
+    Rendered::stdout(out, Exit::Ok)
+}
+
+/// `NAME (alias, …)`.
+fn title(s: &WordSpec) -> String {
+    if s.aliases.is_empty() {
+        s.name.to_string()
+    } else {
+        format!("{} ({})", s.name, s.aliases.join(", "))
+    }
+}
+
+fn arity(a: Arity) -> String {
+    match a {
+        Arity::Fixed(n) => n.to_string(),
+        Arity::Variable => "variable".to_string(),
+        Arity::Control => "control".to_string(),
+    }
+}
+
+/// One Word's documentation (a name or an alias, any case); an unknown one is exit 1
+/// with the message `word_contract` gives: near misses, and a hint when the name is one
+/// users of other languages reach for.
+pub fn doc(written: &str) -> Rendered {
+    let reg = registry();
+    let name = written.trim();
+    let Some(id) = reg.lookup(&normalize(name)) else {
+        let names = reg
+            .specs()
+            .iter()
+            .flat_map(|s| std::iter::once(s.name).chain(s.aliases.iter().copied()));
+        let found = closest(name, names);
+        let mut message = format!("Unknown word: {name}");
+        if !found.is_empty() {
+            message.push_str("; closest: ");
+            message.push_str(&found.join(", "));
+        }
+        if let Some(hint) = hint_for_name(name) {
+            message.push_str("; hint: ");
+            message.push_str(hint);
+        }
+        return Rendered::stderr(format!("ajisai: {message}\n"), Exit::Failure);
+    };
+    let s = reg.spec(id);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — {}, {} tier",
+        title(s),
+        s.family.id(),
+        s.tier.id()
+    );
+    let _ = writeln!(out, "{}", s.summary);
+    let _ = writeln!(out);
+    let _ = writeln!(out, "syntax:        {}", s.syntax);
+    let _ = writeln!(out, "stack effect:  {}", s.stack_effect);
+    let _ = writeln!(
+        out,
+        "contract:      inputs {}, outputs {}, field {}, NIL {}",
+        arity(s.inputs),
+        arity(s.outputs),
+        s.field.id(),
+        s.nil_policy.id()
+    );
+    if !s.errors.is_empty() {
+        let errors: Vec<&str> = s.errors.iter().map(|e| e.id()).collect();
+        let _ = writeln!(out, "errors:        {}", errors.join(", "));
+    }
+    if !s.examples.is_empty() {
+        let _ = writeln!(out, "examples:");
+        for ex in s.examples {
+            let _ = writeln!(out, "  {}  →  {}", ex.source, ex.expect);
+            for line in ex.prints {
+                let _ = writeln!(out, "      prints {line}");
+            }
+        }
+    }
+    Rendered::stdout(out, Exit::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_word_is_listed_once_under_its_family() {
+        crate::backend::link();
+        let all = words(None).stdout;
+        for s in registry().specs() {
+            let line = format!("\n  {} ", title(s));
+            assert_eq!(all.matches(&line).count(), 1, "{}", s.name);
+        }
+        let one = words(Some(Family::Comparison)).stdout;
+        assert!(one.starts_with("comparison:\n"), "{one}");
+        assert!(one.contains("  GT (>)"), "{one}");
+        assert!(!one.contains("ADD"), "{one}");
+    }
+
+    #[test]
+    fn doc_shows_the_contract_and_refuses_unknown_words_with_hints() {
+        crate::backend::link();
+        let add = doc("+");
+        assert_eq!(add.exit, Exit::Ok);
+        assert!(
+            add.stdout.starts_with("ADD (+) — exactArithmetic"),
+            "{}",
+            add.stdout
+        );
+        assert!(
+            add.stdout.contains("stack effect:  ( a b -- a+b )"),
+            "{}",
+            add.stdout
+        );
+        assert!(
+            add.stdout.contains("contract:      inputs 2, outputs 1"),
+            "{}",
+            add.stdout
+        );
+        let reg = registry();
+        let spec = reg.spec(reg.lookup("ADD").expect("ADD"));
+        for ex in spec.examples {
+            let line = format!("\n  {}  →  {}\n", ex.source, ex.expect);
+            assert!(add.stdout.contains(&line), "{line} in {}", add.stdout);
+        }
+        let miss = doc("dup");
+        assert_eq!(miss.exit, Exit::Failure);
+        assert_eq!(miss.stdout, "");
+        assert!(
+            miss.stderr.starts_with("ajisai: Unknown word: dup"),
+            "{}",
+            miss.stderr
+        );
+        assert!(
+            miss.stderr.contains("; hint: Ajisai has no DUP"),
+            "{}",
+            miss.stderr
+        );
+        let near = doc("LENGHT");
+        assert_eq!(
+            near.stderr,
+            "ajisai: Unknown word: LENGHT; closest: LENGTH\n"
+        );
+    }
+}
