@@ -587,3 +587,72 @@ fn anchors_and_links_are_read_as_mdbook_reads_them() {
         "../README.md"
     );
 }
+
+// ---------------------------------------------------------------- requirements
+
+/// Every requirement number a source file cites (`MCP-33`), with a file citing it.
+fn cited_requirements() -> BTreeMap<u32, String> {
+    let root = docs().join("..");
+    let mut out = BTreeMap::new();
+    let mut dirs: Vec<PathBuf> = [
+        "core",
+        "words",
+        "server",
+        "golden",
+        "numerics-pure",
+        "numerics-gmp",
+    ]
+    .iter()
+    .map(|c| root.join(c))
+    .collect();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a readable folder") {
+            let path = entry.expect("an entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if path.is_dir() {
+                if !matches!(name, "target" | "node_modules") {
+                    dirs.push(path);
+                }
+            } else if name.ends_with(".rs") {
+                let text = std::fs::read_to_string(&path).expect("a readable source");
+                for (at, _) in text.match_indices("MCP-") {
+                    let digits: String = text[at + 4..]
+                        .chars()
+                        .take_while(char::is_ascii_digit)
+                        .collect();
+                    if let Ok(n) = digits.parse::<u32>() {
+                        out.entry(n).or_insert_with(|| path.display().to_string());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A requirement number in a code comment is one lookup away: the requirement index
+/// lists every number the code cites, with what it is about and a page that covers it.
+#[test]
+fn every_requirement_the_code_cites_is_in_the_index() {
+    let index = read("mcp/requirements.md");
+    let listed: BTreeSet<u32> = index
+        .lines()
+        .filter_map(|l| l.strip_prefix("| MCP-"))
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .collect();
+    let cited = cited_requirements();
+    assert!(
+        cited.len() > 50,
+        "the scan finds the citations: {}",
+        cited.len()
+    );
+    let missing: Vec<String> = cited
+        .iter()
+        .filter(|(n, _)| !listed.contains(n))
+        .map(|(n, file)| format!("MCP-{n} ({file})"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/mcp/requirements.md: {missing:?}"
+    );
+}
