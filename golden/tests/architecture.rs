@@ -385,28 +385,20 @@ fn the_syntax_alias_table_is_the_registrys() {
 /// its unit-test module.
 fn crate_sources(krate: &str) -> Vec<(String, String)> {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut out = Vec::new();
-    let mut dirs = vec![workspace.join(krate).join("src")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("source folder is readable") {
-            let path = entry.expect("readable entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let mut text = std::fs::read_to_string(&path).expect("readable source");
-                if let Some(at) = text.find("#[cfg(test)]\nmod tests") {
-                    text.truncate(at);
-                }
-                let name = path
-                    .strip_prefix(&workspace)
-                    .expect("under the workspace")
-                    .to_string_lossy()
-                    .into_owned();
-                out.push((name, text));
+    ajisai_golden::rust_files(&workspace.join(krate).join("src"))
+        .into_iter()
+        .map(|(path, mut text)| {
+            if let Some(at) = text.find("#[cfg(test)]\nmod tests") {
+                text.truncate(at);
             }
-        }
-    }
-    out
+            let name = path
+                .strip_prefix(&workspace)
+                .expect("under the workspace")
+                .to_string_lossy()
+                .into_owned();
+            (name, text)
+        })
+        .collect()
 }
 
 /// Whether `code` imports or calls the writer's string functions (`json::write_str`,

@@ -594,35 +594,22 @@ fn anchors_and_links_are_read_as_mdbook_reads_them() {
 fn cited_requirements() -> BTreeMap<u32, String> {
     let root = docs().join("..");
     let mut out = BTreeMap::new();
-    let mut dirs: Vec<PathBuf> = [
+    for krate in [
         "core",
         "words",
         "server",
         "golden",
         "numerics-pure",
         "numerics-gmp",
-    ]
-    .iter()
-    .map(|c| root.join(c))
-    .collect();
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a readable folder") {
-            let path = entry.expect("an entry").path();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if path.is_dir() {
-                if !matches!(name, "target" | "node_modules") {
-                    dirs.push(path);
-                }
-            } else if name.ends_with(".rs") {
-                let text = std::fs::read_to_string(&path).expect("a readable source");
-                for (at, _) in text.match_indices("MCP-") {
-                    let digits: String = text[at + 4..]
-                        .chars()
-                        .take_while(char::is_ascii_digit)
-                        .collect();
-                    if let Ok(n) = digits.parse::<u32>() {
-                        out.entry(n).or_insert_with(|| path.display().to_string());
-                    }
+    ] {
+        for (path, text) in ajisai_golden::rust_files(&root.join(krate)) {
+            for (at, _) in text.match_indices("MCP-") {
+                let digits: String = text[at + 4..]
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                if let Ok(n) = digits.parse::<u32>() {
+                    out.entry(n).or_insert_with(|| path.display().to_string());
                 }
             }
         }

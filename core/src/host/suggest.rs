@@ -77,8 +77,14 @@ pub fn complete(e: &mut LangError, dict: &Dictionary) {
         }
         None => e.trap.and_then(hint_for_trap),
     };
+    append_hint(&mut e.message, hint);
+}
+
+/// Append `; hint: <hint>` to a message, when there is a hint (the one spelling of it).
+pub fn append_hint(message: &mut String, hint: Option<&str>) {
     if let Some(hint) = hint {
-        e.message.push_str(&format!("; hint: {hint}"));
+        message.push_str("; hint: ");
+        message.push_str(hint);
     }
 }
 
@@ -91,9 +97,7 @@ pub fn teach(e: &mut LangError) {
         (None, Some(word)) if e.category == ErrorCategory::UnknownWord => hint_for_name(word),
         _ => None,
     };
-    if let Some(hint) = hint {
-        e.message.push_str(&format!("; hint: {hint}"));
-    }
+    append_hint(&mut e.message, hint);
 }
 
 /// [`complete`] over a run's result.

@@ -3,9 +3,9 @@
 
 use super::report::Rendered;
 use super::Exit;
+use crate::mcp::lookup;
 use ajisai_core::code::normalize;
-use ajisai_core::suggest::closest;
-use ajisai_core::word::{hint_for_name, registry, Arity, Family, WordSpec};
+use ajisai_core::word::{registry, Arity, Family, WordSpec};
 use std::fmt::Write;
 
 /// The Words of `family`, or of every family, one line each under a family heading:
@@ -66,20 +66,7 @@ pub fn doc(written: &str) -> Rendered {
     let reg = registry();
     let name = written.trim();
     let Some(id) = reg.lookup(&normalize(name)) else {
-        let names = reg
-            .specs()
-            .iter()
-            .flat_map(|s| std::iter::once(s.name).chain(s.aliases.iter().copied()));
-        let found = closest(name, names);
-        let mut message = format!("Unknown word: {name}");
-        if !found.is_empty() {
-            message.push_str("; closest: ");
-            message.push_str(&found.join(", "));
-        }
-        if let Some(hint) = hint_for_name(name) {
-            message.push_str("; hint: ");
-            message.push_str(hint);
-        }
+        let message = lookup::miss_message(name, &lookup::suggestions(name), None);
         return Rendered::stderr(format!("ajisai: {message}\n"), Exit::Failure);
     };
     let s = reg.spec(id);

@@ -30,6 +30,22 @@ pub fn suggestions(written: &str) -> Vec<String> {
     closest(written, names)
 }
 
+/// The message of a miss on `name` (MCP-72): `Unknown word: <name>`, the near misses
+/// `found`, then `extra` (the phrasebook's note on one of its Words) and the
+/// vocabulary's hint for the name. `ajisai doc` says the same.
+pub fn miss_message(name: &str, found: &[String], extra: Option<String>) -> String {
+    let mut message = format!("Unknown word: {name}");
+    if !found.is_empty() {
+        message.push_str("; closest: ");
+        message.push_str(&found.join(", "));
+    }
+    if let Some(extra) = extra {
+        message.push_str(&extra);
+    }
+    ajisai_core::suggest::append_hint(&mut message, ajisai_core::word::hint_for_name(name));
+    message
+}
+
 /// The `word_contract` envelope for `written`: the registry entry on a hit, the
 /// `unknownWord` error with suggestions on a miss; a miss that names a phrasebook Word
 /// says so and points to `ajisai://phrasebook` (MCP-72).
@@ -86,18 +102,7 @@ pub fn word_contract(
         }
         None => {
             found = suggestions(name);
-            let mut message = format!("Unknown word: {name}");
-            if !found.is_empty() {
-                message.push_str("; closest: ");
-                message.push_str(&found.join(", "));
-            }
-            if let Some(hint) = phrasebook.word_contract_hint(name) {
-                message.push_str(&hint);
-            }
-            if let Some(hint) = ajisai_core::word::hint_for_name(name) {
-                message.push_str("; hint: ");
-                message.push_str(hint);
-            }
+            let message = miss_message(name, &found, phrasebook.word_contract_hint(name));
             Envelope {
                 schema_version: SCHEMA_VERSION,
                 status: "error",

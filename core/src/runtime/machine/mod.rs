@@ -522,20 +522,9 @@ impl Machine {
         else {
             return None;
         };
-        let result = (pair.apply)(x.small_int()?, y.small_int()?)?;
-        let value = match result {
-            IntPairResult::Int(i) => {
-                if self.meter.profile().bigint_bits < 64 {
-                    return None;
-                }
-                Value::num(i)
-            }
-            IntPairResult::Bool(b) => Value::Bool(b),
-        };
-        if pair.numeric_work > 0 {
-            if let Err(h) = self.meter.charge_numeric(pair.numeric_work) {
-                return Some(Err(h));
-            }
+        let value = self.int_pair_value(pair, x.small_int()?, y.small_int()?)?;
+        if let Err(h) = self.charge_int_pair_work(pair) {
+            return Some(Err(h));
         }
         // The step just charged polled the interrupt, as `exec` would.
         if let Some(v) = self.stack.pop() {
@@ -543,6 +532,28 @@ impl Machine {
         }
         std::mem::replace(&mut self.stack[len - 2], value).discard();
         Some(Ok(()))
+    }
+
+    /// The value an [`IntPair`] shortcut leaves for `a b`, or `None` when `exec` must
+    /// decide (the shortcut declines, or an integer result meets a `bigintBits` ceiling
+    /// below 64).
+    #[inline]
+    fn int_pair_value(&self, pair: &IntPair, a: i64, b: i64) -> Option<Value> {
+        match (pair.apply)(a, b)? {
+            IntPairResult::Int(i) => {
+                (self.meter.profile().bigint_bits >= 64).then(|| Value::num(i))
+            }
+            IntPairResult::Bool(b) => Some(Value::Bool(b)),
+        }
+    }
+
+    /// The `numericWork` an [`IntPair`] shortcut charges (what `exec` would).
+    #[inline]
+    fn charge_int_pair_work(&mut self, pair: &IntPair) -> Result<(), Halt> {
+        match pair.numeric_work {
+            0 => Ok(()),
+            units => self.meter.charge_numeric(units),
+        }
     }
 
     /// `literal WORD` by the Word's [`IntPair`] shortcut with the value beneath, without
@@ -570,23 +581,14 @@ impl Machine {
         let (Some(a), Some(b)) = (a.small_int(), b.small_int()) else {
             return Ok(false);
         };
-        let Some(result) = (pair.apply)(a, b) else {
+        let Some(value) = self.int_pair_value(pair, a, b) else {
             return Ok(false);
         };
-        let value = match result {
-            IntPairResult::Int(i) => {
-                if self.meter.profile().bigint_bits < 64 {
-                    return Ok(false);
-                }
-                Value::num(i)
-            }
-            IntPairResult::Bool(b) => Value::Bool(b),
-        };
         // What `dispatch_core` and the Word's `exec` would charge, in their order.
-        let charged = self.meter.step().and_then(|()| match pair.numeric_work {
-            0 => Ok(()),
-            units => self.meter.charge_numeric(units),
-        });
+        let charged = self
+            .meter
+            .step()
+            .and_then(|()| self.charge_int_pair_work(pair));
         if let Err(h) = charged {
             // A refused step stands where the dispatch would: after the push.
             push_slot(&mut self.stack, literal.clone());
