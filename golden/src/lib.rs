@@ -4,7 +4,7 @@
 //! - `seed/*.json`: our own cases, same format, for the behaviours the specification
 //!   tags [seed] (no reference oracle exists for them);
 //! - `limits.json`: every declared limit with its boundary pair or the test that pins it
-//!   (MCP.md MCP-56);
+//!   (MCP-56; docs/mcp/limits.md);
 //! - `hostile.json`: programs written to exhaust time or memory, with the answer each
 //!   must get from the live server within its limits;
 //! - the no-panic fuzzer (`tests/fuzz.rs`), whose random programs ([`programs`]) the
@@ -712,6 +712,55 @@ pub fn rust_files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
         }
     }
     out
+}
+
+/// How a run differs from an example's expectation, written as the registry writes
+/// examples (`word::Example` in its slots notation: the stack displays joined by
+/// ` | `, `(empty)`, `error:<category>`, or a NIL on top with ` (nil:<reason>)`) and
+/// the lines it prints; `None` when it matches.
+pub fn example_mismatch(
+    source: &str,
+    expect: &str,
+    prints: &[&str],
+    profile: &Profile,
+) -> Option<String> {
+    let report = engine::compute(source, &Options::new(profile.clone()));
+    let got_stack = ajisai_core::display::stack_line(&report.stack);
+    let got = match &report.error {
+        Some(e) => format!("error:{} ({})", e.category.id(), e.message),
+        None => got_stack.clone(),
+    };
+    let ok = if let Some(category) = expect.strip_prefix("error:") {
+        report
+            .error
+            .as_ref()
+            .is_some_and(|e| e.category.id() == category)
+    } else if let Some((slots, reason)) = expect
+        .strip_suffix(')')
+        .and_then(|e| e.rsplit_once(" (nil:"))
+    {
+        report.error.is_none()
+            && got_stack == slots
+            && report
+                .stack
+                .last()
+                .and_then(|v| v.nil_reason())
+                .map(|r| r.id())
+                == Some(reason)
+    } else {
+        report.error.is_none() && got_stack == expect
+    };
+    let printed_ok = report
+        .output
+        .iter()
+        .map(String::as_str)
+        .eq(prints.iter().copied());
+    (!(ok && printed_ok)).then(|| {
+        format!(
+            "`{source}`: expected {expect} printing {prints:?}, got {got} printing {:?}",
+            report.output
+        )
+    })
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Consistency of the three source tools (MCP.md MCP-75, MCP-89): C1–C7 over every
+//! Consistency of the three source tools (MCP-75, MCP-89; docs/mcp/outcomes.md, docs/mcp/index.md): C1–C7 over every
 //! golden source — the conformance corpus, the specification examples, the seed
 //! cases, the limit probes, the golden case files (`cases.json`, `cases-contracts.json`)
 //! and the phrasebook (the file itself, every DEF line, every example with its Word

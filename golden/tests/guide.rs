@@ -590,7 +590,7 @@ fn anchors_and_links_are_read_as_mdbook_reads_them() {
 
 // ---------------------------------------------------------------- requirements
 
-/// Every requirement number a source file cites (`MCP-33`), with a file citing it.
+/// Every requirement number a source file cites (`MCP-33 (docs/mcp/envelope.md)`), with a file citing it.
 fn cited_requirements() -> BTreeMap<u32, String> {
     let root = docs().join("..");
     let mut out = BTreeMap::new();
@@ -642,4 +642,70 @@ fn every_requirement_the_code_cites_is_in_the_index() {
         missing.is_empty(),
         "not in docs/mcp/requirements.md: {missing:?}"
     );
+}
+
+/// The page of the guide the index gives for each requirement, as a path from the
+/// repository root (`docs/mcp/envelope.md`).
+fn requirement_pages() -> BTreeMap<u32, String> {
+    let index = read("mcp/requirements.md");
+    let mut out = BTreeMap::new();
+    for line in index.lines() {
+        let Some(rest) = line.strip_prefix("| MCP-") else {
+            continue;
+        };
+        let Some(n) = rest.split(' ').next().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        let Some(target) = line.rsplit("](").next().and_then(|t| t.split(')').next()) else {
+            continue;
+        };
+        let target = target.split('#').next().unwrap_or(target);
+        out.insert(n, resolve("mcp/requirements.md", target));
+    }
+    out
+}
+
+/// Where the code cites a requirement in a comment, the file links the guide's page
+/// for it (`(MCP-33; docs/mcp/envelope.md)`, once per page and file), so a reader
+/// of the code reaches the behaviour without the index.
+#[test]
+fn a_file_citing_a_requirement_links_its_page() {
+    let pages = requirement_pages();
+    let root = docs().join("..");
+    let mut unlinked = Vec::new();
+    for krate in [
+        "core",
+        "words",
+        "server",
+        "golden",
+        "numerics-pure",
+        "numerics-gmp",
+    ] {
+        for (path, text) in ajisai_golden::rust_files(&root.join(krate)) {
+            for line in text.lines() {
+                let Some(comment) = line.find("//").map(|c| &line[c..]) else {
+                    continue;
+                };
+                for (at, _) in comment.match_indices("MCP-") {
+                    let digits: String = comment[at + 4..]
+                        .chars()
+                        .take_while(char::is_ascii_digit)
+                        .collect();
+                    let Some(page) = digits.parse::<u32>().ok().and_then(|n| pages.get(&n)) else {
+                        continue;
+                    };
+                    let link = match page.strip_prefix("../") {
+                        Some(outside_docs) => outside_docs.to_string(),
+                        None => format!("docs/{page}"),
+                    };
+                    if !text.contains(&link) {
+                        unlinked.push(format!("{}: MCP-{digits} without {link}", path.display()));
+                    }
+                }
+            }
+        }
+    }
+    unlinked.sort();
+    unlinked.dedup();
+    assert!(unlinked.is_empty(), "{}", unlinked.join("\n"));
 }

@@ -1,4 +1,4 @@
-//! `golden/limits.json` (MCP.md MCP-56): every declared limit of `mcp-local-stdio`
+//! `golden/limits.json` (MCP-56; docs/mcp/limits.md): every declared limit of `mcp-local-stdio`
 //! with its boundary pair, its injected-limit test, or the host test that pins it.
 //!
 //! Probes run through `engine::compute` and are checked on the engine's envelope

@@ -111,7 +111,7 @@ fn programs() -> Vec<Program> {
             });
         }
     }
-    // Every Word's declared examples.
+    // Every Word's declared examples, and its regression cases.
     for spec in ajisai_core::word::registry().specs() {
         for (i, ex) in spec.examples.iter().enumerate() {
             all.push(Program {
@@ -121,6 +121,15 @@ fn programs() -> Vec<Program> {
                 profile: mcp(),
             });
         }
+    }
+    let cases = read_json("word-cases.json");
+    for (i, case) in cases["cases"].as_array().expect("cases").iter().enumerate() {
+        all.push(Program {
+            set: "word-cases",
+            key: format!("{}#{i}", case["word"].as_str().expect("a word")),
+            source: case["source"].as_str().expect("a source").to_string(),
+            profile: mcp(),
+        });
     }
     // The generators, from fixed seeds.
     let names = programs::names();

@@ -103,7 +103,7 @@ extern "C" fn to_decimal(a: IntArg<'_>) -> Answer<RString> {
 }
 
 /// Faults on cue, only in plugins built with the `test-faults` feature: hosts use such a
-/// plugin to test that a faulting plugin is contained (MCP.md MCP-13). A product build
+/// plugin to test that a faulting plugin is contained (MCP-13; docs/mcp/index.md). A product build
 /// never has this module.
 #[cfg(feature = "test-faults")]
 pub mod faults {

@@ -10,7 +10,7 @@
 //! After loading, a fault inside the plugin (a caught panic, or an answer that breaks
 //! the interface contract) poisons the backend: that call and every later one panic on
 //! the host side with a [`BackendFault`] payload, which hosts map to their own errors
-//! (MCP.md MCP-13). There is never a fallback to another backend.
+//! (MCP-13; docs/mcp/index.md). There is never a fallback to another backend.
 
 use crate::interface::{
     Answer, HostAllocator, IntArg, IntOut, NumericsModuleRef, INTERFACE_VERSION,

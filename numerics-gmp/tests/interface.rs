@@ -1,6 +1,6 @@
 //! The plugin interface in-process: the exported module behind the loader's wrapper
 //! answers exactly like the built-in backends, and a module that faults or breaks the
-//! contract poisons the backend instead of answering (MCP.md MCP-13).
+//! contract poisons the backend instead of answering (MCP-13; docs/mcp/index.md).
 #![cfg(feature = "backend")]
 
 use abi_stable::prefix_type::PrefixTypeTrait;

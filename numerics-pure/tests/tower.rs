@@ -1,5 +1,5 @@
 //! The numeric examples of LANGUAGE.md §4.2, §9 and §10.1 and of WORDS.md SQRT, POW,
-//! FLOOR, ROUND and MOD, run at the Number API level; MCP-30 approximations; work
+//! FLOOR, ROUND and MOD, run at the Number API level; MCP-30 (docs/mcp/envelope.md) approximations; work
 //! charges of SQRT and POW; limit refusals of POW.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Embedded assets (MCP-82/83): the canonical Word registry, the vocabulary manifest,
+//! Embedded assets (MCP-82/83; docs/mcp/resources.md): the canonical Word registry, the vocabulary manifest,
 //! the outcome ids, the quickstart, the result schema and the phrasebook, with their
 //! recorded digests.
 //!
@@ -6,7 +6,7 @@
 //! server needs no files beside it. `assets/assets.sha256` records each asset's SHA-256
 //! as the asset generator wrote it (`AJISAI_BLESS=1 cargo test -p ajisai-server --test
 //! assets` regenerates the assets and the record); startup calls [`verify`] and refuses
-//! to serve from a binary whose assets do not match their record (MCP-4).
+//! to serve from a binary whose assets do not match their record (MCP-4; docs/mcp/index.md).
 
 use std::sync::OnceLock;
 
@@ -181,7 +181,7 @@ pub fn asset_digest() -> String {
 }
 
 /// `assetDigest` with some assets replaced or added, e.g. the `AJISAI_PHRASEBOOK`
-/// override as `("phrasebook.ajisai", bytes)` (MCP-80): an override whose name is
+/// override as `("phrasebook.ajisai", bytes)` (MCP-80; docs/phrasebook.md): an override whose name is
 /// embedded replaces that asset, any other name joins the set.
 pub fn asset_digest_with(overrides: &[(&str, &[u8])]) -> String {
     let embedded = all()

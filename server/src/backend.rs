@@ -1,6 +1,6 @@
 //! Numeric backend selection for the hosts (CLI and MCP server): read the
 //! environment once at startup, load a configured plugin, choose, and fix the process
-//! backend (MCP.md MCP-11..MCP-14).
+//! backend (MCP-11..MCP-14; docs/mcp/index.md).
 //!
 //! - `AJISAI_NUMERICS` = `auto` (default; also unset or empty) | `gmp` | `pure`.
 //! - `AJISAI_NUMERICS_PLUGIN` = path of a GMP plugin (`libajisai_numerics_gmp.so`). When

@@ -1,4 +1,4 @@
-//! The embedded assets (MCP-82/83) and their generator.
+//! The embedded assets (MCP-82/83; docs/mcp/resources.md) and their generator.
 //!
 //! Every generated asset and the digest record are produced here. Without
 //! `AJISAI_BLESS` the test fails on any drift between what the generator produces
@@ -10,24 +10,26 @@
 //! - `server/assets/phrasebook.ajisai` — a copy of `docs/phrasebook/phrasebook.ajisai`;
 //! - `server/assets/vocabulary.json` and `spec/vocabulary.json` — MCP-59;
 //! - `server/assets/result.schema.json` (compact) and `spec/result.schema.json`
-//!   (indented for reading) — MCP-39;
+//!   (indented for reading) — MCP-39 (docs/mcp/envelope.md);
 //! - `server/assets/quickstart.md` — the hand-written `quickstart-preface.md`, the
 //!   boundary line, then the writing protocol: the hand-written
 //!   `protocol-syntax.md` and every Word generated from the registry (MCP-58);
 //! - `server/assets/assets.sha256` — `<name> <sha256 hex>` per asset, sorted.
 //!
-//! The other tests run every example of the quickstart (MCP-88) and check the
+//! The other tests run every example of the quickstart (MCP-88; docs/mcp/index.md) and check the
 //! digests and the vocabulary.
 
 #![recursion_limit = "512"]
 
+use ajisai_core::check::WARNINGS_MAX;
 use ajisai_core::code::{normalize, ALIASES};
 use ajisai_core::contract::Gap;
 use ajisai_core::display::display;
 use ajisai_core::engine::{self, Options};
+use ajisai_core::envelope::TRACE_NAME_MAX_CHARS;
 use ajisai_core::limits::Limit;
-use ajisai_core::outcome::{ErrorCategory, NilReason};
-use ajisai_core::word::{registry, Arity, Family, WordSpec};
+use ajisai_core::outcome::{ErrorCategory, NilReason, Trap, TRACE_MAX_CALLS};
+use ajisai_core::word::{registry, Family, WordSpec};
 use ajisai_core::Profile;
 use ajisai_server::assets;
 use serde_json::{json, Value as Json};
@@ -36,8 +38,8 @@ use std::path::PathBuf;
 /// The boundary between the hand-written preface and the generated protocol.
 const BOUNDARY: &str = "<!-- BEGIN GENERATED WRITING PROTOCOL -->";
 
-/// Examples of each Word shown in the protocol (the registry holds them all).
-const EXAMPLES_PER_WORD: usize = 4;
+/// The most bytes the quickstart may have: lean enough to read in one go (issue 12).
+const QUICKSTART_MAX_BYTES: usize = 16_000;
 
 fn link() {
     ajisai_server::backend::link();
@@ -106,68 +108,28 @@ fn code_span(s: &str) -> String {
     format!("{fence} {s} {fence}")
 }
 
-/// `- `source` → expectation` in the form [`parse_example_line`] reads back.
-fn example_line(source: &str, expect: &str, prints: &[&str]) -> String {
-    let shown = if let Some(cat) = expect.strip_prefix("error:") {
-        format!("error:{cat}")
-    } else if expect == "(empty)" {
-        "(empty)".to_string()
-    } else if let Some((slots, reason)) = expect
-        .strip_suffix(')')
-        .and_then(|e| e.rsplit_once(" (nil:"))
-    {
-        format!("{} (nil:{reason})", code_span(slots))
-    } else {
-        code_span(expect)
-    };
-    let mut line = format!("- {} → {shown}", code_span(source));
-    if !prints.is_empty() {
-        let p: Vec<String> = prints.iter().map(|p| code_span(p)).collect();
-        line.push_str(&format!("; prints {}", p.join(", ")));
-    }
-    line
-}
-
-fn arity(a: Arity) -> String {
-    match a {
-        Arity::Fixed(n) => n.to_string(),
-        Arity::Variable => "variable".into(),
-        Arity::Control => "control".into(),
-    }
-}
-
-/// The examples of a Word the protocol shows: the first few that succeed, then the
-/// first error, skipping multi-line sources (they do not fit a list item).
-fn chosen_examples(spec: &WordSpec) -> Vec<&ajisai_core::word::Example> {
-    let usable = spec.examples.iter().filter(|e| !e.source.contains('\n'));
-    let mut chosen: Vec<_> = usable
-        .clone()
-        .filter(|e| !e.expect.starts_with("error:"))
-        .take(EXAMPLES_PER_WORD - 1)
-        .collect();
-    if let Some(e) = usable.clone().find(|e| e.expect.starts_with("error:")) {
-        chosen.push(e);
-    }
-    chosen
-}
-
-/// The writing protocol: syntax, then every Word by family.
+/// The writing protocol: syntax, then every Word by family, one line each (MCP-58 as
+/// amended by issue 12: the full contracts and examples live in `ajisai://contracts`,
+/// `ajisai://words/{name}` and the guide).
 fn protocol() -> String {
     let reg = registry();
     let mut out = String::new();
-    out.push_str("# Writing Ajisai\n\n");
+    out.push_str(
+        "# Writing Ajisai
+
+",
+    );
     out.push_str(&format!(
-        "Generated from the Word registry of specification {}. The examples are run by the \
-         test suite; `word_contract` and `ajisai://contracts` hold every Word's complete \
-         contract and all of its examples.\n\n",
+        "Generated from the Word registry of specification {}; the test suite runs every \
+         example.\n\n",
         ajisai_core::SPECIFICATION_VERSION
     ));
     out.push_str(&read("server/assets/protocol-syntax.md"));
     out.push_str("\n## Words\n\n");
     out.push_str(
-        "Each entry: the Word (and its alias), its tier, its syntax and stack effect, its \
-         contract (inputs → outputs, number field), how it treats a NIL operand, the errors it \
-         can raise, then examples.\n",
+        "Every Core Word by family, as written (operands, then the Word) with its summary. \
+         `word_contract` (or `ajisai://words/{name}`) gives a Word's contract, NIL policy, \
+         errors and examples; `ajisai://contracts` has them all.\n",
     );
     for family in Family::ALL {
         let mut specs: Vec<&WordSpec> = reg
@@ -180,35 +142,19 @@ fn protocol() -> String {
             continue;
         }
         specs.sort_by_key(|s| s.name);
-        let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
-        out.push_str(&format!("\n### {} — {}\n", family.id(), names.join(", ")));
+        out.push_str(&format!("\n### {}\n\n", family.id()));
         for s in specs {
-            let aliases = if s.aliases.is_empty() {
+            let aliases: Vec<String> = s.aliases.iter().map(|a| code_span(a)).collect();
+            let aliases = if aliases.is_empty() {
                 String::new()
             } else {
-                let a: Vec<String> = s.aliases.iter().map(|a| code_span(a)).collect();
-                format!(" ({})", a.join(", "))
+                format!(" ({})", aliases.join(", "))
             };
-            out.push_str(&format!("\n#### {}{aliases}\n\n", s.name));
             out.push_str(&format!(
-                "{} — {} — {} · contract {} → {}, {} · NIL: {}",
-                s.tier.id(),
+                "- {}{aliases} — {}\n",
                 code_span(s.syntax),
-                code_span(s.stack_effect),
-                arity(s.inputs),
-                arity(s.outputs),
-                s.field.id(),
-                s.nil_policy.id(),
+                s.summary
             ));
-            if !s.errors.is_empty() {
-                let e: Vec<&str> = s.errors.iter().map(|c| c.id()).collect();
-                out.push_str(&format!(" · errors: {}", e.join(", ")));
-            }
-            out.push_str(&format!("\n\n{}\n\n", s.summary));
-            for ex in chosen_examples(s) {
-                out.push_str(&example_line(&ex.source, &ex.expect, ex.prints));
-                out.push('\n');
-            }
         }
     }
     out
@@ -224,7 +170,7 @@ fn ids<T: Copy>(all: &[T], id: impl Fn(T) -> &'static str) -> Vec<&'static str> 
     all.iter().map(|x| id(*x)).collect()
 }
 
-/// (code, retryable, limit, retryAfterMs required) of every host error (MCP-43).
+/// (code, retryable, limit, retryAfterMs required) of every host error (MCP-43; docs/mcp/outcomes.md).
 const HOST_ERRORS: [(&str, bool, Option<&str>, bool); 11] = [
     ("invalidRequest", false, None, false),
     ("unknownTool", false, None, false),
@@ -253,6 +199,7 @@ fn result_schema() -> Json {
     let reasons = ids(&NilReason::ALL, NilReason::id);
     let limits = ids(&Limit::ALL, Limit::name);
     let gaps = ids(&Gap::ALL, Gap::id);
+    let traps = ids(&Trap::ALL, Trap::id);
     let codes: Vec<&str> = HOST_ERRORS.iter().map(|h| h.0).collect();
     let host_rules: Vec<Json> = HOST_ERRORS
         .iter()
@@ -289,12 +236,12 @@ fn result_schema() -> Json {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "ajisai://schema/result",
         "title": "Ajisai tool result",
-        "description": "Every result of the Ajisai MCP server's four tools (envelope schema version 6). Branch on status, then (compute) outcome. Optional fields are omitted, never null.",
+        "description": "Every result of the Ajisai MCP server's four tools (envelope schema version 7). Branch on status, then (compute) outcome. Optional fields are omitted, never null.",
         "type": "object",
         "additionalProperties": false,
         "required": ["schemaVersion", "status", "mcp"],
         "properties": {
-            "schemaVersion": { "const": 6 },
+            "schemaVersion": { "const": 7 },
             "status": { "enum": ["ok", "error", "hostError"] },
             "outcome": { "$ref": "#/$defs/outcome" },
             "specificationVersion": { "type": "string", "minLength": 1 },
@@ -305,6 +252,13 @@ fn result_schema() -> Json {
             "message": { "type": "string", "maxLength": 1000, "pattern": "^[^\r\n]*$" },
             "error": { "type": "object" },
             "contractDecls": { "$ref": "#/$defs/contractDecls" },
+            "findings": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": WARNINGS_MAX,
+                "items": { "$ref": "#/$defs/trapFinding" }
+            },
+            "findingsOmitted": { "type": "integer", "minimum": 1 },
             "contracts": { "type": "array", "items": { "$ref": "#/$defs/contract" } },
             "registrySchemaVersion": { "type": "integer", "minimum": 1 },
             "matches": {
@@ -331,7 +285,8 @@ fn result_schema() -> Json {
             "resourceUsage": ["outcome"],
             "stackElided": ["stack"],
             "matches": ["registrySchemaVersion"],
-            "registrySchemaVersion": ["matches"]
+            "registrySchemaVersion": ["matches"],
+            "findingsOmitted": ["findings"]
         },
         "allOf": [
             {
@@ -542,12 +497,47 @@ fn result_schema() -> Json {
                     "resource": { "enum": limits },
                     "word": { "type": "string", "minLength": 1 },
                     "line": { "type": "integer", "minimum": 1 },
-                    "column": { "type": "integer", "minimum": 1 }
+                    "column": { "type": "integer", "minimum": 1 },
+                    "trace": {
+                        "description": "The User Word calls the error happened inside, innermost first; when traceOmitted is present, the last entry is the outermost call and traceOmitted calls before it are left out.",
+                        "type": "array",
+                        "minItems": 1,
+                        "maxItems": TRACE_MAX_CALLS,
+                        "items": { "$ref": "#/$defs/callSite" }
+                    },
+                    "traceOmitted": { "type": "integer", "minimum": 1 }
                 },
-                "dependentRequired": { "line": ["column"], "column": ["line"] },
+                "dependentRequired": { "line": ["column"], "column": ["line"], "traceOmitted": ["trace"] },
                 "dependentSchemas": {
                     "resource": { "properties": { "category": { "const": "resourceLimitExceeded" } } }
                 }
+            },
+            "callSite": {
+                "description": "One User Word call: the Word, and the position of the call in the caller's source (none for a call made inside a phrasebook Word).",
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["word"],
+                "properties": {
+                    "word": { "type": "string", "minLength": 1, "maxLength": TRACE_NAME_MAX_CHARS },
+                    "line": { "type": "integer", "minimum": 1 },
+                    "column": { "type": "integer", "minimum": 1 },
+                    "source": { "const": "phrasebook" }
+                },
+                "dependentRequired": { "line": ["column"], "column": ["line"] }
+            },
+            "trapFinding": {
+                "description": "check only: a valid program that reads like a known trap. It never stops compute.",
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["severity", "trap", "message"],
+                "properties": {
+                    "severity": { "const": "warning" },
+                    "trap": { "enum": traps },
+                    "message": { "type": "string", "maxLength": 1000, "pattern": "^[^\r\n]*$" },
+                    "line": { "type": "integer", "minimum": 1 },
+                    "column": { "type": "integer", "minimum": 1 }
+                },
+                "dependentRequired": { "line": ["column"], "column": ["line"] }
             },
             "hostError": {
                 "type": "object",
@@ -802,7 +792,7 @@ fn embedded_assets_verify_and_the_digests_follow_mcp_83() {
         assets::registry_digest(),
         assets::sha256_hex(assets::vocabulary_json().as_bytes())
     );
-    // An override replaces its namesake (the AJISAI_PHRASEBOOK file, MCP-80) ...
+    // An override replaces its namesake (the AJISAI_PHRASEBOOK file, MCP-80; docs/phrasebook.md) ...
     let with = assets::asset_digest_with(&[("phrasebook.ajisai", b"# empty\n")]);
     let replaced: String = lines
         .lines()
@@ -1134,34 +1124,59 @@ fn every_writing_protocol_example_holds() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(count >= 200, "{count} examples");
-    // Every Word has an entry with at least one example.
+    assert!(count >= 20, "{count} examples");
+    // Every Word has its line, under its family.
     for spec in registry().specs() {
         assert!(
-            protocol.contains(&format!("\n#### {}", spec.name)),
-            "{} has an entry",
+            spec.syntax.contains(spec.name),
+            "{}'s syntax names it",
             spec.name
         );
+        let line = format!("\n- {}", code_span(spec.syntax));
+        let at = protocol
+            .find(&line)
+            .unwrap_or_else(|| panic!("{} has a line", spec.name));
+        let family = format!("\n### {}\n", spec.family.id());
         assert!(
-            !chosen_examples(spec).is_empty(),
-            "{} shows an example",
-            spec.name
+            protocol[..at].rfind("\n### ") == protocol[..at].rfind(&family),
+            "{} is listed under {}",
+            spec.name,
+            spec.family.id()
         );
     }
 }
 
 #[test]
 fn example_lines_read_back() {
-    for (source, expect, prints) in [
-        ("1 2 +", "3/1", vec![]),
-        ("NIL", "NIL (nil:literal)", vec![]),
-        ("1 'a' +", "error:typeMismatch", vec![]),
-        ("'x' DEL", "(empty)", vec![]),
-        ("'a`b' PRINT", "(empty)", vec!["a`b"]),
-        ("1 PRINT 2 PRINT", "(empty)", vec!["1/1", "2/1"]),
+    for (line, source, expect, prints) in [
+        ("- `1 2 +` → `3/1`", "1 2 +", "3/1", vec![]),
+        (
+            "- `NIL` → `NIL` (nil:literal)",
+            "NIL",
+            "NIL (nil:literal)",
+            vec![],
+        ),
+        (
+            "- `1 'a' +` → error:typeMismatch",
+            "1 'a' +",
+            "error:typeMismatch",
+            vec![],
+        ),
+        ("- `'x' DEL` → (empty)", "'x' DEL", "(empty)", vec![]),
+        (
+            "- `` 'a`b' PRINT `` → (empty); prints `` a`b ``",
+            "'a`b' PRINT",
+            "(empty)",
+            vec!["a`b"],
+        ),
+        (
+            "- `1 PRINT 2 PRINT` → (empty); prints `1/1`, `2/1`",
+            "1 PRINT 2 PRINT",
+            "(empty)",
+            vec!["1/1", "2/1"],
+        ),
     ] {
-        let line = example_line(source, expect, &prints);
-        let back = parse_example_line(&line).unwrap();
+        let back = parse_example_line(line).unwrap_or_else(|| panic!("{line} reads"));
         assert_eq!(
             back,
             (
@@ -1172,6 +1187,16 @@ fn example_lines_read_back() {
             "{line}"
         );
     }
+}
+
+#[test]
+fn the_quickstart_reads_in_one_go() {
+    let q = assets::quickstart_md();
+    assert!(
+        q.len() <= QUICKSTART_MAX_BYTES,
+        "the quickstart has {} bytes, more than {QUICKSTART_MAX_BYTES}",
+        q.len()
+    );
 }
 
 #[test]
@@ -1220,7 +1245,7 @@ fn boolean_subschemas(schema: &Json, path: &str, out: &mut Vec<String>) {
         } else if SCHEMA_SINGLES.contains(&key.as_str()) {
             vec![(at.clone(), value)]
         } else {
-            // `additionalProperties: false` stays (MCP-17/18/39); other keywords hold data.
+            // `additionalProperties: false` stays (MCP-17/18/39; docs/mcp/tools.md); other keywords hold data.
             Vec::new()
         };
         for (sub_path, sub) in subschemas {

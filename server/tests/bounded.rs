@@ -17,7 +17,7 @@ const PEAK_KIB_RUN_ELISION: u64 = 96 * 1000;
 fn a_stack_of_100000_slots_answers_its_error_with_one_run_record() {
     let mut server = RawServer::started(&[]);
     let env = server.compute(1, "{ 1 F } 'F' DEF F");
-    assert_eq!(env["schemaVersion"], 6);
+    assert_eq!(env["schemaVersion"], 7);
     assert_eq!(env["outcome"], "error:resourceLimitExceeded", "{env}");
     assert_eq!(env["error"]["resource"], "executionSteps");
     assert_eq!(
@@ -33,7 +33,7 @@ fn a_stack_of_100000_slots_answers_its_error_with_one_run_record() {
     assert_eq!(run["type"], "elidedRun", "{run}");
     let count = run["count"].as_u64().expect("a count");
     let bytes = run["approxBytes"].as_u64().expect("a size");
-    // Each `1/1` slot costs its node's bytes and its JSON-encoded display's (MCP-53).
+    // Each `1/1` slot costs its node's bytes and its JSON-encoded display's (MCP-53; docs/mcp/envelope.md).
     let per_slot = (stack[1].to_string().len() + display[1].to_string().len()) as u64;
     assert_eq!(bytes, count * per_slot);
     assert_eq!(count as usize + stack.len() - 1, 99_999);

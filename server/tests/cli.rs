@@ -139,7 +139,7 @@ fn a_run_that_needs_more_memory_than_its_ceiling_exits_1_with_memory_exhausted()
             "backend"
         ]
     );
-    assert_eq!(doc["schemaVersion"], 6);
+    assert_eq!(doc["schemaVersion"], 7);
     assert_eq!(doc["status"], "hostError");
     assert_eq!(
         doc["error"],
@@ -211,6 +211,91 @@ fn a_language_error_exits_1_with_position_on_stderr() {
 }
 
 #[test]
+fn an_error_inside_user_words_prints_its_calls_under_the_error_line() {
+    let out = ajisai(
+        &["run", "-"],
+        "{ 1 0 UNKNOWNX } 'G' DEF\n{ G } 'F' DEF\n1 F",
+    );
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr,
+        "error at line 1, column 7: unknownWord: Unknown word: UNKNOWNX\n  \
+         in G, called at line 2, column 3\n  in F, called at line 3, column 3\n"
+    );
+    let doc = one_json(&ajisai(
+        &["run", "-", "--json"],
+        "{ 1 0 UNKNOWNX } 'G' DEF\n{ G } 'F' DEF\n1 F",
+    ));
+    assert_eq!(
+        doc["error"]["trace"],
+        serde_json::json!([
+            { "word": "G", "line": 2, "column": 3 },
+            { "word": "F", "line": 3, "column": 3 }
+        ])
+    );
+}
+
+#[test]
+fn a_deep_recursion_prints_the_innermost_calls_then_the_count_then_the_first() {
+    let out = ajisai(
+        &["run", "-"],
+        "{ { 0 > | 1 - F 1 + } { IDLE | FOO } COND } 'F' DEF\n20 F",
+    );
+    assert_eq!(out.code, 1);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 10, "{}", out.stderr);
+    assert!(lines[1..8]
+        .iter()
+        .all(|l| *l == "  in F, called at line 1, column 15"));
+    assert_eq!(lines[8], "  ... 13 more calls");
+    assert_eq!(lines[9], "  in F, called at line 2, column 4");
+}
+
+#[test]
+fn an_error_at_top_level_prints_no_trace() {
+    let out = ajisai(&["run", "-"], "{ 1 } 'F' DEF F 'a' +");
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+}
+
+#[test]
+fn check_warns_of_a_trap_and_still_passes() {
+    let out = ajisai(&["check", "-"], "2 10 ^ 1 -");
+    assert_eq!(out.code, 0, "a warning never fails a check");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    assert!(lines[0].starts_with("ok: "), "{}", lines[0]);
+    assert!(
+        lines[1].starts_with("warning at line 1, column 6: `10 ^` is VENT right after a number")
+            && lines[1].contains("; hint: ")
+            && lines[1].contains("POW"),
+        "{}",
+        lines[1]
+    );
+    let doc = one_json(&ajisai(&["check", "-", "--json"], "2 10 ^ 1 -"));
+    assert_eq!(doc["status"], "ok");
+    assert_eq!(doc["findings"][0]["severity"], "warning");
+    assert_eq!(doc["findings"][0]["trap"], "ventAfterNumber");
+    let many = "1 ^ 2 ".repeat(10);
+    let out = ajisai(&["check", "-"], &many);
+    assert_eq!(out.code, 0);
+    assert_eq!(
+        out.stdout
+            .lines()
+            .filter(|l| l.starts_with("warning"))
+            .count(),
+        8
+    );
+    assert!(
+        out.stdout.ends_with("... 2 more warnings like these\n"),
+        "{}",
+        out.stdout
+    );
+    // `run` runs the program as written.
+    let out = ajisai(&["run", "-"], "2 10 ^ 1 -");
+    assert_eq!((out.code, out.stdout.as_str()), (0, "-8/1\n"));
+}
+
+#[test]
 fn run_json_is_one_envelope_with_host_fields_last() {
     let out = ajisai(&["run", "-", "--json"], "'hi' PRINT TRUE NIL");
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
@@ -230,7 +315,7 @@ fn run_json_is_one_envelope_with_host_fields_last() {
             "backend"
         ]
     );
-    assert_eq!(doc["schemaVersion"], 6);
+    assert_eq!(doc["schemaVersion"], 7);
     assert_eq!(doc["status"], "ok");
     assert_eq!(doc["outcome"], "nil:literal");
     assert_eq!(

@@ -1,4 +1,4 @@
-//! Engine-side value-stack elision (MCP-36, MCP-52, MCP-53): slot costs are exact,
+//! Engine-side value-stack elision (MCP-36, MCP-52, MCP-53; docs/mcp/envelope.md): slot costs are exact,
 //! selection walks from the top, huge shared values are priced by their distinct
 //! structure, and the figures the specification quotes hold.
 
@@ -64,7 +64,7 @@ fn the_appendix_envelope_of_an_elided_vector_is_exact() {
     let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!((r.kept_slots, r.elided_slots), (1, 1));
     let expected = concat!(
-        r#"{"schemaVersion":6,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
+        r#"{"schemaVersion":7,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
         r#""stack":[{"type":"vector","value":null,"elided":{"reason":"valueStackBudget","elements":7001,"approxBytes":501884}},"#,
         r#"{"type":"number","value":{"numerator":"3","denominator":"1"}}],"#,
         r#""stackDisplay":["<elided vector of 7001 elements, ~501884 bytes>","3/1"],"#,

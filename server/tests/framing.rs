@@ -156,7 +156,7 @@ fn params_a_known_method_cannot_take_are_invalid_params() {
         assert_eq!(a["id"], i + 1, "{a}");
         assert_eq!(error_code(a), -32602, "{a}");
     }
-    // MCP-19 still decides non-object arguments: a tool result, not a protocol error.
+    // MCP-19 (docs/mcp/host-errors.md) still decides non-object arguments: a tool result, not a protocol error.
     let v = server.call(6, "compute", json!("1 2 ADD"));
     assert_eq!(
         v["result"]["structuredContent"]["error"]["code"],

@@ -216,7 +216,7 @@ async fn every_revision_is_served() {
         v["result"]["structuredContent"]["stackDisplay"],
         json!(["3/1"])
     );
-    // A non-object `arguments` is answered by the front (MCP-19), framed for 2026-07-28.
+    // A non-object `arguments` is answered by the front (MCP-19; docs/mcp/host-errors.md), framed for 2026-07-28.
     let a = post(
         &server.mcp(),
         json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{

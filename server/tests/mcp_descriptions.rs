@@ -1,4 +1,4 @@
-//! Description drift (MCP-24): the tool and argument descriptions the server sends name
+//! Description drift (MCP-24; docs/mcp/tools.md): the tool and argument descriptions the server sends name
 //! only Words that exist, list every registry family with its Words, say what MCP-22 and
 //! MCP-23 require (checked by key phrases), and stay within the length ceilings.
 

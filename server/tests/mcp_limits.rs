@@ -1,4 +1,4 @@
-//! The host-gated limits on in-process servers with injected values (MCP-50..53,
+//! The host-gated limits on in-process servers with injected values (MCP-50 (docs/mcp/limits.md)..53,
 //! MCP-56 hostGate): the concurrency gate (capacity, FIFO hand-off, expiry), the
 //! wall-time deadline, response fitting, a panicking call, and cancellation.
 //!
@@ -547,7 +547,7 @@ fn a_growing_call_stops_within_the_overshoot() {
     }
 }
 
-/// `responseBytes` bounds what each protocol revision delivers (MCP-52): 2026-07-28 adds
+/// `responseBytes` bounds what each protocol revision delivers (MCP-52; docs/mcp/envelope.md): 2026-07-28 adds
 /// `"resultType":"complete",` to every result, so a result that fits the limit exactly
 /// under an earlier revision does not fit under 2026-07-28 and is elided there.
 #[test]

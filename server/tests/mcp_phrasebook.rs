@@ -1,4 +1,4 @@
-//! The phrasebook and the contract tools over the live server (MCP.md §8, §9):
+//! The phrasebook and the contract tools over the live server (docs/mcp/tools.md, 9):
 //! `ajisai://phrasebook`, `words` and `prelude`, the golden contract cases on every
 //! numeric backend, every phrasebook example, Word digests, `AJISAI_PHRASEBOOK`
 //! overrides (startup refusal, `--doctor`, the asset digest) and the `words`
@@ -114,7 +114,7 @@ fn at<'a>(v: &'a Value, pointer: &str) -> Option<&'a Value> {
     v.pointer(pointer)
 }
 
-/// The envelope text with `mcp.backend` removed (MCP-90 compares the rest).
+/// The envelope text with `mcp.backend` removed (MCP-90 (docs/mcp/index.md) compares the rest).
 fn without_backend(v: &Value) -> String {
     let mut v = v.clone();
     if let Some(mcp) = v.get_mut("mcp").and_then(Value::as_object_mut) {
@@ -374,7 +374,7 @@ async fn an_override_file_replaces_the_phrasebook_everywhere() {
         "#:contract TRIPLE inputs=1 outputs=1 field=closed\n#:example 2 TRIPLE => 6/1\n{ 3 * } 'TRIPLE' DEF\n",
     );
     dir.write("mine.ajisai", &text);
-    // Relative to the server's working directory (MCP-80).
+    // Relative to the server's working directory (MCP-80; docs/phrasebook.md).
     let env = [("AJISAI_PHRASEBOOK", "mine.ajisai")];
     let client = spawn_in(&dir.0, &env).await;
     let (_, served) = read(&client, "ajisai://phrasebook").await;

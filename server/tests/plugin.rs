@@ -1,4 +1,4 @@
-//! The run-time GMP plugin through the real `ajisai` binary (MCP.md MCP-11..MCP-14):
+//! The run-time GMP plugin through the real `ajisai` binary (MCP-11..MCP-14; docs/mcp/index.md):
 //! a good plugin is loaded and used; a missing file, a file that is not a shared
 //! library, a shared library that is not a plugin, and plugins built against another
 //! interface version or layout are each refused at startup with one line saying what

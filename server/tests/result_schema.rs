@@ -1,4 +1,4 @@
-//! The result schema (MCP-39, MCP-61): a valid draft 2020-12 document that accepts
+//! The result schema (MCP-39, MCP-61; docs/mcp/envelope.md, docs/mcp/resources.md): a valid draft 2020-12 document that accepts
 //! every envelope the engine renders — all tools, every status, elided stacks — and
 //! rejects envelopes that break the rules it encodes.
 
@@ -112,7 +112,7 @@ fn word_contract_hit(name: &str) -> Json {
     let spec = reg.spec(reg.lookup(name).expect("a registry Word"));
     let entry = parse(&entry_json(spec));
     json!({
-        "schemaVersion": 6,
+        "schemaVersion": 7,
         "status": "ok",
         "specificationVersion": ajisai_core::SPECIFICATION_VERSION,
         "registrySchemaVersion": ajisai_core::word::REGISTRY_SCHEMA_VERSION,
@@ -123,7 +123,7 @@ fn word_contract_hit(name: &str) -> Json {
 
 fn word_contract_miss() -> Json {
     json!({
-        "schemaVersion": 6,
+        "schemaVersion": 7,
         "status": "error",
         "specificationVersion": ajisai_core::SPECIFICATION_VERSION,
         "message": "Unknown word: LENGHT; closest: LENGTH",
@@ -141,7 +141,7 @@ fn host_error(code: &str, retryable: bool, limit: Option<&str>) -> Json {
     if code == "capacityExhausted" {
         error["retryAfterMs"] = json!(1000);
     }
-    json!({ "schemaVersion": 6, "status": "hostError", "error": error, "mcp": mcp_block() })
+    json!({ "schemaVersion": 7, "status": "hostError", "error": error, "mcp": mcp_block() })
 }
 
 const HOST_ERRORS: [(&str, bool, Option<&str>); 10] = [

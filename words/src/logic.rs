@@ -84,7 +84,6 @@ pub const AND: WordSpec = WordSpec {
         ex("TRUE FALSE AND", "FALSE"),
         ex("FALSE NIL AND", "NIL (nil:literal)"),
         ex("1 TRUE AND", "error:typeMismatch"),
-        ex("TRUE FALSE KEEP AND", "TRUE | FALSE | FALSE"),
     ],
     ..base("AND", Family::BooleanLogic, 2, 1, and)
 };

@@ -35,10 +35,6 @@ pub const PRINT: WordSpec = WordSpec {
         ex_prints("42 PRINT", "(empty)", &["42/1"]),
         ex_prints("'TEST' PRINT", "(empty)", &["TEST"]),
         ex_prints("[ 'a' 1 ] PRINT", "(empty)", &["[ 'a' 1/1 ]"]),
-        ex_prints("{ 1 'a' } PRINT", "(empty)", &["{ 1 'a' }"]),
-        ex_prints("[ 5 ] KEEP PRINT", "[ 5/1 ]", &["[ 5/1 ]"]),
-        ex_prints("1 0 / PRINT", "(empty)", &["NIL"]),
-        ex_prints("'a\nb' PRINT", "(empty)", &["a\nb"]),
         ex("PRINT", "error:stackUnderflow"),
     ],
     ..base("PRINT", Family::Output, 1, 0, print)

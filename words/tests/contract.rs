@@ -1,5 +1,5 @@
 //! Contracts end to end: inference of User Word contracts (LANGUAGE.md §12.2), the
-//! `#:contract` directive and its verification (§12.3, MCP-66/68/69), the static
+//! `#:contract` directive and its verification (§12.3, MCP-66/68/69; docs/contracts.md, docs/mcp/envelope.md, docs/mcp/tools.md), the static
 //! check's phase 3 (§12.4), `infer_contracts` (MCP-70) and the envelopes.
 //!
 //! Bodies use Words of every family only where the spec's own examples do; most

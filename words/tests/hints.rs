@@ -1,6 +1,6 @@
 //! Errors that teach: every hint's example runs with the result it states, no hinted
 //! name is a Word, and the hints reach the messages — after `; closest: …` on an
-//! unknown name (MCP-33 unchanged before it), on a double-quoted token, on `^` written
+//! unknown name (MCP-33 (docs/mcp/envelope.md) unchanged before it), on a double-quoted token, on `^` written
 //! as a power — in `compute` and in `check`.
 
 mod common;

@@ -1,13 +1,71 @@
-//! Static name resolution for `check` (LANGUAGE.md §12.4 phase 2).
+//! Static name resolution for `check` (LANGUAGE.md §12.4 phase 2), and the warnings
+//! of valid programs that read like a known trap.
 //!
 //! Stricter than execution: every name token outside vector literals must resolve,
 //! including names inside bodies that are never called.
 
 use crate::code::Program;
 use crate::code::{Block, Item};
-use crate::outcome::{ErrorCategory, LangError};
-use crate::word::{registry, Role};
+use crate::outcome::{ErrorCategory, LangError, Pos, Trap};
+use crate::word::{hint_for_trap, registry, Role};
 use std::collections::HashSet;
+
+/// A valid program that reads like a known trap: `check` reports it with severity
+/// `warning`; `compute` runs the program as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// The trap.
+    pub trap: Trap,
+    /// What the program does there and what was likely meant, with the hint.
+    pub message: String,
+    /// The token that springs the trap.
+    pub pos: Option<Pos>,
+}
+
+/// The most trap warnings `check` lists; `findingsOmitted` counts the rest.
+pub const WARNINGS_MAX: usize = 8;
+
+/// The trap warnings of `program` (the first [`WARNINGS_MAX`] in source order) and
+/// how many more there are: every `^` right after a number literal (VENT, which then
+/// always skips the unit after it — `2 10 ^ 1 -` is `-8/1` — where a power was likely
+/// meant), in blocks and bodies too.
+pub fn trap_warnings(program: &Program) -> (Vec<Warning>, usize) {
+    let mut sprung: Vec<(Option<Pos>, &str)> = Vec::new();
+    let mut work: Vec<&[Item]> = vec![program.block.items()];
+    while let Some(items) = work.pop() {
+        for (i, item) in items.iter().enumerate() {
+            match item {
+                Item::Vector { items: inner, .. } => work.push(inner),
+                Item::Block { block, .. } => work.push(block.items()),
+                Item::Vent { pos } => {
+                    if let Some(Item::Number { lexeme, .. }) = i.checked_sub(1).map(|j| &items[j]) {
+                        sprung.push((*pos, lexeme));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    sprung.sort_by_key(|(pos, _)| pos.map(|p| (p.line, p.column)));
+    let omitted = sprung.len().saturating_sub(WARNINGS_MAX);
+    let warnings = sprung
+        .into_iter()
+        .take(WARNINGS_MAX)
+        .map(|(pos, lexeme)| {
+            let mut message = format!(
+                "`{} ^` is VENT right after a number, which is never NIL, so the unit after `^` never runs",
+                crate::envelope::shortened(lexeme, 40)
+            );
+            crate::suggest::append_hint(&mut message, hint_for_trap(Trap::VentAfterNumber));
+            Warning {
+                trap: Trap::VentAfterNumber,
+                message,
+                pos,
+            }
+        })
+        .collect();
+    (warnings, omitted)
+}
 
 /// The role of the Core Word `item` names, if it names one.
 fn role_of(item: &Item) -> Option<Role> {

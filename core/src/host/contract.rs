@@ -1,6 +1,6 @@
 //! Contracts: inference of User Word contracts (LANGUAGE.md §12.2), the
-//! `#:contract` directive (§12.3, MCP-66) and the verification of declarations
-//! against inference (MCP-68).
+//! `#:contract` directive (§12.3, MCP-66; docs/contracts.md) and the verification of declarations
+//! against inference (MCP-68; docs/mcp/envelope.md).
 //!
 //! Inference never executes anything. It reads bodies either from the machine's
 //! dictionary (for `CONTRACT`) or from a program's literal `{ body } 'NAME' DEF`
@@ -1044,7 +1044,7 @@ pub fn check_declarations(program: &Program, prelude: &[&Block]) -> Option<Contr
 }
 
 // ---------------------------------------------------------------------------
-// infer_contracts (MCP-70).
+// infer_contracts (MCP-70; docs/mcp/tools.md).
 // ---------------------------------------------------------------------------
 
 /// The inferred contract of one Word a source defines, as `infer_contracts` reports it.

@@ -3,6 +3,7 @@
 //! Hosts (the CLI, the MCP server) call these and render the reports with
 //! [`crate::envelope`]; they never reinterpret language results.
 
+use crate::check::Warning;
 use crate::code::Block;
 use crate::compile as parser;
 use crate::contract::{self, ContractDecls, WordContract};
@@ -31,7 +32,7 @@ impl Options {
     }
 }
 
-/// What a run spent of each accumulating limit (MCP-34): the envelope's `resourceUsage`.
+/// What a run spent of each accumulating limit (MCP-34; docs/mcp/envelope.md): the envelope's `resourceUsage`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
@@ -73,14 +74,14 @@ impl ComputeReport {
 }
 
 /// Run `source` from an empty state. Its `#:contract` declarations are checked
-/// first (MCP-69): a malformed or violated one stops the run before anything
+/// first (MCP-69; docs/mcp/tools.md): a malformed or violated one stops the run before anything
 /// executes, with an empty stack and output and zero usage.
 pub fn compute(source: &str, options: &Options) -> ComputeReport {
     compute_in(source, &[], options)
 }
 
 /// Run `source` after defining the `prelude` phrasebook Words (in order; their
-/// definitions are not charged and print nothing, MCP-79).
+/// definitions are not charged and print nothing, MCP-79; docs/phrasebook.md).
 pub fn compute_in(source: &str, prelude: &[&Entry], options: &Options) -> ComputeReport {
     let mut machine = Machine::new(options.profile.clone(), crate::word::registry());
     if let Some(flag) = &options.interrupt {
@@ -153,11 +154,16 @@ pub struct CheckReport {
     /// Findings and declarations of the source's `#:contract` lines (MCP-68);
     /// `None` when it has none (or did not parse).
     pub contract_decls: Option<ContractDecls>,
+    /// Where the source, valid as it may be, reads like a known trap: the first
+    /// [`crate::check::WARNINGS_MAX`] (empty when it did not parse).
+    pub warnings: Vec<Warning>,
+    /// How many more trap warnings there are than `warnings` lists.
+    pub warnings_omitted: usize,
 }
 
 /// Check `source` without executing (§12.4): (1) tokenize and validate, (2) resolve
 /// every name, (3) verify the `#:contract` declarations; the first failing phase
-/// decides the error.
+/// decides the error. Trap warnings come with any outcome of a source that parses.
 pub fn check(source: &str, options: &Options) -> CheckReport {
     check_in(source, &[], options)
 }
@@ -171,6 +177,8 @@ pub fn check_in(source: &str, prelude: &[&Entry], options: &Options) -> CheckRep
             return CheckReport {
                 error: Some(e),
                 contract_decls: None,
+                warnings: Vec::new(),
+                warnings_omitted: 0,
             };
         }
     };
@@ -184,9 +192,12 @@ pub fn check_in(source: &str, prelude: &[&Entry], options: &Options) -> CheckRep
             e
         })
         .or_else(|| decls.as_ref().and_then(ContractDecls::error));
+    let (warnings, warnings_omitted) = crate::check::trap_warnings(&program);
     CheckReport {
         error,
         contract_decls: decls,
+        warnings,
+        warnings_omitted,
     }
 }
 

@@ -1,19 +1,21 @@
-//! The result envelope (MCP.md §4, schema version 6; docs/envelope-changelog.md) shared by the CLI and the server.
+//! The result envelope (docs/mcp/envelope.md, schema version 7; docs/envelope-changelog.md) shared by the CLI and the server.
 //!
-//! Rendering is direct to compact JSON in the canonical key order (MCP-26): optional
+//! Rendering is direct to compact JSON in the canonical key order (MCP-26; docs/mcp/envelope.md): optional
 //! fields are omitted, never `null`. Hosts append their own trailing fields — the
-//! server its `mcp` provenance block, the CLI `limitProfile` and `backend` (MCP-95).
+//! server its `mcp` provenance block, the CLI `limitProfile` and `backend` (MCP-95; README.md).
 
+use crate::check::Warning;
 use crate::contract::{ContractDecls, Declaration, Severity, WordContract};
 use crate::display::display;
 use crate::engine::{CheckReport, ComputeReport, InferReport};
 use crate::json::{with_members, HostFields, ObjectWriter};
-use crate::outcome::{ErrorCategory, LangError, MESSAGE_MAX_CHARS};
+use crate::outcome::{CallSite, ErrorCategory, LangError, Trap, MESSAGE_MAX_CHARS};
+use crate::phrasebook::PHRASEBOOK_ORIGIN;
 use crate::render::{plan, plan_sized, slot_sizes, ElidedRun, Elision, Fit, Piece, Plan};
 use crate::SPECIFICATION_VERSION;
 
 /// The envelope schema version.
-pub const SCHEMA_VERSION: u64 = 6;
+pub const SCHEMA_VERSION: u64 = 7;
 
 pub use crate::node::{write_exact_terms, write_node, APPROXIMATION_BOUND};
 
@@ -29,6 +31,40 @@ pub struct ErrorObject<'a> {
     line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace: Option<Vec<CallSiteObject>>,
+    #[serde(rename = "traceOmitted", skip_serializing_if = "Option::is_none")]
+    trace_omitted: Option<usize>,
+}
+
+/// One entry of `error.trace`: the User Word called and where, `source: "phrasebook"`
+/// for a phrasebook Word. Positions are in the caller's source only (MCP-79; docs/phrasebook.md): a call
+/// made inside a phrasebook Word's body has none.
+#[derive(serde::Serialize)]
+struct CallSiteObject {
+    word: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'static str>,
+}
+
+/// The longest Word name a trace entry quotes whole, in characters: eight entries of
+/// a long name repeated must not outgrow the rest of the envelope.
+pub const TRACE_NAME_MAX_CHARS: usize = 256;
+
+impl CallSiteObject {
+    fn of(call: &CallSite) -> CallSiteObject {
+        let pos = call.pos.filter(|p| p.is_caller_source());
+        CallSiteObject {
+            word: shortened(&call.word, TRACE_NAME_MAX_CHARS),
+            line: pos.map(|p| p.line),
+            column: pos.map(|p| p.column),
+            source: (call.body_origin == PHRASEBOOK_ORIGIN).then_some("phrasebook"),
+        }
+    }
 }
 
 impl<'a> ErrorObject<'a> {
@@ -40,6 +76,11 @@ impl<'a> ErrorObject<'a> {
             word: e.word.as_deref(),
             line: e.pos.map(|p| p.line),
             column: e.pos.map(|p| p.column),
+            trace: e
+                .trace
+                .as_ref()
+                .map(|t| t.calls.iter().map(CallSiteObject::of).collect()),
+            trace_omitted: e.trace.as_ref().map(|t| t.omitted).filter(|&n| n > 0),
         }
     }
 }
@@ -89,7 +130,7 @@ pub fn compute_json(report: &ComputeReport, host: &HostFields) -> String {
 /// left of the budget arrives whole, any other slot is elided (MCP-36), and a run of
 /// consecutive elided slots arrives as one `elidedRun` record. A slot whose value is
 /// nested deeper than the `mcp-local-stdio` profile's `nestingDepth` is elided as if it
-/// did not fit, since clients cannot parse JSON that deep (MCP-47). When nothing is
+/// did not fit, since clients cannot parse JSON that deep (MCP-47; docs/mcp/limits.md). When nothing is
 /// elided the JSON equals [`compute_json`]'s.
 pub fn compute_json_within(
     report: &ComputeReport,
@@ -364,6 +405,35 @@ struct StaticEnvelope<'a> {
     contract_decls: Option<ContractDeclsObject<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     contracts: Option<&'a [WordContract]>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    findings: Vec<WarningObject>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    findings_omitted: Option<usize>,
+}
+
+/// One of `check`'s `findings`: a valid program that reads like a known trap. Its
+/// severity is always `warning` — it never stops `compute`.
+#[derive(serde::Serialize)]
+struct WarningObject {
+    severity: &'static str,
+    trap: Trap,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u32>,
+}
+
+impl WarningObject {
+    fn of(w: &Warning) -> WarningObject {
+        WarningObject {
+            severity: "warning",
+            trap: w.trap,
+            message: message_line(&w.message),
+            line: w.pos.map(|p| p.line),
+            column: w.pos.map(|p| p.column),
+        }
+    }
 }
 
 impl<'a> StaticEnvelope<'a> {
@@ -376,6 +446,8 @@ impl<'a> StaticEnvelope<'a> {
             error: error.map(ErrorObject::of),
             contract_decls: None,
             contracts: None,
+            findings: Vec::new(),
+            findings_omitted: None,
         }
     }
 
@@ -391,6 +463,8 @@ impl<'a> StaticEnvelope<'a> {
 pub fn check_json(report: &CheckReport, host: &HostFields) -> String {
     StaticEnvelope {
         contract_decls: report.contract_decls.as_ref().map(ContractDeclsObject::of),
+        findings: report.warnings.iter().map(WarningObject::of).collect(),
+        findings_omitted: Some(report.warnings_omitted).filter(|&n| n > 0),
         ..StaticEnvelope::new(report.error.as_ref())
     }
     .with_host(host)

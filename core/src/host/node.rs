@@ -1,4 +1,4 @@
-//! The stack node of a value (MCP-29), written and measured in one place: the fixed
+//! The stack node of a value (MCP-29; docs/mcp/envelope.md), written and measured in one place: the fixed
 //! bytes around each node's variable parts ([`pieces`]) are what the writers below
 //! write with those parts empty, so the pricing of [`crate::render`] follows any
 //! change of the layout.

@@ -1,4 +1,4 @@
-//! The phrasebook (MCP.md §9): curated User Words hosts can define before a source.
+//! The phrasebook (docs/phrasebook.md): curated User Words hosts can define before a source.
 //!
 //! The file format is text, one entry per Word:
 //!

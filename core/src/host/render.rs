@@ -1,4 +1,4 @@
-//! Pricing and fitting the value stack into a response (MCP-36, MCP-52, MCP-53).
+//! Pricing and fitting the value stack into a response (MCP-36, MCP-52, MCP-53; docs/mcp/envelope.md).
 //!
 //! A slot costs the UTF-8 bytes of its compact node JSON plus the UTF-8 bytes of its
 //! JSON-encoded `stackDisplay` string. The cost is computed from the value's sizes,
@@ -309,12 +309,12 @@ pub struct Fit {
     /// Bytes the kept slots may cost together (MCP-53).
     pub stack_budget: u64,
     /// Deepest value that arrives whole: a deeper one is elided as if it did not fit,
-    /// since each value level adds two JSON nesting levels a client must parse (MCP-47).
+    /// since each value level adds two JSON nesting levels a client must parse (MCP-47; docs/mcp/limits.md).
     pub max_depth: u64,
 }
 
 impl Fit {
-    /// Nothing is elided (the CLI, MCP-95).
+    /// Nothing is elided (the CLI, MCP-95; README.md).
     pub const UNLIMITED: Fit = Fit {
         stack_budget: u64::MAX,
         max_depth: u64::MAX,

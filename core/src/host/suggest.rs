@@ -1,4 +1,4 @@
-//! Near-miss suggestions for unknown names (MCP-73): Levenshtein distance over
+//! Near-miss suggestions for unknown names (MCP-73; docs/mcp/tools.md): Levenshtein distance over
 //! upper-cased names, with a ceiling that grows with the name's length. The runtime
 //! only marks an unknown-name error ([`LangError::near_misses_of`]); the host appends
 //! the suggestions here, so the message reads as one.

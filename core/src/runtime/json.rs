@@ -1,4 +1,4 @@
-//! A small compact-JSON writer for the envelope (MCP-26): no insignificant
+//! A small compact-JSON writer for the envelope (MCP-26; docs/mcp/envelope.md): no insignificant
 //! whitespace, non-ASCII and `/` unescaped, keys in the order written. Values are
 //! written iteratively so arbitrarily deep stacks cannot overflow the native stack.
 //!
@@ -137,7 +137,7 @@ impl<'a> ObjectWriter<'a> {
 }
 
 /// The host's trailing fields of an envelope (the server's `prelude` and `mcp`, the
-/// CLI's `limitProfile` and `backend`, MCP-28/95): a record serde writes as one
+/// CLI's `limitProfile` and `backend`, MCP-28/95; docs/mcp/index.md, README.md): a record serde writes as one
 /// object, whose members follow the engine's.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HostFields(String);

@@ -183,6 +183,34 @@ pub struct LangError {
     pub near_misses_of: Option<String>,
     /// A known trap the source fell into, whose hint the host appends.
     pub trap: Option<Trap>,
+    /// The User Word calls the error happened inside (`error.trace`), when any.
+    pub trace: Option<Box<Trace>>,
+}
+
+/// How many call sites a trace shows at most (MCP-33; docs/mcp/envelope.md): the innermost ones, and the
+/// outermost in the last place when the calls go deeper.
+pub const TRACE_MAX_CALLS: usize = 8;
+
+/// The User Word calls a run was inside when it raised an error, innermost first
+/// (at most [`TRACE_MAX_CALLS`]). A tail call replaces its Word's frame, so it
+/// appears once, at the call that entered the loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The calls shown: the innermost ones, then — when `omitted > 0` — the outermost.
+    pub calls: Vec<CallSite>,
+    /// How many calls between the last two shown are left out.
+    pub omitted: usize,
+}
+
+/// One User Word call: which Word, and where it was called.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSite {
+    /// The Word called (its normalized name).
+    pub word: std::sync::Arc<str>,
+    /// The calling token's position (in a prelude's text when a prelude Word called it).
+    pub pos: Option<Pos>,
+    /// The origin of the text the Word's body was written in (0 = the caller's source).
+    pub body_origin: u16,
 }
 
 impl LangError {
@@ -196,6 +224,7 @@ impl LangError {
             pos: None,
             near_misses_of: None,
             trap: None,
+            trace: None,
         }
     }
 

@@ -713,7 +713,7 @@ impl serde::Serialize for Arity {
     }
 }
 
-/// One registry entry as serialized (MCP-60): a view of a [`WordSpec`].
+/// One registry entry as serialized (MCP-60; docs/mcp/resources.md): a view of a [`WordSpec`].
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Entry<'a> {

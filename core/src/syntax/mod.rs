@@ -39,13 +39,27 @@ impl Pos {
 }
 
 /// A mistake users of other languages make that an error can teach about: the host
-/// appends the hint the vocabulary gives for it (`crate::word::hint`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// appends the hint the vocabulary gives for it (`crate::word::hint`). Its id names it
+/// in `check`'s warnings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "camelCase")]
+#[strum(serialize_all = "camelCase")]
 pub enum Trap {
-    /// A `^` right after a number with nothing after it: VENT where a power was meant.
+    /// A `^` right after a number: VENT where a power was meant (an error when nothing
+    /// follows it on its line, a `check` warning otherwise).
     VentAfterNumber,
     /// A token written in double quotes (read as a name): strings are single-quoted.
     DoubleQuoted,
+}
+
+impl Trap {
+    /// Every trap.
+    pub const ALL: [Trap; 2] = [Trap::VentAfterNumber, Trap::DoubleQuoted];
+
+    /// The id (`ventAfterNumber`, …).
+    pub fn id(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// Source that is not a well-formed program: a one-line message for a model and the

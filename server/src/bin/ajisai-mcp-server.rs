@@ -1,4 +1,4 @@
-//! `ajisai-mcp-server`: the MCP server (MCP.md). See `ajisai-mcp-server --help`.
+//! `ajisai-mcp-server`: the MCP server (docs/mcp/). See `ajisai-mcp-server --help`.
 
 /// Every allocation is charged to the execution that made it (`memoryBytes`).
 #[global_allocator]

@@ -1,4 +1,4 @@
-//! `ajisai`: the human CLI (MCP.md MCP-94). See `ajisai --help`.
+//! `ajisai`: the human CLI (MCP-94; README.md). See `ajisai --help`.
 
 use ajisai_numerics_gmp::BackendFault;
 use ajisai_server::cli::{self, Exit, Io};

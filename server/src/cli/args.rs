@@ -1,4 +1,4 @@
-//! Command-line grammar of `ajisai` (MCP.md MCP-94, as amended: clap's grammar and
+//! Command-line grammar of `ajisai` (MCP-94 (README.md), as amended: clap's grammar and
 //! usage errors), parsed with clap's derive API.
 //!
 //! Parsing is total: every argument list maps to a [`Command`] (help text included) or
@@ -94,7 +94,7 @@ struct SourceArgs {
     /// The source file, or '-' for stdin
     #[arg(value_name = "FILE|-")]
     input: PathBuf,
-    /// Print exactly one JSON envelope (MCP.md §4) on stdout, with "limitProfile" and
+    /// Print exactly one JSON envelope (docs/mcp/envelope.md) on stdout, with "limitProfile" and
     /// "backend" as its last two fields
     #[arg(long)]
     json: bool,

@@ -1,5 +1,5 @@
-//! `ajisai test <FILE|DIR>`: run `#:example <source> => <display>` lines (MCP-94,
-//! syntax of MCP-76).
+//! `ajisai test <FILE|DIR>`: run `#:example <source> => <display>` lines (MCP-94 (README.md),
+//! syntax of MCP-76; docs/phrasebook.md).
 //!
 //! Each file is first run once as a program (its directives are comments, so a
 //! phrasebook-shaped file just defines its Words); every example then runs as a fresh

@@ -1,4 +1,4 @@
-//! The human CLI `ajisai` (MCP.md MCP-94, MCP-95) on the shared engine.
+//! The human CLI `ajisai` (MCP-94, MCP-95; README.md) on the shared engine.
 //!
 //! [`main`] takes the arguments and the three standard streams as parameters so the
 //! whole CLI can be driven in-process; the binary only supplies the real streams and

@@ -1,4 +1,4 @@
-//! `ajisai repl`: each stdin line continues one program (MCP-94).
+//! `ajisai repl`: each stdin line continues one program (MCP-94; README.md).
 //!
 //! Stack, dictionary and bindings persist between lines, and so do the meters: the
 //! session is one program under one profile, whose lines are numbered across the session

@@ -1,4 +1,4 @@
-//! `run`, `check` and `contract`: the JSON envelope (MCP-95) or the report for people.
+//! `run`, `check` and `contract`: the JSON envelope (MCP-95; README.md) or the report for people.
 //!
 //! The envelope is the engine's (`ajisai_core::envelope`); the CLI only appends its
 //! two host fields, `limitProfile` and `backend`, where the server puts `mcp`.
@@ -42,7 +42,7 @@ pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Ren
     let rendered = if report.interrupted {
         None
     } else if json {
-        // The document is about as long as the slot costs together (MCP-53): refuse one
+        // The document is about as long as the slot costs together (MCP-53; docs/mcp/envelope.md): refuse one
         // the ceiling could not hold before writing it.
         let total = slot_sizes(&report.stack)
             .iter()
@@ -211,13 +211,70 @@ pub fn infer_json(report: &InferReport, profile: &Profile, backend: &BackendProv
     s
 }
 
-/// One line describing a language error for people: category, position, message.
+/// One line describing a language error for people: category, position, message;
+/// under it, one line per call of its trace, innermost first.
 pub fn error_line(e: &LangError) -> String {
-    let at = match e.pos {
+    let mut out = format!(
+        "error{}: {}: {}\n",
+        at(e.pos),
+        e.category.id(),
+        one_line(&e.message)
+    );
+    for line in trace_lines(e) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// ` at line L, column C`, or nothing without a position.
+fn at(pos: Option<ajisai_core::outcome::Pos>) -> String {
+    match pos {
         Some(p) => format!(" at line {}, column {}", p.line, p.column),
         None => String::new(),
+    }
+}
+
+/// The trace of `e` for people, as the envelope has it (`error.trace`): `  in F,
+/// called at line 2, column 1`; a phrasebook Word says so; the calls left out are
+/// counted before the outermost.
+fn trace_lines(e: &LangError) -> Vec<String> {
+    let Some(trace) = &e.trace else {
+        return Vec::new();
     };
-    format!("error{at}: {}: {}\n", e.category.id(), one_line(&e.message))
+    let mut lines = Vec::with_capacity(trace.calls.len() + 1);
+    for (i, call) in trace.calls.iter().enumerate() {
+        if trace.omitted > 0 && i + 1 == trace.calls.len() {
+            lines.push(format!("  ... {} more calls", trace.omitted));
+        }
+        let word = envelope::shortened(&call.word, envelope::TRACE_NAME_MAX_CHARS);
+        let phrasebook = call.body_origin == ajisai_core::phrasebook::PHRASEBOOK_ORIGIN;
+        let kind = if phrasebook { " (phrasebook)" } else { "" };
+        let called = match call.pos {
+            Some(p) if p.is_caller_source() => format!(", called{}", at(call.pos)),
+            Some(_) => ", called inside the phrasebook".to_string(),
+            None => String::new(),
+        };
+        lines.push(format!("  in {word}{kind}{called}"));
+    }
+    lines
+}
+
+/// One line per trap warning of a `check` (`warning at line L, column C: …`), and
+/// one counting those not listed.
+fn warning_lines(report: &CheckReport) -> String {
+    let mut out: String = report
+        .warnings
+        .iter()
+        .map(|w| format!("warning{}: {}\n", at(w.pos), one_line(&w.message)))
+        .collect();
+    if report.warnings_omitted > 0 {
+        out.push_str(&format!(
+            "... {} more warnings like these\n",
+            report.warnings_omitted
+        ));
+    }
+    out
 }
 
 /// A stack slot for people: its display, and for a NIL its reason.
@@ -301,7 +358,8 @@ fn human_check(report: &CheckReport, exit: Exit) -> Rendered {
             let mut stdout = format!(
                 "ok: well-formed, every name resolves{declarations} (nothing was executed)\n"
             );
-            // Declarations inference could not decide are notes: they never fail a check.
+            // Warnings and the declarations inference could not decide never fail a check.
+            stdout.push_str(&warning_lines(report));
             for f in findings {
                 stdout.push_str(&format!(
                     "note at line {}: {}\n",
@@ -318,6 +376,7 @@ fn human_check(report: &CheckReport, exit: Exit) -> Rendered {
         Some(e) => {
             // The message quotes the first finding; people get every one of them.
             let mut stderr = error_line(e);
+            stderr.push_str(&warning_lines(report));
             if e.category == ErrorCategory::ContractViolation {
                 for f in findings {
                     stderr.push_str(&format!(

@@ -1,4 +1,4 @@
-//! Reading program text: a file or stdin, as UTF-8 (MCP-94).
+//! Reading program text: a file or stdin, as UTF-8 (MCP-94; README.md).
 
 use super::args::Input;
 use std::io::Read;

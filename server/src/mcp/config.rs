@@ -11,7 +11,7 @@ use ajisai_core::{Limit, Profile};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How long a caller waits in the gate's queue for a slot (`capacityWaitMs`, MCP-50).
+/// How long a caller waits in the gate's queue for a slot (`capacityWaitMs`, MCP-50; docs/mcp/limits.md).
 pub const CAPACITY_WAIT_MS: u64 = 1_000;
 
 /// Callers that may wait in the gate's queue, per slot; one more gets
@@ -41,10 +41,10 @@ impl Transport {
     }
 }
 
-/// The `retryAfterMs` of `capacityExhausted` (MCP-42): a fixed hint, whatever the wait.
+/// The `retryAfterMs` of `capacityExhausted` (MCP-42; docs/mcp/host-errors.md): a fixed hint, whatever the wait.
 pub const RETRY_AFTER_MS: u64 = 1_000;
 
-/// The stack budget of `ok` results (`valueStackBudget`, MCP-53): 440 KiB.
+/// The stack budget of `ok` results (`valueStackBudget`, MCP-53; docs/mcp/envelope.md): 440 KiB.
 pub const VALUE_STACK_BYTES: u64 = ajisai_core::render::VALUE_STACK_BUDGET;
 
 /// The stack budget of `error` results (`errorStackBudget`, MCP-53).

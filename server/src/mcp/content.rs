@@ -1,6 +1,6 @@
 //! The documents the server serves and checks, in one place: the canonical registry
 //! (`ajisai://contracts`), the vocabulary manifest, the outcomes registry, the
-//! quickstart and the result schema, with `assetDigest` and `registryDigest` (MCP-82,
+//! quickstart and the result schema, with `assetDigest` and `registryDigest` (MCP-82 (docs/mcp/resources.md),
 //! MCP-83).
 //!
 //! The bytes and digests come from the embedded assets ([`crate::assets`]); this module
@@ -50,7 +50,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     assets::sha256_hex(bytes)
 }
 
-/// Check every embedded document against its recorded digest (startup step 1, MCP-4),
+/// Check every embedded document against its recorded digest (startup step 1, MCP-4; docs/mcp/index.md),
 /// and that the registry serves an entry for every Word the engine knows. The error is
 /// one operator-facing line.
 pub fn verify() -> Result<(), String> {

@@ -1,4 +1,4 @@
-//! `--doctor` (MCP-8): the startup sequence as reported checks, plus two real
+//! `--doctor` (MCP-8; docs/mcp/transports.md): the startup sequence as reported checks, plus two real
 //! computations through the full compute path and a parity run on every backend.
 //!
 //! Output: the `--version` block, a blank line, one `ok    <label> — <detail>` or

@@ -1,5 +1,5 @@
 //! Running the three source tools: admission, the execution, the deadline,
-//! cancellation, panics, and fitting the result into `responseBytes` (MCP-50..53).
+//! cancellation, panics, and fitting the result into `responseBytes` (MCP-50 (docs/mcp/limits.md)..53).
 //!
 //! A call first runs inline on the async worker that received it, under the small
 //! budget of [`super::inline`]; one that outlives it starts again on a blocking thread,
@@ -30,7 +30,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 /// How an answer is framed on the wire: the bytes the negotiated protocol revision adds
-/// to the result that `responseBytes` measures (MCP-52 measures what is delivered).
+/// to the result that `responseBytes` measures (MCP-52 (docs/mcp/envelope.md) measures what is delivered).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Delivery {
     /// Bytes the revision's frame adds to the result object.
@@ -88,7 +88,7 @@ pub fn render_compute(
 }
 
 /// The host's fields, last in every source-tool envelope: `prelude` when Words were
-/// requested, then `mcp` (MCP-28).
+/// requested, then `mcp` (MCP-28; docs/mcp/index.md).
 pub(super) fn host_fields<'a>(
     prelude: &[Entry],
     provenance: &'a Provenance,
@@ -138,7 +138,7 @@ impl Executor {
     }
 
     /// Run a validated source-tool call with the phrasebook Words of `prelude` defined
-    /// first. `None` means the call was cancelled and gets no answer (MCP-9).
+    /// first. `None` means the call was cancelled and gets no answer (MCP-9; docs/mcp/transports.md).
     pub async fn run(
         self: &Arc<Self>,
         tool: ToolKind,
@@ -327,7 +327,7 @@ impl Executor {
 
     /// Run the engine and build the delivered result, on the blocking thread. The
     /// `prelude` Words are defined before the source, free of charge and silently
-    /// (MCP-79); an `unknownWord` for an unrequested phrasebook Word says so (MCP-33).
+    /// (MCP-79; docs/phrasebook.md); an `unknownWord` for an unrequested phrasebook Word says so (MCP-33).
     pub fn execute(
         &self,
         tool: ToolKind,

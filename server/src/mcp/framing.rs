@@ -12,7 +12,7 @@
 //! - every request id is replaced by an internal `i64` for rmcp and restored, digit for
 //!   digit, on the way out (serde_json's `arbitrary_precision` stays off);
 //! - known methods with params they cannot take (missing, non-string `name` or `uri`) →
-//!   `-32602` (MCP-19 still answers non-object `arguments` as a tool result, through the
+//!   `-32602` (MCP-19 (docs/mcp/host-errors.md) still answers non-object `arguments` as a tool result, through the
 //!   precheck);
 //! - an over-long line → `-32600` "request too large", answered by the reader that saw it.
 //!
@@ -627,7 +627,7 @@ impl Framing {
     }
 
     /// A direct call's answer is ready: what its request held, and its id no longer in
-    /// flight; `None` when it was cancelled (no answer is sent, MCP-9).
+    /// flight; `None` when it was cancelled (no answer is sent, MCP-9; docs/mcp/transports.md).
     pub fn complete(&self, internal: i64) -> Option<Held> {
         let mut ids = self.ids();
         ids.direct.remove(&internal)?;

@@ -1,4 +1,4 @@
-//! The concurrency gate (MCP-50): at most N source-tool executions at once; a caller
+//! The concurrency gate (MCP-50; docs/mcp/limits.md): at most N source-tool executions at once; a caller
 //! finding the gate full waits in a FIFO queue for up to the capacity wait. The queue is
 //! bounded: a caller that finds it full is refused at once.
 //!

@@ -1,7 +1,7 @@
 //! The rmcp `ServerHandler`: initialize, tools, resources.
 //!
 //! `tools/call` takes its arguments as a raw JSON object and validates them itself
-//! (MCP-19); `get_tool` stays `None`, so rmcp validates nothing and never turns a bad
+//! (MCP-19; docs/mcp/host-errors.md); `get_tool` stays `None`, so rmcp validates nothing and never turns a bad
 //! argument into a protocol error.
 
 use super::config::ServerOptions;
@@ -27,7 +27,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
-/// The `instructions` sent at initialize (MCP-10).
+/// The `instructions` sent at initialize (MCP-10; docs/mcp/index.md).
 pub const INSTRUCTIONS: &str = "Read ajisai://guide/quickstart first. Ajisai programs are postfix (operands, then the Word: `1 2 ADD`) over exact numbers: rationals and square roots, never floats. Look Word names up with word_contract or ajisai://vocabulary rather than guessing them.";
 
 /// The MCP server: cheap to clone, every clone serves the same state.
@@ -59,7 +59,7 @@ impl AjisaiServer {
     }
 
     /// A server enforcing `options` that serves `phrasebook` (the effective one of
-    /// MCP-80: embedded or the `AJISAI_PHRASEBOOK` file, loaded and verified by the caller).
+    /// MCP-80 (docs/phrasebook.md): embedded or the `AJISAI_PHRASEBOOK` file, loaded and verified by the caller).
     pub fn with_phrasebook(options: ServerOptions, phrasebook: Phrasebook) -> AjisaiServer {
         let content = content::content();
         let selected = ajisai_core::numerics::process();
@@ -235,7 +235,7 @@ impl AjisaiServer {
         answer.envelope().to_owned()
     }
 
-    /// Read a resource: `(mime type, text)`, or the JSON-RPC error of MCP-65.
+    /// Read a resource: `(mime type, text)`, or the JSON-RPC error of MCP-65 (docs/mcp/resources.md).
     pub fn read(&self, uri: &str) -> Result<(&'static str, String), ErrorData> {
         let c = self.inner.content;
         let text = match uri {

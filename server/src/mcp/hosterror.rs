@@ -1,4 +1,4 @@
-//! Host errors (MCP-42, MCP-43): failures of the server rather than of the program.
+//! Host errors (MCP-42, MCP-43; docs/mcp/host-errors.md, docs/mcp/outcomes.md): failures of the server rather than of the program.
 //!
 //! A host error answers with `status: hostError` and `isError: true`. Its `message` is
 //! written for a model and never carries host detail (MCP-44); the operator-facing
@@ -361,7 +361,7 @@ mod tests {
     fn envelope_shapes() {
         let e = HostError::capacity_exhausted(4, 1000).envelope(&prov());
         let expected = format!(
-            "{{\"schemaVersion\":6,\"status\":\"hostError\",\"error\":{{\"code\":\"capacityExhausted\",\"message\":\"All 4 execution slots stayed busy for 1000 ms; retry shortly.\",\"retryable\":true,\"limit\":\"concurrentExecutions\",\"retryAfterMs\":1000}},\"mcp\":{{\"serverVersion\":\"{}\",\"engineVersion\":\"{}\",\"assetDigest\":\"ab\",\"limitProfile\":\"mcp-local-stdio\",\"backend\":{{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}}}}}}",
+            "{{\"schemaVersion\":7,\"status\":\"hostError\",\"error\":{{\"code\":\"capacityExhausted\",\"message\":\"All 4 execution slots stayed busy for 1000 ms; retry shortly.\",\"retryable\":true,\"limit\":\"concurrentExecutions\",\"retryAfterMs\":1000}},\"mcp\":{{\"serverVersion\":\"{}\",\"engineVersion\":\"{}\",\"assetDigest\":\"ab\",\"limitProfile\":\"mcp-local-stdio\",\"backend\":{{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}}}}}}",
             super::super::SERVER_VERSION,
             ajisai_core::ENGINE_VERSION
         );

@@ -359,7 +359,7 @@ impl OutcomeCell {
     }
 }
 
-/// One stderr line per request (MCP-3 as amended for HTTP): never the source.
+/// One stderr line per request (MCP-3 (docs/mcp/index.md) as amended for HTTP): never the source.
 fn log_request(
     method: &Method,
     path: &str,

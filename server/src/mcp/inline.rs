@@ -1,4 +1,4 @@
-//! Short calls run inline (MCP-9 as amended): a source-tool call first runs on the async
+//! Short calls run inline (MCP-9 (docs/mcp/transports.md) as amended): a source-tool call first runs on the async
 //! worker that received it, under a small time budget, and only a call that outlives the
 //! budget is started again from scratch on the blocking pool. Most calls finish in
 //! microseconds, and the two thread hand-offs of the pool cost more than they do.

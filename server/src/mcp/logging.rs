@@ -1,4 +1,4 @@
-//! Diagnostics on stderr (MCP-3): single lines, no colour, prefix `[ajisai-mcp]`.
+//! Diagnostics on stderr (MCP-3; docs/mcp/index.md): single lines, no colour, prefix `[ajisai-mcp]`.
 //!
 //! The server's own events are logged at `info` and above; rmcp's only at `error`, so a
 //! healthy server writes nothing per request except host errors. Panics are reported by

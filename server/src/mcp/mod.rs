@@ -1,4 +1,4 @@
-//! The MCP server `ajisai-mcp-server` (MCP.md): rmcp over stdio or Streamable HTTP
+//! The MCP server `ajisai-mcp-server` (docs/mcp/): rmcp over stdio or Streamable HTTP
 //! ([`http`]), four tools, six resources and a Word template, host errors, admission and
 //! delivery limits, and Prometheus metrics in HTTP mode ([`metrics`]).
 //!
@@ -38,7 +38,7 @@ pub use handler::AjisaiServer;
 
 use std::process::ExitCode;
 
-/// The server crate's version (`serverVersion`, MCP-81).
+/// The server crate's version (`serverVersion`, MCP-81; docs/mcp/resources.md).
 pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The executable's name.

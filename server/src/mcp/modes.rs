@@ -1,4 +1,4 @@
-//! The command line (MCP-2, MCP-5..7) and serve mode (MCP-3, MCP-4).
+//! The command line (MCP-2, MCP-5 (docs/mcp/transports.md, docs/mcp/index.md)..7) and serve mode (MCP-3, MCP-4).
 
 use super::config::{ServerOptions, Transport};
 use super::content;
@@ -187,7 +187,7 @@ pub fn numerics_text(selected: &Result<Selected, String>) -> String {
     }
 }
 
-/// The `assets` line's value: the asset digest with the effective phrasebook (MCP-83),
+/// The `assets` line's value: the asset digest with the effective phrasebook (MCP-83; docs/mcp/resources.md),
 /// or why it is unavailable.
 pub fn assets_text(phrasebook: &Result<Phrasebook, Fault>) -> String {
     match phrasebook {
@@ -265,7 +265,7 @@ pub fn serve(args: &Args) -> u8 {
     // fix one by itself (a big literal needs arithmetic); faults still answer in the
     // order of MCP-4: phrasebook before backend.
     let selected = crate::backend::select_from_env();
-    // Step 2 (MCP-78): the fault line is `[ajisai-mcp] phrasebook: line <n>: <problem>`.
+    // Step 2 (MCP-78; docs/phrasebook.md): the fault line is `[ajisai-mcp] phrasebook: line <n>: <problem>`.
     let phrasebook = match Phrasebook::from_env() {
         Ok(p) => p,
         Err(f) => {

@@ -1,10 +1,10 @@
-//! The effective phrasebook (MCP.md §9): the embedded `phrasebook.ajisai`, or the file
-//! `AJISAI_PHRASEBOOK` names, loaded and verified once at startup (MCP-78, MCP-80).
+//! The effective phrasebook (docs/phrasebook.md): the embedded `phrasebook.ajisai`, or the file
+//! `AJISAI_PHRASEBOOK` names, loaded and verified once at startup (MCP-78, MCP-80; docs/phrasebook.md).
 //!
 //! Everything that depends on its contents asks this module: the check of `words`
-//! entries (MCP-19 step 7), the prelude a source tool defines before the source
-//! (MCP-79) and its `prelude` record (MCP-35), the `words` description (MCP-23), the
-//! `ajisai://phrasebook` resource (MCP-63), the asset digest (MCP-83) and the hints
+//! entries (MCP-19 (docs/mcp/host-errors.md) step 7), the prelude a source tool defines before the source
+//! (MCP-79) and its `prelude` record (MCP-35; docs/mcp/envelope.md), the `words` description (MCP-23; docs/mcp/tools.md), the
+//! `ajisai://phrasebook` resource (MCP-63; docs/mcp/resources.md), the asset digest (MCP-83) and the hints
 //! that point a caller from an unknown name to the phrasebook (MCP-33, MCP-72).
 //!
 //! The engine does the loading and verification (`ajisai_core::phrasebook`); this

@@ -1,4 +1,4 @@
-//! The `mcp` provenance block (MCP-37): `{serverVersion, engineVersion, assetDigest,
+//! The `mcp` provenance block (MCP-37; docs/mcp/envelope.md): `{serverVersion, engineVersion, assetDigest,
 //! limitProfile, backend}`, rendered once per server and appended to every result.
 
 use ajisai_core::json::HostFields;

@@ -1,4 +1,4 @@
-//! Resources (MCP-57..65): the guide, the vocabulary, the registry, the result schema,
+//! Resources (MCP-57 (docs/mcp/resources.md)..65): the guide, the vocabulary, the registry, the result schema,
 //! the limits and the phrasebook, plus the `ajisai://words/{name}` template.
 
 use super::config::ServerOptions;
@@ -43,7 +43,7 @@ pub const LISTED: [Listed; 6] = [
         uri: QUICKSTART,
         name: "quickstart",
         title: "Ajisai quickstart",
-        description: "Read first: which tool to call for what, how to read a result, NIL, exact square roots, limits, then the full writing guide with every Word.",
+        description: "Read first: which tool to call for what, how to read a result, NIL, exact square roots, limits, traps, then the syntax and every Word in one line each.",
         mime: "text/markdown",
     },
     Listed {

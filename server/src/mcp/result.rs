@@ -1,4 +1,4 @@
-//! The tool result (MCP-25): `structuredContent` = the envelope object, `content` =
+//! The tool result (MCP-25; docs/mcp/envelope.md): `structuredContent` = the envelope object, `content` =
 //! exactly one text block holding the same object's compact JSON, `isError: true` only
 //! for host errors; and its size as MCP-52 measures it.
 
@@ -247,15 +247,15 @@ mod tests {
 
     /// Envelopes with every kind of character JSON escapes, and both result shapes.
     const ENVELOPES: [(&str, bool); 4] = [
-        ("{\"schemaVersion\":6,\"status\":\"ok\",\"s\":\"é/\\n\\t\\\"q\\\\ \\u0001 \\u001f\u{7f}\u{2028}😀\"}", false),
-        ("{\"schemaVersion\":6,\"status\":\"hostError\",\"n\":[1,-2,{\"a\":null,\"b\":true}]}", true),
-        ("{\"schemaVersion\":6,\"status\":\"error\",\"stack\":[]}", false),
+        ("{\"schemaVersion\":7,\"status\":\"ok\",\"s\":\"é/\\n\\t\\\"q\\\\ \\u0001 \\u001f\u{7f}\u{2028}😀\"}", false),
+        ("{\"schemaVersion\":7,\"status\":\"hostError\",\"n\":[1,-2,{\"a\":null,\"b\":true}]}", true),
+        ("{\"schemaVersion\":7,\"status\":\"error\",\"stack\":[]}", false),
         ("{}", false),
     ];
 
     #[test]
     fn text_mirror_equals_structured_content() {
-        let env = "{\"schemaVersion\":6,\"status\":\"ok\",\"s\":\"é/\\n\"}".to_string();
+        let env = "{\"schemaVersion\":7,\"status\":\"ok\",\"s\":\"é/\\n\"}".to_string();
         let r = ToolAnswer::new(env.clone(), false)
             .unwrap()
             .to_call_tool_result();

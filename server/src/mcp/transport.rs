@@ -1,4 +1,4 @@
-//! The stdio transport: newline-delimited JSON-RPC on stdin/stdout (MCP-3).
+//! The stdio transport: newline-delimited JSON-RPC on stdin/stdout (MCP-3; docs/mcp/index.md).
 //!
 //! Two plain threads own the standard streams: a reader that frames lines, and a
 //! writer that is the only code ever writing to stdout. Every line passes through the
@@ -199,7 +199,7 @@ fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Incoming>, framing: &Fra
 
 impl StdioTransport {
     /// Run a direct call in a task of its own and queue its answer for the writer,
-    /// unless it is cancelled first (MCP-9).
+    /// unless it is cancelled first (MCP-9; docs/mcp/transports.md).
     fn spawn_direct(&self, call: DirectCall, internal: i64) {
         let Some(tx) = self.outgoing.clone() else {
             return;

@@ -1,4 +1,4 @@
-//! Server-side validation of `tools/call` (MCP-19), on the raw JSON arguments.
+//! Server-side validation of `tools/call` (MCP-19; docs/mcp/host-errors.md), on the raw JSON arguments.
 //!
 //! Checks run in the order MCP-19 lists them and the first failure answers; every
 //! failure is a host error (`invalidRequest`, `unknownTool` or `sourceTooLarge`),
@@ -29,7 +29,7 @@ pub enum Call {
     },
 }
 
-/// The longest `word` argument, in characters (MCP-18).
+/// The longest `word` argument, in characters (MCP-18; docs/mcp/tools.md).
 pub const MAX_WORD_CHARS: usize = 64;
 
 /// A caller-supplied text quoted in a message: one line, at most 64 characters.

@@ -1,6 +1,6 @@
 //! Shared helpers of the MCP server tests: an rmcp client on the built binary over real
 //! stdio, or on an in-process server with injected limits, and checks every tool result
-//! must pass (MCP-25..27).
+//! must pass (MCP-25 (docs/mcp/envelope.md)..27).
 
 #![allow(dead_code)]
 
@@ -300,7 +300,7 @@ pub async fn read(client: &Client, uri: &str) -> (String, String) {
     }
 }
 
-/// Resources carry no host detail (MCP-44): no environment names, panics or source
+/// Resources carry no host detail (MCP-44; docs/mcp/host-errors.md): no environment names, panics or source
 /// locations. (Their examples legitimately contain `/`, so paths are not checked here.)
 pub fn assert_no_host_detail(text: &str) {
     for bad in [

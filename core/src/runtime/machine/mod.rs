@@ -16,7 +16,7 @@ use crate::code::Program;
 use crate::code::{Block, Item, Name};
 use crate::compile::{compile, Code, FusedSelection, Op, OpKind};
 use crate::limits::{Halt, Meter, Profile};
-use crate::outcome::{err, ErrorCategory, LangError, Pos};
+use crate::outcome::{err, CallSite, ErrorCategory, LangError, Pos, Trace, TRACE_MAX_CALLS};
 use crate::value::Value;
 use crate::word::{Flow, IntPair, IntPairResult, Registry, Resume, Run, WordId, WordSpec};
 use std::sync::Arc;
@@ -237,11 +237,66 @@ impl Machine {
             keep_record: false,
         }));
         let result = self.run_loop();
-        if let Err(halt) = result {
+        if let Err(mut halt) = result {
+            if let Halt::Error(e) = &mut halt {
+                e.trace = e.trace.take().or_else(|| self.call_trace());
+            }
             self.unwind_all();
             return Err(halt);
         }
         Ok(())
+    }
+
+    /// The User Word calls the frames stand in, innermost first (`error.trace`, MCP-33;
+    /// docs/mcp/envelope.md); `None` at top level. Two walks over the frames, so a deep
+    /// recursion costs no memory beyond the calls shown.
+    #[cold]
+    fn call_trace(&self) -> Option<Box<Trace>> {
+        let word_frames = || {
+            self.frames
+                .iter()
+                .enumerate()
+                .rev()
+                .filter_map(|(i, f)| match f {
+                    Frame::Code(CodeFrame {
+                        kind: FrameKind::Word(w),
+                        ..
+                    }) => Some((i, w)),
+                    _ => None,
+                })
+        };
+        // A Word frame is pushed over the frame whose name operation called it, and
+        // that frame does not move on until the call returns: its pc - 1 is the call.
+        let site = |(i, w): (usize, &Arc<UserWord>)| CallSite {
+            word: w.name.clone(),
+            pos: i
+                .checked_sub(1)
+                .and_then(|below| executing_pos(&self.frames[below])),
+            body_origin: w
+                .body
+                .items()
+                .iter()
+                .find_map(Item::pos)
+                .map_or(0, |p| p.origin),
+        };
+        let depth = word_frames().count();
+        if depth == 0 {
+            return None;
+        }
+        let shown = if depth > TRACE_MAX_CALLS {
+            TRACE_MAX_CALLS - 1
+        } else {
+            depth
+        };
+        let mut calls: Vec<CallSite> = word_frames().take(shown).map(site).collect();
+        calls.extend(
+            word_frames()
+                .nth(depth - 1)
+                .filter(|_| depth > shown)
+                .map(site),
+        );
+        let omitted = depth - calls.len();
+        Some(Box::new(Trace { calls, omitted }))
     }
 
     /// Run operations until no frame is left. Each step reads its operation from the
@@ -1248,19 +1303,10 @@ impl Machine {
         if let Some(p) = pos.filter(|p| p.is_caller_source()) {
             return Some(p);
         }
-        for frame in self.frames.iter().rev() {
-            let p = match frame {
-                Frame::Code(f) => (f.pc as usize)
-                    .checked_sub(1)
-                    .and_then(|i| f.code.ops().get(i))
-                    .and_then(|op| op.pos),
-                Frame::Native { pos, .. } => *pos,
-            };
-            if let Some(p) = p.filter(|p| p.is_caller_source()) {
-                return Some(p);
-            }
-        }
-        None
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|frame| executing_pos(frame).filter(|p| p.is_caller_source()))
     }
 
     /// Pop the top value, recording it for every active call under KEEP whose
@@ -1666,6 +1712,18 @@ impl Ctx<'_> {
     /// Build an error of `category` (the machine attaches Word and position).
     pub fn error(&self, category: ErrorCategory, message: impl Into<String>) -> Halt {
         LangError::new(category, message).into()
+    }
+}
+
+/// The position of the operation a frame is executing: a code frame's at pc - 1 (the
+/// pc moves past an operation before it runs), a continuation's Word's.
+fn executing_pos(frame: &Frame) -> Option<Pos> {
+    match frame {
+        Frame::Code(f) => (f.pc as usize)
+            .checked_sub(1)
+            .and_then(|i| f.code.ops().get(i))
+            .and_then(|op| op.pos),
+        Frame::Native { pos, .. } => *pos,
     }
 }
 

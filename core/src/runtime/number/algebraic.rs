@@ -917,7 +917,7 @@ fn sign_ipoly_mode(
 }
 
 // ---------------------------------------------------------------------------
-// Rational enclosures and exact floors (also used by the convergents of MCP-30).
+// Rational enclosures and exact floors (also used by the convergents of MCP-30; docs/mcp/envelope.md).
 
 /// A value held as X/L (integer form X, positive integer L) with a square-root
 /// cache, answering enclosures and exact signs of α·x + β.

@@ -1,4 +1,4 @@
-//! Rational approximation of algebraic numbers by continued-fraction convergents (MCP-30).
+//! Rational approximation of algebraic numbers by continued-fraction convergents (MCP-30; docs/mcp/envelope.md).
 //!
 //! The approximation is the last convergent p/q with q ≤ bound of the regular
 //! continued fraction of x (a₀ = ⌊x⌋, then partial quotients ≥ 1). Each partial

@@ -353,7 +353,7 @@ impl Number {
     }
 
     /// The last convergent p/q with q ≤ `bound` of the regular continued fraction of
-    /// self (MCP-30); for a rational, self itself when its denominator is within bound.
+    /// self (MCP-30; docs/mcp/envelope.md); for a rational, self itself when its denominator is within bound.
     pub fn best_convergent(&self, bound: u64) -> Rat {
         approx::best_convergent(self, bound)
     }
