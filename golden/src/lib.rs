@@ -695,6 +695,12 @@ impl Rng {
 /// Every `.rs` file under `dir` (build output and `node_modules` skipped), with its
 /// text, in no particular order: what the source-scanning tests read.
 pub fn rust_files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+    files_ending(dir, ".rs")
+}
+
+/// Every file under `dir` whose name ends with `suffix` (build output and
+/// `node_modules` skipped), with its text, in no particular order.
+pub fn files_ending(dir: &std::path::Path, suffix: &str) -> Vec<(std::path::PathBuf, String)> {
     let mut out = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(dir) = dirs.pop() {
@@ -705,8 +711,8 @@ pub fn rust_files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
                 if !matches!(name, "target" | "node_modules") {
                     dirs.push(path);
                 }
-            } else if name.ends_with(".rs") {
-                let text = std::fs::read_to_string(&path).expect("a readable source");
+            } else if name.ends_with(suffix) {
+                let text = std::fs::read_to_string(&path).expect("a readable file");
                 out.push((path, text));
             }
         }

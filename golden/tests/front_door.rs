@@ -1,0 +1,223 @@
+//! The front door (README.md, "Quick start"; issue 12): the shell blocks of the README
+//! and the guide are POSIX sh, so they paste into any shell a fresh Debian or Ubuntu
+//! machine has; the Quick start is two commands, the second the test script `.ci/run`
+//! calls; every `cargo install` and `cargo run` keeps to `Cargo.lock`. `.ci/run` runs
+//! the Quick start's first command itself, with `sh`, and checks what it prints.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A fenced `sh` block: the file it is in, the line its fence opens on, its text.
+struct ShellBlock {
+    file: String,
+    line: usize,
+    text: String,
+}
+
+/// The fenced blocks marked `sh` in `text`, their fence's indentation removed.
+fn shell_blocks(file: &str, text: &str) -> Vec<ShellBlock> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(usize, usize, Vec<String>)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        match open.as_mut() {
+            None if trimmed.trim_end() == "```sh" => open = Some((i + 1, indent, Vec::new())),
+            None => {}
+            Some(_) if trimmed.trim_end() == "```" => {
+                let (line, _, body) = open.take().expect("an open block");
+                blocks.push(ShellBlock {
+                    file: file.to_string(),
+                    line,
+                    text: body.join("\n"),
+                });
+            }
+            Some((_, indent, body)) => {
+                let cut = line.len() - line.trim_start().len();
+                body.push(line[cut.min(*indent)..].to_string());
+            }
+        }
+    }
+    assert!(open.is_none(), "{file}: a fenced sh block is never closed");
+    blocks
+}
+
+/// Every `sh` block of the README and of the guide in `docs/`.
+fn all_shell_blocks() -> Vec<ShellBlock> {
+    let root = root();
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let mut blocks = shell_blocks("README.md", &readme);
+    let mut pages = ajisai_golden::files_ending(&root.join("docs"), ".md");
+    pages.sort();
+    for (path, text) in pages {
+        let rel = path
+            .strip_prefix(&root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        blocks.extend(shell_blocks(&rel, &text));
+    }
+    blocks
+}
+
+/// Constructs that bash (or zsh) accepts and POSIX sh does not, with what to write
+/// instead. `dash -n` below catches the ones that are syntax errors in dash; these are
+/// the rest, which dash would parse and then run differently or fail on.
+const BASHISMS: &[(&str, &str)] = &[
+    (
+        "<<<",
+        "a here-string: pipe with `printf '%s\\n' … |` or `echo … |`",
+    ),
+    ("[[", "`[[ … ]]`: use `[ … ]`"),
+    ("&>", "`&>`: use `>file 2>&1`"),
+    ("$'", "ANSI-C quoting: use `printf`"),
+    ("==", "`==` in a test: use `=`"),
+    ("function ", "the `function` keyword: use `name() { … }`"),
+    ("source ", "`source`: use `.`"),
+    ("declare ", "`declare`: plain assignment"),
+    ("shopt ", "`shopt` is bash's own"),
+    ("pushd", "`pushd`: use `cd` in a subshell"),
+    ("${!", "indirect expansion is bash's own"),
+    ("$RANDOM", "`$RANDOM` is bash's own"),
+];
+
+/// The shell text without comments, for the scan: a `#` at the start of a word starts
+/// one. Quotes are not tracked; no block of ours puts ` #` inside a string.
+fn without_comments(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let cut = line
+                .char_indices()
+                .find(|&(i, c)| c == '#' && (i == 0 || line[..i].ends_with(char::is_whitespace)))
+                .map_or(line.len(), |(i, _)| i);
+            &line[..cut]
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn every_shell_block_is_posix_sh() {
+    let blocks = all_shell_blocks();
+    assert!(
+        blocks.len() >= 10,
+        "only {} sh blocks found: is the scan broken?",
+        blocks.len()
+    );
+    let mut problems = Vec::new();
+    for b in &blocks {
+        let code = without_comments(&b.text);
+        for (construct, instead) in BASHISMS {
+            if code.contains(construct) {
+                problems.push(format!("{}:{}: {instead}", b.file, b.line));
+            }
+        }
+        // dash is Debian's /bin/sh: `-n` reads the block without running it.
+        let mut dash = Command::new("dash")
+            .arg("-n")
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("dash (Debian's /bin/sh) checks the blocks; apt-get install dash");
+        use std::io::Write;
+        dash.stdin
+            .take()
+            .expect("stdin")
+            .write_all(b.text.as_bytes())
+            .expect("write the block");
+        let out = dash.wait_with_output().expect("dash ends");
+        if !out.status.success() {
+            problems.push(format!(
+                "{}:{}: dash -n: {}",
+                b.file,
+                b.line,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "shell blocks that are not POSIX sh:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_scan_finds_what_it_looks_for() {
+    let text = "Intro\n\n  ```sh\n  cat <<< x   # a here-string\n  ```\n\n```text\n[[ a ]]\n```\n";
+    let blocks = shell_blocks("t.md", text);
+    assert_eq!(blocks.len(), 1, "only the sh block");
+    assert_eq!(
+        (blocks[0].line, blocks[0].text.as_str()),
+        (3, "cat <<< x   # a here-string")
+    );
+    assert_eq!(without_comments(&blocks[0].text), "cat <<< x   ");
+    assert_eq!(without_comments("echo a#b # c"), "echo a#b ");
+}
+
+/// The README's section under `## Quick start`, up to the next `## ` heading.
+fn quick_start() -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let start = readme
+        .find("\n## Quick start\n")
+        .expect("README.md has a Quick start");
+    let rest = &readme[start + 1..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 3);
+    rest[..end].to_string()
+}
+
+#[test]
+fn the_quick_start_is_two_commands_and_ci_runs_the_same_test_command() {
+    let blocks = shell_blocks("README.md", &quick_start());
+    let commands: Vec<&str> = blocks.iter().map(|b| b.text.trim()).collect();
+    assert_eq!(
+        commands.len(),
+        2,
+        "the Quick start is two commands: {commands:?}"
+    );
+    assert!(
+        !commands[0].contains('\n'),
+        "the first is one command line: {}",
+        commands[0]
+    );
+    assert!(
+        commands[0].contains(" run ") || commands[0].contains("--doctor"),
+        "the first runs one program or the doctor: {}",
+        commands[0]
+    );
+    assert_eq!(
+        commands[1], "./scripts/test",
+        "the second runs the whole suite"
+    );
+    let ci = std::fs::read_to_string(root().join(".ci/run")).expect(".ci/run");
+    assert!(
+        ci.lines().any(|l| l.trim() == "(scripts/test)"),
+        ".ci/run calls the README's test command"
+    );
+    assert!(
+        ci.contains("## Quick start"),
+        ".ci/run runs the Quick start's first command as written"
+    );
+}
+
+#[test]
+fn every_install_and_run_keeps_to_the_lockfile() {
+    let mut problems = Vec::new();
+    for b in all_shell_blocks() {
+        for line in without_comments(&b.text).lines() {
+            let cargo = line.contains("cargo install") || line.contains("cargo run");
+            if cargo && !line.contains("--locked") {
+                problems.push(format!("{}:{}: {}", b.file, b.line, line.trim()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "without --locked, cargo re-resolves:\n{}",
+        problems.join("\n")
+    );
+}
