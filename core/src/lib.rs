@@ -34,7 +34,7 @@ pub use number::{Int, Number, Rat};
 pub use outcome::{ErrorCategory, LangError, NilReason, Pos};
 pub use value::{Value, Vector};
 
-/// The language specification version this engine implements (LANGUAGE.md §0).
+/// The language specification version this engine implements (docs/reference/index.md).
 pub const SPECIFICATION_VERSION: &str = "1.0.0-beta.2";
 
 /// The engine version (this crate's version).

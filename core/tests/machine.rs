@@ -270,7 +270,7 @@ fn literals_and_core_words_run_on_one_stack() {
     assert_eq!(
         run_source("1 2 +"),
         "3/1",
-        "the symbolic aliases are syntax (§2.5)"
+        "the symbolic aliases are syntax (docs/reference/lexical.md#names-and-case)"
     );
     assert_eq!(
         run_source("1 2 MUL"),

@@ -89,7 +89,7 @@ impl Generator {
 /// The reference's diagnosis of an error, and this project's category (the compared part).
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct ErrorRef {
-    /// The error category (LANGUAGE.md §7.3): what a runner compares.
+    /// The error category (docs/reference/errors.md#the-categories): what a runner compares.
     pub category: String,
     /// The reference's own fields, information only.
     #[serde(flatten)]
@@ -122,8 +122,8 @@ pub struct Expect {
     pub resource: Option<String>,
     /// Seed cases: exact meter readings (`executionSteps`, `numericWork`, `collectionWork`).
     pub resource_usage: Option<BTreeMap<String, u64>>,
-    /// Seed cases: the outcome identifier of LANGUAGE.md §7.5 (`value`, `nil:<reason>`,
-    /// `error:<category>`).
+    /// Seed cases: the outcome identifier of docs/reference/index.md#outcomes (`value`,
+    /// `nil:<reason>`, `error:<category>`).
     pub outcome: Option<String>,
 }
 
@@ -387,7 +387,8 @@ pub fn compare(expect: &Expect, report: &ComputeReport) -> Vec<String> {
     out
 }
 
-/// The 70 canonical Core Word names of the WORDS.md Summary, in its order
+/// The 70 canonical Core Word names in the order of the founding specification's Summary
+/// table (WORDS.md of the steering repository; docs/words/index.md lists them by family)
 /// (independent of which families are linked into this build).
 pub const CORE_WORDS: [&str; 70] = [
     "TRUE",
@@ -690,6 +691,28 @@ impl Rng {
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.index(items.len())]
     }
+}
+
+/// The workspace's crates, as folders of the repository root: what the source-scanning
+/// tests walk.
+pub const WORKSPACE_CRATES: [&str; 6] = [
+    "core",
+    "words",
+    "server",
+    "golden",
+    "numerics-pure",
+    "numerics-gmp",
+];
+
+/// Every `.rs` file of every workspace crate (sources, tests, benches), with its path and
+/// text, in no particular order.
+pub fn workspace_rust_files() -> Vec<(std::path::PathBuf, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = root.canonicalize().unwrap_or(root);
+    WORKSPACE_CRATES
+        .iter()
+        .flat_map(|krate| rust_files(&root.join(krate)))
+        .collect()
 }
 
 /// Every `.rs` file under `dir` (build output and `node_modules` skipped), with its

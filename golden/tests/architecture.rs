@@ -292,12 +292,13 @@ fn upper_tokens(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Spellings the language itself defines (LANGUAGE.md §2): the literals and VENT are
+/// Spellings the language itself defines (docs/reference/lexical.md): the literals and VENT are
 /// syntax, not Words, whatever the registry documents.
 const SYNTAX_SPELLINGS: [&str; 4] = ["TRUE", "FALSE", "NIL", "VENT"];
 
-/// Core's sources outside unit-test modules, with the syntax layer's table of the §2.5
-/// symbolic aliases cut out (checked against the registry below).
+/// Core's sources outside unit-test modules, with the syntax layer's table of the
+/// docs/reference/lexical.md#names-and-case symbolic aliases cut out (checked against the registry
+/// below).
 fn core_code() -> Vec<(std::path::PathBuf, String)> {
     let mut out = Vec::new();
     for layer in ["syntax", "runtime", "host"] {
@@ -429,14 +430,7 @@ fn json_is_written_by_hand_in_four_files_at_most() {
         "words/src/json.rs",
     ];
     let mut writers = Vec::new();
-    for krate in [
-        "core",
-        "words",
-        "server",
-        "golden",
-        "numerics-pure",
-        "numerics-gmp",
-    ] {
+    for krate in ajisai_golden::WORKSPACE_CRATES {
         for (name, text) in crate_sources(krate) {
             let code: String = text
                 .lines()

@@ -27,7 +27,8 @@ fn corpus_ids_are_unique() {
 
 /// The corpus runs under `mcp-local-stdio`; this pins the claim (conformance/README.md)
 /// that no case depends on that choice: every case answers the same under `cli-local`
-/// (LANGUAGE.md §9: a program that completes under two profiles answers the same).
+/// (docs/reference/pricing-and-limits.md: a program that completes under two profiles answers the
+/// same).
 #[test]
 fn corpus_answers_do_not_depend_on_the_profile() {
     use ajisai_core::display::display;

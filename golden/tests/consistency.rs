@@ -1,9 +1,9 @@
-//! Consistency of the three source tools (MCP-75, MCP-89; docs/mcp/outcomes.md, docs/mcp/index.md): C1–C7 over every
-//! golden source — the conformance corpus, the specification examples, the seed
-//! cases, the limit probes, the golden case files (`cases.json`, `cases-contracts.json`)
-//! and the phrasebook (the file itself, every DEF line, every example with its Word
-//! requested) — and over the bilingual evaluation corpus (`eval/cases.json`), whose
-//! file format and expectations are checked here too.
+//! Consistency of the three source tools (MCP-75, MCP-89; docs/mcp/outcomes.md, docs/mcp/index.md):
+//! C1–C7 over every golden source — the conformance corpus, the specification examples, the seed
+//! cases, the limit probes, the golden case files (`cases.json`, `cases-contracts.json`) and the
+//! phrasebook (the file itself, every DEF line, every example with its Word requested) — and over
+//! the bilingual evaluation corpus (`eval/cases.json`), whose file format and expectations are
+//! checked here too.
 //!
 //! Every call goes through the server in-process (`ajisai_server::mcp::AjisaiServer`):
 //! the envelopes are exactly those a client receives, `mcp` block included. Bulk
@@ -305,16 +305,16 @@ fn strip_contract_lines(text: &str) -> String {
 
 /// Why a `compute` failure after a clean `check` is decided by running alone.
 ///
-/// `check` resolves names exactly as LANGUAGE.md §12.4 states — a User Word defined
-/// anywhere, a name bound anywhere — and validates form as §2.7 states, where a block
-/// holding `|` is well formed because `COND` may read it. The language then decides at
-/// run time, and the specification's own examples show it: `'W' DEL` removes a Word
-/// (`{ 1 } 'W' DEF 'w' DEL W`), a binding is visible only in its frame
-/// (`5 'T' BIND { T } 'F' DEF F`), a String run as code names a Word no token names
-/// (`5 'FOO' MAP`), `EXEC` or `DEF` refuse a `|` block (`{ 1 | 2 } EXEC`), and a lone
-/// `IDLE`, which §12.4 accepts as a block's only token because `COND` may read it as its
-/// else-guard, is an unknown name anywhere else (`{ IDLE } EXEC`). These are the only
-/// ways C3 may be crossed; anything else is a defect of `check`.
+/// `check` resolves names exactly as docs/contracts.md#what-check-promises states — a User Word
+/// defined anywhere, a name bound anywhere — and validates form as
+/// docs/reference/lexical.md#structural-validation states, where a block holding `|` is well formed
+/// because `COND` may read it. The language then decides at run time, and the specification's own
+/// examples show it: `'W' DEL` removes a Word (`{ 1 } 'W' DEF 'w' DEL W`), a binding is visible
+/// only in its frame (`5 'T' BIND { T } 'F' DEF F`), a String run as code names a Word no token
+/// names (`5 'FOO' MAP`), `EXEC` or `DEF` refuse a `|` block (`{ 1 | 2 } EXEC`), and a lone `IDLE`,
+/// which docs/contracts.md#what-check-promises accepts as a block's only token because `COND` may
+/// read it as its else-guard, is an unknown name anywhere else (`{ IDLE } EXEC`). These are the
+/// only ways C3 may be crossed; anything else is a defect of `check`.
 enum RunTimeOnly {
     /// `unknownWord` for a name the source defines or binds somewhere (DEL, frames),
     /// that no name token of the source spells (a String run as code), or `IDLE` (which

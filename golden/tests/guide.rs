@@ -126,7 +126,7 @@ fn cell(s: &str) -> String {
     code(s).replace('|', "\\|")
 }
 
-fn word_section(s: &WordSpec) -> String {
+fn word_section(s: &WordSpec, rules: &str) -> String {
     let mut out = format!("## {}\n\n", s.name);
     out.push_str(&format!("{}\n\n", s.summary));
     out.push_str("| | |\n|---|---|\n");
@@ -154,6 +154,9 @@ fn word_section(s: &WordSpec) -> String {
         let e: Vec<String> = s.errors.iter().map(|c| code(c.id())).collect();
         out.push_str(&format!("| Errors | {} |\n", e.join(", ")));
     }
+    out.push('\n');
+    out.push_str(rules);
+    out.push('\n');
     let shown: Vec<&Example> = s
         .examples
         .iter()
@@ -179,17 +182,100 @@ fn family_words(f: Family) -> Vec<&'static WordSpec> {
     specs
 }
 
-const GENERATED: &str = "<!-- Generated from the Word registry by golden/tests/guide.rs; \
-                         AJISAI_BLESS=1 cargo test -p ajisai-golden --test guide rewrites it. -->";
+const GENERATED: &str = "<!-- Generated from the Word registry and words/reference.md by \
+                         golden/tests/guide.rs; AJISAI_BLESS=1 cargo test -p ajisai-golden \
+                         --test guide rewrites it. -->";
+
+/// The prose of the Word reference (`words/reference.md`): the conventions, and per
+/// family its introduction and the rules of each Word.
+struct Prose {
+    conventions: String,
+    /// Family id → (introduction, Word name → rules).
+    families: BTreeMap<String, (String, BTreeMap<String, String>)>,
+}
+
+/// The names a rules heading covers: `ADD (`+`), SUB (`-`)` covers ADD and SUB.
+fn heading_names(heading: &str) -> Vec<String> {
+    heading
+        .split(", ")
+        .filter_map(|part| part.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Read `words/reference.md`: `# conventions` and `# <family id>` open parts, `## NAME, …`
+/// opens the rules of the Words it names (a family part only).
+fn word_prose() -> Prose {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../words/reference.md");
+    let text = std::fs::read_to_string(&path).expect("words/reference.md is readable");
+    let text = match text.split_once("-->") {
+        Some((comment, rest)) if comment.trim_start().starts_with("<!--") => rest,
+        _ => text.as_str(),
+    };
+    let mut out = Prose {
+        conventions: String::new(),
+        families: BTreeMap::new(),
+    };
+    let mut family: Option<String> = None;
+    let mut words: Vec<String> = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if !fenced {
+            if let Some(part) = line.strip_prefix("# ") {
+                family = (part != "conventions").then(|| part.to_string());
+                if let Some(f) = &family {
+                    out.families.entry(f.clone()).or_default();
+                }
+                words.clear();
+                continue;
+            }
+            if let (Some(heading), Some(_)) = (line.strip_prefix("## "), &family) {
+                words = heading_names(heading);
+                continue;
+            }
+        }
+        match &family {
+            None => push_line(&mut out.conventions, line),
+            Some(f) => {
+                let (intro, rules) = out.families.get_mut(f).expect("opened");
+                if words.is_empty() {
+                    push_line(intro, line);
+                } else {
+                    for name in &words {
+                        push_line(rules.entry(name.clone()).or_default(), line);
+                    }
+                }
+            }
+        }
+    }
+    for text in std::iter::once(&mut out.conventions).chain(
+        out.families
+            .values_mut()
+            .flat_map(|(intro, rules)| std::iter::once(intro).chain(rules.values_mut())),
+    ) {
+        *text = text.trim().to_string();
+    }
+    out
+}
+
+/// Append `line` and its line break.
+fn push_line(text: &mut String, line: &str) {
+    text.push_str(line);
+    text.push('\n');
+}
 
 /// The generated pages: `words/index.md` and one page per family.
 fn word_pages() -> BTreeMap<String, String> {
+    let prose = word_prose();
     let mut pages = BTreeMap::new();
     let mut index = format!(
         "{GENERATED}\n\n# Word reference\n\n\
          Every Core Word, by family, as the registry declares it (the same contracts as \
          `spec/words.json`, the MCP tool `word_contract` and the resource \
-         `ajisai://contracts`, which also hold every regression example). Each entry gives \
+         `ajisai://contracts`; a Word's regression cases are in `golden/word-cases.json`). Each entry gives \
          the Word's summary, syntax and stack effect, its contract — operands and results, \
          number field, how it treats NIL operands, what it consumes, whether it is pure — \
          the errors it can raise, and examples that the test suite runs. The \
@@ -208,22 +294,69 @@ fn word_pages() -> BTreeMap<String, String> {
             f.id(),
             names.join(", ")
         ));
+        let (intro, rules) = prose.families.get(f.id()).cloned().unwrap_or_default();
         let mut page = format!(
             "{GENERATED}\n\n# {} (`{}`)\n\n{}.\n\n",
             family_title(f),
             f.id(),
             names.join(", ")
         );
+        if !intro.is_empty() {
+            page.push_str(&format!("{intro}\n\n"));
+        }
         for s in specs {
-            page.push_str(&word_section(s));
+            page.push_str(&word_section(
+                s,
+                rules.get(s.name).map_or("", String::as_str),
+            ));
         }
         pages.insert(
             format!("words/{}.md", f.id()),
             page.trim_end().to_string() + "\n",
         );
     }
+    index.push_str(&format!("\n## Conventions\n\n{}\n", prose.conventions));
     pages.insert("words/index.md".to_string(), index);
     pages
+}
+
+/// `words/reference.md` covers every Word of the registry once, in its family, and
+/// names nothing else.
+#[test]
+fn every_word_has_its_rules() {
+    link();
+    let prose = word_prose();
+    assert!(
+        prose.conventions.contains("### Integer operands"),
+        "the conventions are read"
+    );
+    let mut problems = Vec::new();
+    for (family, (_, rules)) in &prose.families {
+        let Some(f) = Family::ALL.iter().find(|f| f.id() == family) else {
+            problems.push(format!("`# {family}` is no family"));
+            continue;
+        };
+        let names: BTreeSet<&str> = family_words(*f).iter().map(|s| s.name).collect();
+        for (name, text) in rules {
+            if !names.contains(name.as_str()) {
+                problems.push(format!("`{name}` is no Word of {family}"));
+            }
+            if text.len() < 40 {
+                problems.push(format!("{name}: rules too short to say anything: {text:?}"));
+            }
+        }
+        for name in names {
+            if !rules.contains_key(name) {
+                problems.push(format!("{family}: no rules for {name}"));
+            }
+        }
+    }
+    for f in Family::ALL {
+        if !family_words(f).is_empty() && !prose.families.contains_key(f.id()) {
+            problems.push(format!("no `# {}` part", f.id()));
+        }
+    }
+    assert!(problems.is_empty(), "words/reference.md: {problems:#?}");
 }
 
 #[test]
@@ -592,25 +725,15 @@ fn anchors_and_links_are_read_as_mdbook_reads_them() {
 
 /// Every requirement number a source file cites (`MCP-33 (docs/mcp/envelope.md)`), with a file citing it.
 fn cited_requirements() -> BTreeMap<u32, String> {
-    let root = docs().join("..");
     let mut out = BTreeMap::new();
-    for krate in [
-        "core",
-        "words",
-        "server",
-        "golden",
-        "numerics-pure",
-        "numerics-gmp",
-    ] {
-        for (path, text) in ajisai_golden::rust_files(&root.join(krate)) {
-            for (at, _) in text.match_indices("MCP-") {
-                let digits: String = text[at + 4..]
-                    .chars()
-                    .take_while(char::is_ascii_digit)
-                    .collect();
-                if let Ok(n) = digits.parse::<u32>() {
-                    out.entry(n).or_insert_with(|| path.display().to_string());
-                }
+    for (path, text) in ajisai_golden::workspace_rust_files() {
+        for (at, _) in text.match_indices("MCP-") {
+            let digits: String = text[at + 4..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if let Ok(n) = digits.parse::<u32>() {
+                out.entry(n).or_insert_with(|| path.display().to_string());
             }
         }
     }
@@ -671,36 +794,26 @@ fn requirement_pages() -> BTreeMap<u32, String> {
 #[test]
 fn a_file_citing_a_requirement_links_its_page() {
     let pages = requirement_pages();
-    let root = docs().join("..");
     let mut unlinked = Vec::new();
-    for krate in [
-        "core",
-        "words",
-        "server",
-        "golden",
-        "numerics-pure",
-        "numerics-gmp",
-    ] {
-        for (path, text) in ajisai_golden::rust_files(&root.join(krate)) {
-            for line in text.lines() {
-                let Some(comment) = line.find("//").map(|c| &line[c..]) else {
+    for (path, text) in ajisai_golden::workspace_rust_files() {
+        for line in text.lines() {
+            let Some(comment) = line.find("//").map(|c| &line[c..]) else {
+                continue;
+            };
+            for (at, _) in comment.match_indices("MCP-") {
+                let digits: String = comment[at + 4..]
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                let Some(page) = digits.parse::<u32>().ok().and_then(|n| pages.get(&n)) else {
                     continue;
                 };
-                for (at, _) in comment.match_indices("MCP-") {
-                    let digits: String = comment[at + 4..]
-                        .chars()
-                        .take_while(char::is_ascii_digit)
-                        .collect();
-                    let Some(page) = digits.parse::<u32>().ok().and_then(|n| pages.get(&n)) else {
-                        continue;
-                    };
-                    let link = match page.strip_prefix("../") {
-                        Some(outside_docs) => outside_docs.to_string(),
-                        None => format!("docs/{page}"),
-                    };
-                    if !text.contains(&link) {
-                        unlinked.push(format!("{}: MCP-{digits} without {link}", path.display()));
-                    }
+                let link = match page.strip_prefix("../") {
+                    Some(outside_docs) => outside_docs.to_string(),
+                    None => format!("docs/{page}"),
+                };
+                if !text.contains(&link) {
+                    unlinked.push(format!("{}: MCP-{digits} without {link}", path.display()));
                 }
             }
         }
@@ -708,4 +821,105 @@ fn a_file_citing_a_requirement_links_its_page() {
     unlinked.sort();
     unlinked.dedup();
     assert!(unlinked.is_empty(), "{}", unlinked.join("\n"));
+}
+
+/// The documents of the steering repository the project was founded on. The guide
+/// restates them; a reader of this repository cannot open them, so only the guide's
+/// front page (which says where the book comes from) and the golden crate (whose data
+/// was transcribed from them) may name them.
+const OUTSIDE_DOCUMENTS: [&str; 4] = ["LANGUAGE.md", "WORDS.md", "MCP.md", "spec/ARCHITECTURE.md"];
+
+/// Whether a section sign at byte `at` of `line` cites an outside standard (JSON-RPC
+/// 2.0, an RFC), which is fine: those documents are public.
+fn cites_a_public_standard(line: &str, at: usize) -> bool {
+    let before = &line[..at];
+    ["JSON-RPC", "RFC"].iter().any(|s| before.contains(s))
+}
+
+/// Code, the guide, the README and the codemap point at pages of `docs/`, never at
+/// section numbers or files of a specification outside the repository.
+#[test]
+fn nothing_cites_a_document_outside_the_repository() {
+    let root = docs()
+        .join("..")
+        .canonicalize()
+        .expect("the repository root");
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for (path, text) in ajisai_golden::workspace_rust_files() {
+        let rel = path
+            .strip_prefix(&root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        texts.push((rel, text));
+    }
+    for rel in pages() {
+        texts.push((format!("docs/{rel}"), read(&rel)));
+    }
+    for rel in [
+        "README.md",
+        "ARCHITECTURE.md",
+        "docs/phrasebook/phrasebook.ajisai",
+    ] {
+        let text = std::fs::read_to_string(root.join(rel)).expect("readable");
+        texts.push((rel.to_string(), text));
+    }
+    assert!(
+        texts.len() > 150,
+        "the scan reads the sources: {}",
+        texts.len()
+    );
+    let mut found = Vec::new();
+    for (rel, text) in &texts {
+        let provenance = rel == "docs/index.md" || rel.starts_with("golden/");
+        for (n, line) in text.lines().enumerate() {
+            for (at, _) in line.match_indices('\u{a7}') {
+                if !cites_a_public_standard(line, at) {
+                    found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+                }
+            }
+            if !provenance && OUTSIDE_DOCUMENTS.iter().any(|d| line.contains(d)) {
+                found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "link the page of docs/ instead:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Every `docs/….md` or `docs/….md#anchor` a source file names is a page of the guide
+/// with that heading, so a link in a comment does not rot when pages move.
+#[test]
+fn every_guide_page_the_code_names_exists() {
+    let all: BTreeSet<String> = pages().into_iter().collect();
+    let mut named = 0;
+    let mut broken = Vec::new();
+    for (path, text) in ajisai_golden::workspace_rust_files() {
+        for (at, _) in text.match_indices("docs/") {
+            let target: String = text[at + 5..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || "/._-#".contains(*c))
+                .collect();
+            let target = target.trim_end_matches('.');
+            let (page, anchor) = match target.split_once('#') {
+                Some((p, a)) => (p, Some(a)),
+                None => (target, None),
+            };
+            if !page.ends_with(".md") {
+                continue;
+            }
+            named += 1;
+            let ok = all.contains(page) && anchor.is_none_or(|a| anchors(&read(page)).contains(a));
+            if !ok {
+                broken.push(format!("{}: docs/{target}", path.display()));
+            }
+        }
+    }
+    assert!(named > 200, "the scan finds the links: {named}");
+    broken.sort();
+    broken.dedup();
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
 }

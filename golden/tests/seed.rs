@@ -1,8 +1,8 @@
 //! Our own cases (`golden/seed/*.json`) for the behaviours the specification tags
 //! [seed] — POW, RESHAPE, JSON-DECODE/ENCODE, CONTRACT and `#:contract`, two-scalar
 //! RANGE, algebraic display, limits as errors and exact work pricing — and the
-//! rule-by-rule audit of LANGUAGE.md (`rules.json`, each case naming its rule). Same format as
-//! the corpus, plus `message`, `resource` and `resourceUsage` expectations and optional
+//! rule-by-rule audit of the language reference (`rules.json`, each case naming its rule). Same
+//! format as the corpus, plus `message`, `resource` and `resourceUsage` expectations and optional
 //! `profile`, `inject` and `generated` fields. `differential.json` holds the programs where
 //! differential testing found the reference disagreeing with the specification.
 

@@ -1,6 +1,7 @@
-//! The numeric examples of LANGUAGE.md §4.2, §9 and §10.1 and of WORDS.md SQRT, POW,
-//! FLOOR, ROUND and MOD, run at the Number API level; MCP-30 (docs/mcp/envelope.md) approximations; work
-//! charges of SQRT and POW; limit refusals of POW.
+//! The numeric examples of the guide (docs/reference/domains.md#number,
+//! docs/reference/pricing-and-limits.md) and of SQRT, POW, FLOOR, ROUND and MOD
+//! (docs/words/exactArithmetic.md), run at the Number API level; MCP-30 (docs/mcp/envelope.md)
+//! approximations; work charges of SQRT and POW; limit refusals of POW.
 
 mod common;
 
@@ -621,7 +622,8 @@ fn signs_of_wide_values_close_to_zero() {
 #[test]
 fn square_free_parts_of_huge_prime_powers_come_out_whole() {
     // Factors are removed by powers p^(2^k) (trailing zeros for 2), not one at a time;
-    // the decomposition and the charges are those of §4.2.3's trial division.
+    // the decomposition and the charges are those of the decomposition's trial division
+    // (docs/reference/pricing-and-limits.md#numericwork).
     use ajisai_core::number::roots::square_free_decompose;
     setup();
     for p in [2i64, 3, 5, 7, 101] {

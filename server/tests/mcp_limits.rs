@@ -1,6 +1,6 @@
-//! The host-gated limits on in-process servers with injected values (MCP-50 (docs/mcp/limits.md)..53,
-//! MCP-56 hostGate): the concurrency gate (capacity, FIFO hand-off, expiry), the
-//! wall-time deadline, response fitting, a panicking call, and cancellation.
+//! The host-gated limits on in-process servers with injected values (MCP-50
+//! (docs/mcp/limits.md)..53, MCP-56 hostGate): the concurrency gate (capacity, FIFO hand-off,
+//! expiry), the wall-time deadline, response fitting, a panicking call, and cancellation.
 //!
 //! Test hooks hold chosen calls on their slot, so admission order is observed instead
 //! of timed.
@@ -200,8 +200,9 @@ async fn a_full_gate_answers_capacity_exhausted_after_the_wait() {
     );
 }
 
-/// A program that never ends by itself, in constant memory (a tail loop, LANGUAGE.md
-/// §6.6): only the interrupt flag stops it. (A plain self-call, `{ F } 'F' DEF F`, nests
+/// A program that never ends by itself, in constant memory (a tail loop,
+/// docs/reference/dictionary.md#tail-calls): only the interrupt flag stops it. (A plain
+/// self-call, `{ F } 'F' DEF F`, nests
 /// frames: with the steps unlimited its memory, not the clock, ends it.)
 const FOREVER: &str = "{ { 0 > | F } { IDLE | 0 } COND } 'F' DEF 1 F";
 
@@ -547,9 +548,9 @@ fn a_growing_call_stops_within_the_overshoot() {
     }
 }
 
-/// `responseBytes` bounds what each protocol revision delivers (MCP-52; docs/mcp/envelope.md): 2026-07-28 adds
-/// `"resultType":"complete",` to every result, so a result that fits the limit exactly
-/// under an earlier revision does not fit under 2026-07-28 and is elided there.
+/// `responseBytes` bounds what each protocol revision delivers (MCP-52; docs/mcp/envelope.md):
+/// 2026-07-28 adds `"resultType":"complete",` to every result, so a result that fits the limit
+/// exactly under an earlier revision does not fit under 2026-07-28 and is elided there.
 #[test]
 fn response_bytes_count_the_frame_of_each_revision() {
     use ajisai_server::mcp::exec::Delivery;

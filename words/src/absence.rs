@@ -1,7 +1,7 @@
 //! Absence (`absence`): NIL, NIL?, NIL-REASON and the VENT directive's registry entry.
 //!
 //! NIL is an ordinary value carrying one reason; these Words create it and inspect
-//! it. `VENT`/`^` is a directive the machine evaluates (LANGUAGE.md §6.3); its entry
+//! it. `VENT`/`^` is a directive the machine evaluates (docs/reference/vent.md); its entry
 //! here only declares its contract.
 
 use crate::support::base;

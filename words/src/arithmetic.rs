@@ -1,12 +1,12 @@
 //! Exact arithmetic (`exactArithmetic`): ADD, SUB, MUL, DIV, MOD, FLOOR, ROUND,
 //! QUANTIZE, ABS, NEG, MIN, MAX, SUM.
 //!
-//! Everything is exact (LANGUAGE.md §4.2): binary Words lift by broadcasting and
-//! unary Words by unary lifting (§8, see [`crate::lifting`]). Checks follow §7.3:
-//! domains, then shapes and argument values, then the `numericWork` charge of §9
-//! taken up front, then the computation, where every computed Number is held to
-//! `bigintBits` and `algebraicTerms` before anything is pushed. A refusal at any
-//! point leaves the operands where they were.
+//! Everything is exact (docs/reference/domains.md#number): binary Words lift by broadcasting and
+//! unary Words by unary lifting (docs/reference/lifting.md, see [`crate::lifting`]). Checks follow
+//! docs/reference/errors.md#order-of-checks: domains, then shapes and argument values, then the
+//! `numericWork` charge of docs/reference/pricing-and-limits.md taken up front, then the
+//! computation, where every computed Number is held to `bigintBits` and `algebraicTerms` before
+//! anything is pushed. A refusal at any point leaves the operands where they were.
 
 use crate::lifting::{
     check_numeric, lift_unary, sum_over_numbers, Broadcast, Ceilings, Names, OPERANDS,
@@ -64,7 +64,8 @@ fn abs_polled(m: &mut Meter, n: &Number) -> Result<Number, Halt> {
     })
 }
 
-/// The nearest integer, halves away from zero: sign(x)·⌊|x| + 1/2⌋ (WORDS.md ROUND).
+/// The nearest integer, halves away from zero: sign(x)·⌊|x| + 1/2⌋
+/// (docs/words/exactArithmetic.md#round).
 fn round_polled(m: &mut Meter, n: &Number) -> Result<Int, Halt> {
     let half = Number::Rat(Rat::new(Int::ONE, Int::from(2i64)));
     let nearest = abs_polled(m, n)?.add(&half).try_floor(m)?;
@@ -104,13 +105,15 @@ fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let word = ctx.word_name();
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
-    // A zero MOD divisor is an argument error (§7.3 step 4), so it precedes the charge.
+    // A zero MOD divisor is an argument error (step 4 of docs/reference/errors.md#order-of-checks),
+    // so it precedes the charge.
     if op == Op::Mod && plan.zero_divisor(ctx.meter())? {
         return Err(zero_modulus(&b).into());
     }
     let charge = binary_charge(op.priced(), &measure(&a), &measure(&b), plan.lanes());
     ctx.charge_numeric(charge)?;
-    // DIV projects: one zero divisor anywhere makes the whole result one NIL (§8).
+    // DIV projects: one zero divisor anywhere makes the whole result one NIL
+    // (docs/reference/lifting.md).
     if op == Op::Div && plan.zero_divisor(ctx.meter())? {
         return ctx.finish1(2, Value::Nil(NilReason::DivisionByZero));
     }
@@ -169,7 +172,8 @@ fn small_int(op: Op, a: i64, b: i64) -> Option<i64> {
     }
 }
 
-/// §9's charge of two one-limb rationals: 1·1·1·1.
+/// The `numericWork` charge of two one-limb rationals
+/// (docs/reference/pricing-and-limits.md#numericwork): 1·1·1·1.
 const SMALL_LANE_CHARGE: u64 = 1;
 
 /// The machine's shortcut (see [`IntPair`]) of an arithmetic Word: [`small_int`].
@@ -201,7 +205,8 @@ fn mod_pair(a: i64, b: i64) -> Option<IntPairResult> {
 }
 
 /// Finish a small-lane step as [`scalar_arithmetic`] would: the charge of two
-/// one-limb rationals (§9: 1·1·1·1), the ceilings, then the result.
+/// one-limb rationals (docs/reference/pricing-and-limits.md#numericwork: 1·1·1·1), the ceilings,
+/// then the result.
 fn small_int_result(ctx: &mut Ctx<'_>, result: i64) -> Result<Flow, Halt> {
     ctx.charge_numeric(SMALL_LANE_CHARGE)?;
     // An i64 is at most 64 bits wide and a rational has no terms: only a
@@ -321,8 +326,8 @@ fn quantize_denominator(d: &Value) -> Result<&Number, LangError> {
 fn quantize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let ops = ctx.operands(2)?;
     let (x, d) = (ops[0].clone(), ops[1].clone());
-    // WORDS.md fixes this order: d's domain, then d's value (a NIL without looking at
-    // x), then x.
+    // QUANTIZE fixes this order (docs/words/exactArithmetic.md#quantize): d's domain, then d's
+    // value (a NIL without looking at x), then x.
     let dn = quantize_denominator(&d)?.clone();
     let dint = match dn.as_int() {
         Some(i) if i.signum() > 0 => i.clone(),
@@ -572,7 +577,7 @@ pub const NEG: WordSpec = WordSpec {
     examples: &[
         ex("[ 1 -2 ] NEG", "[ -1/1 2/1 ]"),
         ex("0 NEG", "0/1"),
-        // LANGUAGE.md §6.4, §8
+        // docs/reference/keep.md, docs/reference/lifting.md
         ex("5 'X' BIND 3 KEEP X NEG", "3/1 | -5/1"),
         ex("[ 1 NIL ] NEG", "[ -1/1 NIL ]"),
     ],

@@ -1,13 +1,13 @@
 //! Collections (`collection`): GET, LENGTH, TAKE, CONCAT, REVERSE, COLLECT, RANGE,
-//! SORT, ORDER, UNIQUE, TALLY, PUT, GROUP, INDEX-OF (WORDS.md §4).
+//! SORT, ORDER, UNIQUE, TALLY, PUT, GROUP, INDEX-OF (docs/words/collection.md).
 //!
 //! These Words work on the outermost level of a Vector and never treat a String
 //! as one. Every element copy, order comparison and equality probe is paid for
-//! in `collectionWork` exactly as LANGUAGE.md §9 prices it: up front once every
-//! check has passed, except for the scans of UNIQUE, TALLY and GROUP, which pay
-//! per element as they go and report how far they got when a charge is refused.
-//! Loops poll the host's interrupt flag at least every 4096 element operations.
-//! FILL, RESHAPE and ZIP (the same family) live in [`crate::tensor`].
+//! in `collectionWork` exactly as docs/reference/pricing-and-limits.md prices it: up front once
+//! every check has passed, except for the scans of UNIQUE, TALLY and GROUP, which pay per element
+//! as they go and report how far they got when a charge is refused. Loops poll the host's interrupt
+//! flag at least every 4096 element operations. FILL, RESHAPE and ZIP (the same family) live in
+//! [`crate::tensor`].
 
 use crate::support::{base, describe, integer_operand, vector_operand};
 use ajisai_core::limits::{exceeded, Limit, Meter};

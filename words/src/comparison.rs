@@ -1,9 +1,10 @@
 //! Comparison (`comparison`): EQ, NEQ, LT, LTE, GT, GTE.
 //!
 //! `EQ`/`NEQ` compare whole values of any domain with the value equality of
-//! LANGUAGE.md §4.8 and never lift. The ordering Words lift by broadcasting (§8)
-//! and decide each lane with exact order (§4.2.4): there is no undecided answer.
-//! A top-level NIL operand passes through (the machine's passthrough policy).
+//! docs/reference/domains.md#value-equality and never lift. The ordering Words lift by broadcasting
+//! (docs/reference/lifting.md) and decide each lane with exact order
+//! (docs/reference/domains.md#number): there is no undecided answer. A top-level NIL operand passes
+//! through (the machine's passthrough policy).
 
 use crate::lifting::{Broadcast, OPERANDS};
 use crate::support::base;

@@ -1,11 +1,10 @@
 //! Control: COND and EXEC (family `control`) and the KEEP modifier (family `stackModifier`).
 //!
 //! COND runs each guard, then the selected body, in an isolated frame holding only
-//! the target (LANGUAGE.md §6.1): its role declares it the clause reader, and the
-//! machine runs the selection. EXEC runs a block on the whole stack. Both leave the
-//! block to the machine rather than recursing, so nesting is bounded by steps, not
-//! by the native stack. KEEP only sets the pending flag; the
-//! machine intercepts it (it costs no step).
+//! the target (docs/reference/frames.md#isolation-of-block-frames): its role declares it the clause
+//! reader, and the machine runs the selection. EXEC runs a block on the whole stack. Both leave the
+//! block to the machine rather than recursing, so nesting is bounded by steps, not by the native
+//! stack. KEEP only sets the pending flag; the machine intercepts it (it costs no step).
 
 use crate::support::{base, describe};
 use ajisai_core::outcome::{err, ErrorCategory};

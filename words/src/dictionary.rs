@@ -1,4 +1,5 @@
-//! Dictionary and bindings (`dictionary`): BIND, DEF, DEL (LANGUAGE.md §6.2, §6.5).
+//! Dictionary and bindings (`dictionary`): BIND, DEF, DEL (docs/reference/frames.md#bind,
+//! docs/reference/dictionary.md).
 //!
 //! Core is sealed: no User Word or binding may take a Core name or alias, and a
 //! name cannot be both a Word and a binding. Every mutation is atomic.

@@ -1,16 +1,17 @@
 //! Higher-order Words (`higherOrder`): MAP, FILTER, FOLD, ANY and ALL.
 //!
 //! Each walks the outermost elements of a Vector and evaluates its code operand once
-//! per element in a fresh isolated frame (LANGUAGE.md §6.1). The walk is a [`Resume`]
-//! state machine: the executor validates, leaves its operands where they are, pushes
-//! the first element above them and hands the block to the machine; every resume
-//! reads the frame's top, drops the frame and either starts the next element or
-//! finishes. Nothing recurses natively, so a block that itself maps (or a User Word
-//! that recurses through MAP) is bounded by steps, not by the native stack.
+//! per element in a fresh isolated frame (docs/reference/frames.md#isolation-of-block-frames). The
+//! walk is a [`Resume`] state machine: the executor validates, leaves its operands where they are,
+//! pushes the first element above them and hands the block to the machine; every resume reads the
+//! frame's top, drops the frame and either starts the next element or finishes. Nothing recurses
+//! natively, so a block that itself maps (or a User Word that recurses through MAP) is bounded by
+//! steps, not by the native stack.
 //!
 //! Because the operands stay on the stack until the walk finishes, putting them back
-//! on an ERROR (§7.4) is only a matter of dropping the frame: the collection, the
-//! block and FOLD's initial accumulator are still there, each exactly once.
+//! on an ERROR (docs/reference/errors.md#the-stack-after-an-error) is only a matter of dropping the
+//! frame: the collection, the block and FOLD's initial accumulator are still there, each exactly
+//! once.
 
 use crate::support::{base, describe};
 use ajisai_core::code::Block;
@@ -59,7 +60,7 @@ impl Kind {
     }
 }
 
-/// The code operand (WORDS.md §5): a CodeBlock as is, or a String naming a Word,
+/// The code operand (docs/words/higherOrder.md): a CodeBlock as is, or a String naming a Word,
 /// resolved to a one-token block applying it (so each application costs a step).
 fn code_operand(ctx: &Ctx<'_>, kind: Kind, v: &Value) -> Result<Arc<Block>, LangError> {
     match v {
@@ -133,7 +134,7 @@ impl Walk {
 }
 
 /// Consume the operands (only the block, and FOLD's initial accumulator, under
-/// KEEP: §6.4's higher-order exception) and push the result.
+/// KEEP: the higher-order exception of docs/reference/keep.md) and push the result.
 fn conclude(ctx: &mut Ctx<'_>, kind: Kind, keep: bool, result: Value) -> Result<Flow, Halt> {
     let consumed = if keep { kind.arity() - 1 } else { kind.arity() };
     for _ in 0..consumed {
@@ -197,7 +198,8 @@ impl Resume for Walk {
     }
 
     fn unwind(self: Box<Self>, ctx: &mut Ctx<'_>, base: usize) {
-        // The operands were never moved: dropping the frame puts them back (§7.4).
+        // The operands were never moved: dropping the frame puts them back
+        // (docs/reference/errors.md#the-stack-after-an-error).
         ctx.truncate(base);
     }
 }

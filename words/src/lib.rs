@@ -3,7 +3,8 @@
 //!
 //! A family module holds its Words' [`WordSpec`](ajisai_core::word::WordSpec)
 //! declarations (contract, NIL policy, documentation, examples) and executors.
-//! Module names organize code; the `family` each Word declares is its WORDS.md value.
+//! Module names organize code; the `family` each Word declares is
+//! its page of the Word reference (docs/words/index.md).
 
 pub mod absence;
 pub mod arithmetic;

@@ -1,4 +1,4 @@
-//! Element-wise lifting (LANGUAGE.md §8), shared by the comparison and arithmetic
+//! Element-wise lifting (docs/reference/lifting.md), shared by the comparison and arithmetic
 //! families.
 //!
 //! There are exactly two forms. **Unary lifting** maps every leaf of a Vector at any
@@ -57,7 +57,8 @@ impl Default for Ticker {
 }
 
 /// The size ceilings every computed Number must respect before it is pushed
-/// (`bigintBits`, `algebraicTerms`; LANGUAGE.md §7.3 step 6), read once per Word.
+/// (`bigintBits`, `algebraicTerms`; step 6 of docs/reference/errors.md#order-of-checks), read once
+/// per Word.
 #[derive(Clone, Copy, Debug)]
 pub struct Ceilings {
     /// `bigintBits`.
@@ -81,7 +82,8 @@ impl Ceilings {
         if width > self.bits {
             return Err(exceeded(Limit::BigintBits, width, self.bits));
         }
-        // Only an algebraic Number is measured in terms (§9); a rational has at most one.
+        // Only an algebraic Number is measured in terms (docs/reference/pricing-and-limits.md); a
+        // rational has at most one.
         if let Number::Alg(_) = n {
             let terms = n.term_count();
             if terms > self.terms {
@@ -293,10 +295,10 @@ pub fn lift_unary(
     })
 }
 
-/// Shape of a value per §4.5: `Some([])` for a non-Vector, `Some([n, …])` for a
-/// rectangular Vector, `None` for a ragged one. Rectangularity is cached per distinct
-/// Vector ([`LeafStats::rectangular`]), so the shape is read along the first elements,
-/// in time proportional to the depth.
+/// Shape of a value per docs/reference/domains.md#vector: `Some([])` for a non-Vector, `Some([n,
+/// …])` for a rectangular Vector, `None` for a ragged one. Rectangularity is cached per distinct
+/// Vector ([`LeafStats::rectangular`]), so the shape is read along the first elements, in time
+/// proportional to the depth.
 pub fn shape(v: &Value) -> Option<Vec<usize>> {
     let Value::Vector(root) = v else {
         return Some(Vec::new());
@@ -336,8 +338,8 @@ pub const OPERANDS: Names<'static> = Names {
     right: "its right operand",
 };
 
-/// A checked broadcast of two operands (§8): domains and shapes have passed, and
-/// the lanes can be inspected ([`Broadcast::pairs`]) and built ([`Broadcast::build`]).
+/// A checked broadcast of two operands (docs/reference/lifting.md): domains and shapes have passed,
+/// and the lanes can be inspected ([`Broadcast::pairs`]) and built ([`Broadcast::build`]).
 pub struct Broadcast<'v> {
     a: &'v Value,
     b: &'v Value,
@@ -402,9 +404,9 @@ impl<'v> Broadcast<'v> {
 
     /// Refuse, before anything is built, a broadcast that would create more lanes than
     /// `materializedElements` allows when the result outgrows both operands (`[n 1]`
-    /// against `[n]` has n² lanes). For the Words that §9 prices with no work at all —
-    /// the ordering Words, MIN and MAX — this is the only bound on the result's size;
-    /// the priced Words are bounded by `numericWork` instead (docs/decisions.md).
+    /// against `[n]` has n² lanes). For the Words that docs/reference/pricing-and-limits.md prices
+    /// with no work at all — the ordering Words, MIN and MAX — this is the only bound on the
+    /// result's size; the priced Words are bounded by `numericWork` instead (docs/decisions.md).
     pub fn check_expansion(&self, meter: &Meter) -> Result<(), LangError> {
         match &self.form {
             Form::Grid(g) if g.lanes > self.a.leaf_count().max(self.b.leaf_count()) => {
@@ -457,8 +459,8 @@ impl<'v> Broadcast<'v> {
         Ok(None)
     }
 
-    /// Whether some lane divides a Number by zero (§8: decides DIV's whole-result
-    /// NIL and MOD's `invalidArgument`). Without a zero leaf in the divisor there is
+    /// Whether some lane divides a Number by zero (docs/reference/lifting.md: decides DIV's
+    /// whole-result NIL and MOD's `invalidArgument`). Without a zero leaf in the divisor there is
     /// no such lane, which spares the lane walk in the common case.
     pub fn zero_divisor(&self, meter: &Meter) -> Result<bool, Halt> {
         let any_zero = any_leaf(

@@ -1,10 +1,12 @@
 //! Roots, powers and pseudo-random draws (`exactArithmetic`): SQRT, POW, RANDOM.
 //!
 //! `SQRT` and `POW` are the only Core Words that leave ℚ (field `extends`): an exact
-//! square root of a rational is a canonical multiquadratic Number (LANGUAGE.md
-//! §4.2.2), found by the square-free decomposition of §4.2.3, whose trial divisions
-//! are charged to `numericWork` as they run. `RANDOM` is SplitMix64 exactly as
-//! WORDS.md states it, so a seed determines every draw on every host.
+//! square root of a rational is a canonical multiquadratic Number
+//! (docs/reference/domains.md#number), found by the square-free decomposition, whose trial
+//! divisions are charged to `numericWork` as they run
+//! (docs/reference/pricing-and-limits.md#numericwork). `RANDOM` is SplitMix64 exactly as
+//! docs/words/exactArithmetic.md#random states it, so a seed determines every draw on every
+//! host.
 
 use crate::lifting::{
     any_leaf, check_numeric, first_leaf, lift_unary, Broadcast, Ceilings, Names, Ticker,
@@ -66,8 +68,8 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let (b, e) = (ops[0].clone(), ops[1].clone());
     check_numeric("POW", POW_OPERANDS.left, &b)?;
     check_numeric("POW", POW_OPERANDS.right, &e)?;
-    // Every domain check comes before the shape check (§7.3), so an irrational
-    // exponent is refused wherever it stands.
+    // Every domain check comes before the shape check (docs/reference/errors.md#order-of-checks),
+    // so an irrational exponent is refused wherever it stands.
     if let Some(alg) = first_leaf(&e, LeafKinds::ALGEBRAIC, |leaf| {
         matches!(leaf, Value::Number(Number::Alg(_)))
     }) {
@@ -120,7 +122,8 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.finish1(2, result)
 }
 
-/// SplitMix64 (WORDS.md RANDOM): the state after `seed` and the draws that follow.
+/// SplitMix64 (docs/words/exactArithmetic.md#random): the state after `seed` and the draws that
+/// follow.
 struct SplitMix64(u64);
 
 impl SplitMix64 {
@@ -140,7 +143,8 @@ fn random(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let ops = ctx.operands(2)?;
     let seed = integer_operand("RANDOM", "seed", &ops[0]);
     let count = integer_operand("RANDOM", "count", &ops[1]);
-    // typeMismatch of either operand outranks invalidArgument of the other (§7.3).
+    // typeMismatch of either operand outranks invalidArgument of the other
+    // (docs/reference/errors.md#order-of-checks).
     for r in [&seed, &count] {
         if let Err(e) = r {
             if e.category == ErrorCategory::TypeMismatch {

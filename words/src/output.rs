@@ -1,4 +1,4 @@
-//! Output (`output`): PRINT, the only Word that emits output lines (LANGUAGE.md §6.8).
+//! Output (`output`): PRINT, the only Word that emits output lines (docs/words/output.md).
 
 use crate::support::base;
 use ajisai_core::display::{display_lower_bound, display_polled};

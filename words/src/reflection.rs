@@ -1,4 +1,5 @@
-//! Reflection (`reflection`): REFLECT and CONTRACT (LANGUAGE.md §11, §12).
+//! Reflection (`reflection`): REFLECT and CONTRACT (docs/words/reflection.md#reflect,
+//! docs/contracts.md).
 //!
 //! `REFLECT` is the only bridge between code and data: a CodeBlock becomes its code
 //! data `[ 'AJISAI-CODE-1' record … ]`, one record per token, and valid code data
@@ -8,7 +9,7 @@
 //! not compiled: its literals are checked against the limits when something first runs it.
 //!
 //! `CONTRACT` answers a Word's contract as data: the registered one for Core Words,
-//! the inferred one (§12.2) for User Words.
+//! the inferred one (docs/contracts.md#how-inference-works-and-its-gaps) for User Words.
 
 use crate::support::{base, describe};
 use ajisai_core::code::{normalize, Block};
@@ -241,7 +242,7 @@ pub fn decode(data: &Vector) -> Result<Arc<Block>, LangError> {
 }
 
 /// A `|` at the top of decoded code separates a clause: it needs a token on each
-/// side (a lone separator is not code, LANGUAGE.md §11).
+/// side (a lone separator is not code, docs/words/reflection.md#reflect).
 fn check_top_level_bars(tokens: &[Tok]) -> Result<(), LangError> {
     if !tokens.iter().any(|t| t.kind == TokKind::Bar) {
         return Ok(());
@@ -372,7 +373,7 @@ pub const REFLECT: WordSpec = WordSpec {
     syntax: "block REFLECT   or   data REFLECT",
     stack_effect: "( block -- data ) | ( data -- block )",
     examples: &[
-        // WORDS.md
+        // The examples the Word was specified with.
         ex("{ 1 } REFLECT", "[ 'AJISAI-CODE-1' [ 'number' '1' ] ]"),
         ex("{ 1 } REFLECT REFLECT", "{ 1 }"),
         ex(
@@ -394,7 +395,7 @@ pub const CONTRACT: WordSpec = WordSpec {
     syntax: "'NAME' CONTRACT",
     stack_effect: "( name -- contract )",
     examples: &[
-        // WORDS.md
+        // The examples the Word was specified with.
         ex("'ADD' CONTRACT", "[ [ 'inputs' 2/1 ] [ 'outputs' 1/1 ] [ 'field' 'closed' ] ]"),
         ex("'sqrt' CONTRACT", "[ [ 'inputs' 1/1 ] [ 'outputs' 1/1 ] [ 'field' 'extends' ] ]"),
         ex("'COND' CONTRACT", "[ [ 'inputs' 'variable' ] [ 'outputs' 1/1 ] [ 'field' 'closed' ] ]"),

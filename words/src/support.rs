@@ -25,7 +25,7 @@ pub fn describe(v: &Value) -> String {
     v.describe()
 }
 
-/// An integer operand (WORDS.md "Integer operand"): an integer Number, or a
+/// An integer operand (docs/words/index.md#integer-operands): an integer Number, or a
 /// one-element Vector wrapping one (at any depth). A non-integer Number is
 /// `invalidArgument`; any other domain or Vector shape is `typeMismatch`.
 pub fn integer_operand(word: &str, what: &str, v: &Value) -> Result<Int, LangError> {

@@ -1,10 +1,11 @@
-//! Shaped collections (family `collection`): FILL, RESHAPE, ZIP (WORDS.md §4).
+//! Shaped collections (family `collection`): FILL, RESHAPE, ZIP (docs/words/collection.md).
 //!
 //! FILL and RESHAPE build a nested Vector from a shape description. The size of
 //! what they would build — the element count d₁·…·dₖ against
 //! `materializedElements`, the depth k against `nestingDepth` — is measured from
 //! the operands before anything is built, and a refusal leaves the operands in
-//! place (LANGUAGE.md §9). ZIP pairs equal-length Vectors position by position.
+//! place (docs/reference/pricing-and-limits.md). ZIP pairs equal-length Vectors position by
+//! position.
 
 use crate::collection::{tick, POLL_EVERY};
 use crate::support::{base, describe, vector_operand};
@@ -57,7 +58,7 @@ fn product_for_message(dims: &[Int], first_over: usize) -> Int {
 }
 
 /// Check a shape of positive dimensions against the size limits, in the order
-/// WORDS.md lists them — `materializedElements` for d₁·…·dₖ, then `nestingDepth`
+/// docs/words/collection.md lists them — `materializedElements` for d₁·…·dₖ, then `nestingDepth`
 /// for k — and return the element count.
 fn checked_size(meter: &Meter, dims: &[Int]) -> Result<usize, LangError> {
     let ceiling = meter.ceiling(Limit::MaterializedElements);

@@ -1,4 +1,4 @@
-//! Text (`text`): CHARS, JOIN, TRIM, TOKENIZE, NUM and STR (WORDS.md §6).
+//! Text (`text`): CHARS, JOIN, TRIM, TOKENIZE, NUM and STR (docs/words/text.md).
 //!
 //! Strings are sequences of Unicode scalar values, so every Word here works on
 //! `char`s, never bytes or grapheme clusters. NUM reads exactly the source numeric
@@ -64,7 +64,8 @@ fn code_point(n: &Number) -> Result<char, LangError> {
 
 fn join(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let v = vector_operand("JOIN", "of Strings and code points", ctx.peek(0))?;
-    // Domains first for every element, then values (§7.3: typeMismatch before invalidArgument).
+    // Domains first for every element, then values (docs/reference/errors.md#order-of-checks:
+    // typeMismatch before invalidArgument).
     if let Some((i, bad)) = v
         .items()
         .iter()
@@ -77,9 +78,9 @@ fn join(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         ))
         .into());
     }
-    // Values next (§7.3 (4)), then the size of the result (§7.3 (5)): repeated JOINs
-    // double a String per step, so its length is checked before it is built, as the
-    // Vector of characters CHARS would make of it (docs/decisions.md).
+    // Values next (step 4 of docs/reference/errors.md#order-of-checks), then the size of the result
+    // (step 5): repeated JOINs double a String per step, so its length is checked before it is
+    // built, as the Vector of characters CHARS would make of it (docs/decisions.md).
     let mut bytes = 0usize;
     for e in v.items() {
         match e {

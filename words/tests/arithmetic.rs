@@ -1,7 +1,7 @@
 //! Arithmetic, math and comparison Words: what examples cannot express — exact
-//! work pricing (`resourceUsage`, LANGUAGE.md §9), limit refusals under injected
-//! profiles (message, resource, operands left in place), error messages and the
-//! check order of §7.3.
+//! work pricing (`resourceUsage`, docs/reference/pricing-and-limits.md), limit refusals under
+//! injected profiles (message, resource, operands left in place), error messages and the check
+//! order of docs/reference/errors.md#order-of-checks.
 
 use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::{Limit, Profile};
@@ -183,7 +183,8 @@ fn bigint_bits_refusal_leaves_operands() {
             "9223372036854775807/1 | 9223372036854775807/1".into()
         )
     );
-    // The charge was taken before the refused computation (§7.3 steps 5 and 6).
+    // The charge was taken before the refused computation (steps 5 and 6 of
+    // docs/reference/errors.md#order-of-checks).
     assert_eq!(r.usage.numeric_work, 1);
     // One lane too wide refuses the whole Vector result.
     let r = run_with(profile.clone(), "[ 1 9223372036854775807 ] 4 *");
@@ -352,7 +353,7 @@ fn messages_name_the_offender() {
 
 #[test]
 fn check_order() {
-    // Domains come before shapes (§8 step 1).
+    // Domains come before shapes (docs/reference/errors.md#order-of-checks).
     assert_eq!(failure(&run("[ 1 'a' ] [ 1 2 3 ] +")).0, "typeMismatch");
     assert_eq!(
         failure(&run("[ [ 1 2 ] [ 3 ] ] [ 1 TRUE ] MIN")).0,

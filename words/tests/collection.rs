@@ -1,5 +1,6 @@
-//! Collection and tensor Words: exact `collectionWork` figures (LANGUAGE.md §9),
-//! limit boundaries, refusal messages, and operands left in place on failure.
+//! Collection and tensor Words: exact `collectionWork` figures
+//! (docs/reference/pricing-and-limits.md), limit boundaries, refusal messages, and operands left in
+//! place on failure.
 
 mod common;
 

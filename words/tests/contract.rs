@@ -1,6 +1,8 @@
-//! Contracts end to end: inference of User Word contracts (LANGUAGE.md §12.2), the
-//! `#:contract` directive and its verification (§12.3, MCP-66/68/69; docs/contracts.md, docs/mcp/envelope.md, docs/mcp/tools.md), the static
-//! check's phase 3 (§12.4), `infer_contracts` (MCP-70) and the envelopes.
+//! Contracts end to end: inference of User Word contracts
+//! (docs/contracts.md#how-inference-works-and-its-gaps), the `#:contract` directive and its
+//! verification (MCP-66/68/69; docs/contracts.md#the-directive, docs/mcp/envelope.md,
+//! docs/mcp/tools.md), the static check's phase 3 (docs/contracts.md#what-check-promises),
+//! `infer_contracts` (MCP-70) and the envelopes.
 //!
 //! Bodies use Words of every family only where the spec's own examples do; most
 //! cases are built from `NOT`, `AND`, `BIND`, `COND`, `EXEC` and `REFLECT`.
@@ -602,7 +604,7 @@ fn verification_per_key() {
     assert_eq!(verified.declarations[0].verdict, Verdict::Verified);
     assert_eq!(verified.declarations[0].gap, None);
 
-    // The message format of LANGUAGE.md §12.3 / MCP-68.
+    // The message format of docs/contracts.md#the-directive / MCP-68.
     assert_eq!(
         first_error(&format!("#:contract INC inputs=2\n{def}")),
         "#:contract INC declares inputs=2, inferred inputs=1"

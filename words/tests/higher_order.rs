@@ -1,5 +1,7 @@
-//! MAP, FILTER, FOLD, ANY and ALL beyond their examples: step counts (LANGUAGE.md
-//! §5.3), the stack after an ERROR (§7.4), isolation and bindings (§6.1, §6.2),
+//! MAP, FILTER, FOLD, ANY and ALL beyond their examples: step counts
+//! (docs/reference/pricing-and-limits.md#execution-steps), the stack after an ERROR
+//! (docs/reference/errors.md#the-stack-after-an-error), isolation and bindings
+//! (docs/reference/frames.md),
 //! visiting order and short-circuiting, and long walks that must not recurse natively.
 
 mod common;
@@ -14,7 +16,8 @@ fn steps(source: &str) -> u64 {
 
 #[test]
 fn step_counts() {
-    // §5.3: MAP itself, then one step per Word dispatched inside the block.
+    // docs/reference/pricing-and-limits.md#execution-steps: MAP itself, then one step per Word
+    // dispatched inside the block.
     assert_eq!(steps("[ 1 2 3 ] { 2 * } MAP"), 4);
     assert_eq!(steps("[ TRUE FALSE TRUE ] { NOT } MAP"), 4);
     // A String code operand costs one step per application.
@@ -37,7 +40,8 @@ fn step_counts() {
 
 #[test]
 fn operands_are_put_back_on_error() {
-    // §7.4: the collection and the block are put back, whatever the block did.
+    // docs/reference/errors.md#the-stack-after-an-error: the collection and the block are put back,
+    // whatever the block did.
     let r = fails_leaving(
         "[ 1 2 ] { PRINT } MAP",
         "blockViolation",
@@ -98,7 +102,8 @@ fn operands_are_put_back_on_error() {
         "blockViolation",
         "[ [ 1/1 ] ] | { { PRINT } MAP }",
     );
-    // Checks before the walk leave everything in place (§5.4).
+    // Checks before the walk leave everything in place
+    // (docs/reference/errors.md#the-stack-after-an-error).
     fails_leaving("[ 1 ] 5 MAP", "typeMismatch", "[ 1/1 ] | 5/1");
     fails_leaving("[ 1 ] 'FOO' FILTER", "unknownWord", "[ 1/1 ] | 'FOO'");
     fails_leaving("'ab' { } MAP", "typeMismatch", "'ab' | { }");

@@ -1,5 +1,5 @@
-//! Content identity of User Words (LANGUAGE.md §6.7): what changes it and what
-//! does not, the exact byte layout, and determinism over cycles.
+//! Content identity of User Words (docs/reference/dictionary.md#content-identity): what changes it
+//! and what does not, the exact byte layout, and determinism over cycles.
 
 use ajisai_core::compile::parse;
 use ajisai_core::identity::{digest, identities, identities_of, WordDef};

@@ -1,6 +1,8 @@
 //! Machine semantics that belong to no single Word: statements and VENT units, KEEP,
 //! frames and bindings, tail calls and deep recursion, step counting, error positions
-//! and attribution, and host interruption (LANGUAGE.md §3, §5, §6, §7).
+//! and attribution, and host interruption (docs/reference/lexical.md,
+//! docs/reference/index.md#evaluation-in-one-paragraph, docs/reference/frames.md,
+//! docs/reference/errors.md).
 
 mod common;
 

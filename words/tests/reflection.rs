@@ -1,6 +1,6 @@
-//! REFLECT beyond its examples (LANGUAGE.md §11): both round trips over a corpus of
-//! blocks, strict decoding with messages that name the bad record, deep inputs that
-//! must not recurse natively, and decoded blocks that are checked only when run.
+//! REFLECT beyond its examples (docs/words/reflection.md#reflect): both round trips over a corpus
+//! of blocks, strict decoding with messages that name the bad record, deep inputs that must not
+//! recurse natively, and decoded blocks that are checked only when run.
 
 use ajisai_core::code::Block;
 use ajisai_core::display::display;

@@ -1,5 +1,5 @@
-//! Static name resolution for `check` (LANGUAGE.md §12.4 phase 2), and the warnings
-//! of valid programs that read like a known trap.
+//! Static name resolution for `check` (phase 2 of docs/contracts.md#what-check-promises), and the
+//! warnings of valid programs that read like a known trap.
 //!
 //! Stricter than execution: every name token outside vector literals must resolve,
 //! including names inside bodies that are never called.

@@ -1,6 +1,7 @@
-//! Contracts: inference of User Word contracts (LANGUAGE.md §12.2), the
-//! `#:contract` directive (§12.3, MCP-66; docs/contracts.md) and the verification of declarations
-//! against inference (MCP-68; docs/mcp/envelope.md).
+//! Contracts: inference of User Word contracts
+//! (docs/contracts.md#how-inference-works-and-its-gaps), the `#:contract` directive (MCP-66;
+//! docs/contracts.md#the-directive) and the verification of declarations against inference (MCP-68;
+//! docs/mcp/envelope.md).
 //!
 //! Inference never executes anything. It reads bodies either from the machine's
 //! dictionary (for `CONTRACT`) or from a program's literal `{ body } 'NAME' DEF`
@@ -21,7 +22,8 @@ use crate::word::{
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
-/// Why inference could not establish a Word's stack effect (§12.2).
+/// Why inference could not establish a Word's stack effect
+/// (docs/contracts.md#how-inference-works-and-its-gaps).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Gap {
     /// A name in the body resolves to nothing.
@@ -104,7 +106,7 @@ impl Definitions for Dictionary {
 
 /// The User Words a program text defines: every `'NAME' DEF` (a String literal
 /// immediately followed by `DEF`), with the body of the last literal
-/// `{ body } 'NAME' DEF` of each name (§12.2).
+/// `{ body } 'NAME' DEF` of each name (docs/contracts.md#how-inference-works-and-its-gaps).
 #[derive(Clone, Debug, Default)]
 pub struct ProgramDefinitions {
     bodies: HashMap<Arc<str>, Option<Arc<Block>>>,

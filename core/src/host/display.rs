@@ -1,4 +1,4 @@
-//! Display of values (LANGUAGE.md §10.1) and of `PRINT` lines (§6.8).
+//! Display of values (docs/reference/domains.md) and of `PRINT` lines (docs/words/output.md).
 //!
 //! Walks are iterative: a value built at run time can nest far deeper than any
 //! native stack could recurse.

@@ -32,7 +32,8 @@ impl Options {
     }
 }
 
-/// What a run spent of each accumulating limit (MCP-34; docs/mcp/envelope.md): the envelope's `resourceUsage`.
+/// What a run spent of each accumulating limit (MCP-34; docs/mcp/envelope.md): the envelope's
+/// `resourceUsage`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
@@ -63,7 +64,8 @@ pub struct ComputeReport {
 }
 
 impl ComputeReport {
-    /// The outcome id: `value`, `nil:<reason>` or `error:<category>` (§7.5).
+    /// The outcome id: `value`, `nil:<reason>` or `error:<category>`
+    /// (docs/reference/index.md#outcomes).
     pub fn outcome_id(&self) -> String {
         match (&self.error, self.stack.last()) {
             (Some(e), _) => e.outcome_id(),
@@ -161,9 +163,9 @@ pub struct CheckReport {
     pub warnings_omitted: usize,
 }
 
-/// Check `source` without executing (§12.4): (1) tokenize and validate, (2) resolve
-/// every name, (3) verify the `#:contract` declarations; the first failing phase
-/// decides the error. Trap warnings come with any outcome of a source that parses.
+/// Check `source` without executing (docs/contracts.md#what-check-promises): (1) tokenize and
+/// validate, (2) resolve every name, (3) verify the `#:contract` declarations; the first failing
+/// phase decides the error. Trap warnings come with any outcome of a source that parses.
 pub fn check(source: &str, options: &Options) -> CheckReport {
     check_in(source, &[], options)
 }

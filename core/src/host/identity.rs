@@ -1,4 +1,4 @@
-//! Content identity of User Words (LANGUAGE.md §6.7).
+//! Content identity of User Words (docs/reference/dictionary.md#content-identity).
 //!
 //! A Word's identity is a SHA-256 digest over the normalized shape of its body and
 //! the identities of the Words it depends on, so it does not change when a
@@ -98,8 +98,8 @@ fn plain(tag: &str, text: &str) -> Atom {
     Atom::Plain(b)
 }
 
-/// The shape of one body (step 1 of §6.7). `resolve` maps a normalized Word name
-/// to the index of the recorded dependency it references.
+/// The shape of one body (step 1 of docs/reference/dictionary.md#content-identity). `resolve` maps
+/// a normalized Word name to the index of the recorded dependency it references.
 fn shape(body: &Block, resolve: &dyn Fn(&str) -> Option<usize>) -> Vec<Atom> {
     let reg = registry();
     let mut atoms = Vec::new();

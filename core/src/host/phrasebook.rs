@@ -11,8 +11,9 @@
 //! ```
 //!
 //! Loading checks the structure, unique and non-colliding names, dependency order,
-//! every `#:digest` against the engine's content identity (LANGUAGE.md §6.7) and every
-//! `#:contract` by the static check. This module does no I/O: hosts pass the text.
+//! every `#:digest` against the engine's content identity
+//! (docs/reference/dictionary.md#content-identity) and every `#:contract` by the static check. This
+//! module does no I/O: hosts pass the text.
 
 use crate::code::Program;
 use crate::code::{normalize, Block, Item};

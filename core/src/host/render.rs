@@ -1,4 +1,5 @@
-//! Pricing and fitting the value stack into a response (MCP-36, MCP-52, MCP-53; docs/mcp/envelope.md).
+//! Pricing and fitting the value stack into a response (MCP-36, MCP-52, MCP-53;
+//! docs/mcp/envelope.md).
 //!
 //! A slot costs the UTF-8 bytes of its compact node JSON plus the UTF-8 bytes of its
 //! JSON-encoded `stackDisplay` string. The cost is computed from the value's sizes,
@@ -33,7 +34,7 @@ pub struct Size {
     pub node: u64,
     /// UTF-8 bytes of the display (MCP-31) once JSON-escaped, without the two quotes.
     pub display: u64,
-    /// Depth of the value (LANGUAGE.md §4.5): 0 for a non-Vector.
+    /// Depth of the value (docs/reference/domains.md#vector): 0 for a non-Vector.
     pub depth: u64,
 }
 
@@ -309,7 +310,8 @@ pub struct Fit {
     /// Bytes the kept slots may cost together (MCP-53).
     pub stack_budget: u64,
     /// Deepest value that arrives whole: a deeper one is elided as if it did not fit,
-    /// since each value level adds two JSON nesting levels a client must parse (MCP-47; docs/mcp/limits.md).
+    /// since each value level adds two JSON nesting levels a client must parse (MCP-47;
+    /// docs/mcp/limits.md).
     pub max_depth: u64,
 }
 

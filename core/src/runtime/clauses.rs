@@ -3,11 +3,11 @@
 //!
 //! The Word hands its clause blocks and target to the machine; the machine runs each
 //! guard on the target in an isolated frame and the first that leaves TRUE selects
-//! its body, whose top value is the result (LANGUAGE.md §6.1). Reading the clauses
-//! lives here, once, for the Word's own call and for the compiled form, which reads
-//! the clauses of literal blocks just before the Word when it compiles them, so a
-//! loop does not split the same blocks again on every call. Messages take the
-//! reader's name and its else-guard from the registry: core names no Word.
+//! its body, whose top value is the result (docs/reference/frames.md#isolation-of-block-frames).
+//! Reading the clauses lives here, once, for the Word's own call and for the compiled form, which
+//! reads the clauses of literal blocks just before the Word when it compiles them, so a loop does
+//! not split the same blocks again on every call. Messages take the reader's name and its
+//! else-guard from the registry: core names no Word.
 
 use crate::code::{Block, Item};
 use crate::outcome::{err, LangError};
@@ -61,7 +61,7 @@ fn is_else_guard(items: &[Item], else_guard: &str) -> bool {
     matches!((it.next(), it.next()), (Some(Item::Name { name, .. }), None) if &*name.normalized == else_guard)
 }
 
-/// Read clause blocks (bottom to top) into clauses, per LANGUAGE.md §3.5: every
+/// Read clause blocks (bottom to top) into clauses, per docs/words/control.md#cond: every
 /// block `{ guard | body }`, or none with a `|` and the blocks taken in pairs.
 pub fn read(blocks: &[Arc<Block>], reader: Reader<'_>) -> Result<Clauses, LangError> {
     let Reader { name, else_guard } = reader;

@@ -377,7 +377,8 @@ pub fn number_value(lexeme: &str, profile: &Profile) -> Result<Option<Number>, L
     }
 }
 
-/// What a name standing directly inside a vector literal denotes (§3.3).
+/// What a name standing directly inside a vector literal denotes
+/// (docs/reference/lexical.md#vector-literals).
 pub fn name_literal_value(written: &str) -> Value {
     match name_literal(written) {
         NameLiteral::Bool(b) => Value::Bool(b),

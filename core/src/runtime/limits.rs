@@ -2,7 +2,7 @@
 //!
 //! A limit never produces NIL or a partial value: a breach is the ERROR
 //! `resourceLimitExceeded` naming the limit, measured before anything is built
-//! (LANGUAGE.md §9). The meter also carries the host's interrupt flag so long
+//! (docs/reference/pricing-and-limits.md). The meter also carries the host's interrupt flag so long
 //! loops can be stopped from outside.
 
 use crate::outcome::{ErrorCategory, LangError};

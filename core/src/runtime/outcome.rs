@@ -6,7 +6,7 @@
 pub use crate::syntax::Trap;
 use std::fmt;
 
-/// Why a NIL carries no value (LANGUAGE.md §4.6).
+/// Why a NIL carries no value (docs/reference/nil-reasons.md).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, strum::IntoStaticStr,
 )]
@@ -90,7 +90,7 @@ pub const RETIRED_NIL_REASONS: [&str; 5] = [
     "spaceExhausted",
 ];
 
-/// The fixed list of error categories (LANGUAGE.md §7.3).
+/// The fixed list of error categories (docs/reference/errors.md#the-categories).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, strum::IntoStaticStr,
 )]
@@ -187,8 +187,8 @@ pub struct LangError {
     pub trace: Option<Box<Trace>>,
 }
 
-/// How many call sites a trace shows at most (MCP-33; docs/mcp/envelope.md): the innermost ones, and the
-/// outermost in the last place when the calls go deeper.
+/// How many call sites a trace shows at most (MCP-33; docs/mcp/envelope.md): the innermost ones,
+/// and the outermost in the last place when the calls go deeper.
 pub const TRACE_MAX_CALLS: usize = 8;
 
 /// The User Word calls a run was inside when it raised an error, innermost first

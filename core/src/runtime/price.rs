@@ -1,4 +1,4 @@
-//! The exact work pricing of LANGUAGE.md §9: what `numericWork` and
+//! The exact work pricing of docs/reference/pricing-and-limits.md: what `numericWork` and
 //! `collectionWork` charge, computed from representation-free measures (bit
 //! lengths in 64-bit limbs, leaf and element counts), so every backend charges
 //! the same amounts.
@@ -46,7 +46,7 @@ pub fn measure_number(n: &Number) -> Measure {
     }
 }
 
-/// The binary arithmetic Words priced by §9.
+/// The binary arithmetic Words priced by docs/reference/pricing-and-limits.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArithOp {
     /// ADD and SUB.
@@ -57,7 +57,7 @@ pub enum ArithOp {
     DivMod,
 }
 
-/// P of §9: 1 for rational operands, else 1,024·k.
+/// P of docs/reference/pricing-and-limits.md: 1 for rational operands, else 1,024·k.
 pub fn term_factor(op: ArithOp, a: &Measure, b: &Measure) -> u64 {
     if a.terms == 0 && b.terms == 0 {
         return 1;

@@ -40,12 +40,12 @@ pub struct LeafStats {
     pub limbs: u64,
     /// Largest term count over algebraic Number leaves (0 when there is none).
     pub terms: u64,
-    /// Depth (§4.5): 1 + the deepest element Vector's depth.
+    /// Depth (docs/reference/domains.md#vector): 1 + the deepest element Vector's depth.
     pub depth: u64,
     /// Which kinds of leaves occur at any depth.
     pub kinds: LeafKinds,
-    /// Whether the Vector is rectangular (§4.5: every Vector at one level has the same
-    /// length, and no level mixes Vectors with other values).
+    /// Whether the Vector is rectangular (docs/reference/domains.md#vector: every Vector at one
+    /// level has the same length, and no level mixes Vectors with other values).
     pub rectangular: bool,
 }
 
@@ -544,7 +544,8 @@ impl Value {
         }
     }
 
-    /// Depth (§4.5): 0 for a non-Vector, 1 + the deepest element for a Vector.
+    /// Depth (docs/reference/domains.md#vector): 0 for a non-Vector, 1 + the deepest element for a
+    /// Vector.
     pub fn depth(&self) -> usize {
         match self {
             Value::Vector(items) => usize::try_from(items.leaf_stats().depth).unwrap_or(usize::MAX),
@@ -561,8 +562,8 @@ impl Value {
     }
 }
 
-/// Value equality of LANGUAGE.md §4.8 (used by `EQ`, `UNIQUE`, `INDEX-OF`, …).
-/// Iterative, so arbitrarily deep Vectors compare without recursion.
+/// Value equality of docs/reference/domains.md#value-equality (used by `EQ`, `UNIQUE`, `INDEX-OF`,
+/// …). Iterative, so arbitrarily deep Vectors compare without recursion.
 impl PartialEq for Value {
     fn eq(&self, other: &Value) -> bool {
         let mut work: Vec<(&Value, &Value)> = vec![(self, other)];

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 /// Index of a Core Word in the [`Registry`].
 pub type WordId = u16;
 
-/// The family a Word belongs to (WORDS.md Summary).
+/// The family a Word belongs to (docs/words/index.md).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, strum::IntoStaticStr,
 )]
@@ -129,7 +129,7 @@ impl Field {
     }
 }
 
-/// How a Word treats NIL operands (LANGUAGE.md §7.2).
+/// How a Word treats NIL operands (docs/reference/nil-reasons.md#nil-policies).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "camelCase")]
 #[strum(serialize_all = "camelCase")]
@@ -343,7 +343,7 @@ pub struct WordSpec {
     pub name: &'static str,
     /// Symbolic aliases, e.g. `+`.
     pub aliases: &'static [&'static str],
-    /// Family (the WORDS.md Summary value).
+    /// Family: the page of the Word reference it is listed on (docs/words/index.md).
     pub family: Family,
     /// Vocabulary tier.
     pub tier: Tier,
@@ -695,7 +695,7 @@ pub trait Resume: Send {
     /// The block finished normally; its frame holds `stack[base..]`.
     fn resume(self: Box<Self>, ctx: &mut Ctx<'_>, base: usize) -> Result<Flow, Halt>;
     /// An error is unwinding through this Word; its frame started at `base`.
-    /// Put the stack into the state LANGUAGE.md §7.4 prescribes.
+    /// Put the stack into the state docs/reference/errors.md#the-stack-after-an-error prescribes.
     fn unwind(self: Box<Self>, ctx: &mut Ctx<'_>, base: usize);
 }
 

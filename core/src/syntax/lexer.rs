@@ -1,4 +1,4 @@
-//! Source text → tokens with positions (LANGUAGE.md §2.2–§2.6), and `#:` directive lines.
+//! Source text → tokens with positions (docs/reference/lexical.md), and `#:` directive lines.
 //!
 //! The lexer classifies word-shaped tokens (number, directive, name) but checks no
 //! structure beyond what it must: reserved characters and unclosed strings are

@@ -1,6 +1,6 @@
-//! Numeric lexemes (LANGUAGE.md §2.3): recognition, digit counting and the one
-//! structural check (a zero denominator), shared by the lexer, the parser and the
-//! runtime's construction of exact values.
+//! Numeric lexemes (docs/reference/lexical.md#number-literals): recognition, digit counting and the
+//! one structural check (a zero denominator), shared by the lexer, the parser and the runtime's
+//! construction of exact values.
 
 /// A recognized numeric lexeme, split into its digit runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +33,8 @@ fn digits_prefix(s: &str) -> usize {
     s.bytes().take_while(u8::is_ascii_digit).count()
 }
 
-/// Recognize a whole lexeme as a number literal (§2.3), or `None` for a name.
+/// Recognize a whole lexeme as a number literal (docs/reference/lexical.md#number-literals), or
+/// `None` for a name.
 pub fn scan(lexeme: &str) -> Option<Lexeme<'_>> {
     let (negative, rest) = match lexeme.as_bytes().first()? {
         b'-' => (true, &lexeme[1..]),

@@ -1,4 +1,5 @@
-//! Tokens → a validated tree of tokens as written (LANGUAGE.md §2.7, §3).
+//! Tokens → a validated tree of tokens as written
+//! (docs/reference/lexical.md#structural-validation).
 //!
 //! Parsing runs in two passes over the token list, both iterative (no recursion,
 //! so no nesting can overflow the native stack): pass 1 checks structure —

@@ -11,8 +11,9 @@ use super::Pos;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
-/// A name token: its spelling as written and its normalized form (§2.5). Which Word
-/// it denotes is decided when its block compiles, against the running vocabulary.
+/// A name token: its spelling as written and its normalized form
+/// (docs/reference/lexical.md#names-and-case). Which Word it denotes is decided when its block
+/// compiles, against the running vocabulary.
 #[derive(Clone, Debug)]
 pub struct Name {
     /// The name exactly as written.
@@ -54,7 +55,8 @@ pub fn normalize(written: &str) -> String {
     }
 }
 
-/// The twelve symbolic aliases of §2.5 and the Words they denote.
+/// The twelve symbolic aliases of docs/reference/lexical.md#names-and-case and the Words they
+/// denote.
 pub const ALIASES: [(&str, &str); 12] = [
     ("+", "ADD"),
     ("-", "SUB"),
@@ -189,7 +191,8 @@ impl<C> Clone for Item<C> {
     }
 }
 
-/// What a name standing directly inside a vector literal denotes (§3.3).
+/// What a name standing directly inside a vector literal denotes
+/// (docs/reference/lexical.md#vector-literals).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NameLiteral {
     /// `TRUE` or `FALSE`, in any case.
@@ -211,10 +214,11 @@ pub fn name_literal(written: &str) -> NameLiteral {
 }
 
 /// The names a vector literal spells when every element denotes a String — a string
-/// literal, or a name other than `TRUE`, `FALSE` and `NIL` (§3.3) — as written;
-/// `None` when an element denotes anything else. Only such a literal names bindings
-/// for the static tools (`[ 'A' B ] BIND`, LANGUAGE.md §12.2 and §12.4): `BIND`
-/// refuses any other name Vector at run time, so it binds nothing.
+/// literal, or a name other than `TRUE`, `FALSE` and `NIL`
+/// (docs/reference/lexical.md#vector-literals) — as written; `None` when an element denotes
+/// anything else. Only such a literal names bindings for the static tools (`[ 'A' B ] BIND`,
+/// docs/contracts.md#how-inference-works-and-its-gaps and docs/contracts.md#what-check-promises):
+/// `BIND` refuses any other name Vector at run time, so it binds nothing.
 pub fn literal_string_elements<C>(items: &[Item<C>]) -> Option<Vec<&str>> {
     items
         .iter()
@@ -303,7 +307,8 @@ impl<C> Block<C> {
         self.derived.get_or_init(make)
     }
 
-    /// Token equality of §4.8: lexemes compared exactly, every VENT equal to every other.
+    /// Token equality of docs/reference/domains.md#value-equality: lexemes compared exactly, every
+    /// VENT equal to every other.
     pub fn same_tokens(&self, other: &Block<C>) -> bool {
         items_equal(&self.items, &other.items)
     }
@@ -408,7 +413,7 @@ enum Piece<'a, C> {
     Text(&'static str),
 }
 
-/// Write the display of a token run (§10.1): tokens separated by single spaces,
+/// Write the display of a token run (docs/reference/domains.md): tokens separated by single spaces,
 /// VENT as `^`, a line break as a raw LF. Iterative over nesting.
 pub fn write_items<C>(items: &[Item<C>], out: &mut String) {
     let mut work: Vec<Piece<'_, C>> = Vec::new();

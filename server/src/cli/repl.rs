@@ -4,8 +4,9 @@
 //! session is one program under one profile, whose lines are numbered across the session
 //! (an error on the sixth line says line 6; one inside a User Word, the line it was
 //! written on). After an error the state is what
-//! LANGUAGE.md §7.4 leaves, and the session goes on. After each line the REPL prints
-//! the new output lines, any error, then the stack (`bottom | … | top`, `(empty)`).
+//! docs/reference/errors.md#the-stack-after-an-error leaves, and the session goes on. After each
+//! line the REPL prints the new output lines, any error, then the stack (`bottom | … | top`,
+//! `(empty)`).
 
 use super::bounded::Bounded;
 use super::report::{error_line, host_error_line, shown_slots, slot_line_bounded};

@@ -40,8 +40,8 @@ impl Default for Dictionary {
     }
 }
 
-/// Whether `name` is a single name lexeme (§6.5): one word-shaped token that is
-/// not a number, not `^`, `|` or a VENT spelling.
+/// Whether `name` is a single name lexeme (docs/reference/dictionary.md): one word-shaped token
+/// that is not a number, not `^`, `|` or a VENT spelling.
 pub fn is_name_lexeme(name: &str) -> bool {
     let Ok(lexed) = crate::lexer::lex(name, 0) else {
         return false;

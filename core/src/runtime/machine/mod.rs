@@ -1310,7 +1310,7 @@ impl Machine {
     }
 
     /// Pop the top value, recording it for every active call under KEEP whose
-    /// low-water mark it goes below (§6.4: the lowest depth the call reached,
+    /// low-water mark it goes below (docs/reference/keep.md: the lowest depth the call reached,
     /// nested calls included). Marks are non-decreasing from outer to inner
     /// records, so the records to update form a suffix of `keeps`.
     #[inline]
@@ -1591,9 +1591,10 @@ impl Ctx<'_> {
         }
     }
 
-    /// The clause reader's whole call (LANGUAGE.md §6.1): the clause blocks on top of
-    /// the stack (consumed whatever happens next, §7.4), read into clauses, and the
-    /// target below them (kept under KEEP), handed to the machine to select.
+    /// The clause reader's whole call (docs/reference/frames.md#isolation-of-block-frames): the
+    /// clause blocks on top of the stack (consumed whatever happens next,
+    /// docs/reference/errors.md#the-stack-after-an-error), read into clauses, and the target below
+    /// them (kept under KEEP), handed to the machine to select.
     pub fn select_clauses(&mut self) -> Result<Flow, Halt> {
         self.need(1)?;
         let reader = self.m.reader(self.word);
@@ -1642,7 +1643,7 @@ impl Ctx<'_> {
         compile(block, self.m.meter.profile(), self.m.registry).map(drop)
     }
 
-    /// Resolve a String code operand (WORDS.md §5) to a one-token block applying
+    /// Resolve a String code operand (docs/words/higherOrder.md) to a one-token block applying
     /// that Word: a Core Word other than KEEP/VENT, or a User Word.
     pub fn code_from_name(&self, written: &str) -> Result<Arc<Block>, LangError> {
         let name = Name::new(written);
@@ -1669,7 +1670,8 @@ impl Ctx<'_> {
         })
     }
 
-    /// Apply the generic NIL policy of a fixed-arity Word. `Ok(true)`: handled (NIL passed through).
+    /// Apply the generic NIL policy of a fixed-arity Word. `Ok(true)`: handled (NIL passed
+    /// through).
     #[inline]
     fn generic_nil_policy(&mut self, spec: &WordSpec) -> Result<bool, Halt> {
         use crate::word::NilPolicy;

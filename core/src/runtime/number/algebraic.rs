@@ -1,4 +1,4 @@
-//! Algebraic numbers in the multiquadratic normal form Σ c·√d (LANGUAGE.md §4.2).
+//! Algebraic numbers in the multiquadratic normal form Σ c·√d (docs/reference/domains.md#number).
 //!
 //! Addition merges terms; multiplication distributes with the radicand rule
 //! (a√d₁)(b√d₂) = ab·g·√(d₁d₂/g²), g = gcd(d₁, d₂), so no factoring is ever needed.
@@ -11,9 +11,9 @@
 //!   fewer, so the chain (run as a loop, not native recursion) ends at a rational.
 //! - **sign**: first a rigorous interval enclosure with exact integer square roots
 //!   (⌊√(d·4^p)⌋ ≤ 2^p·√d < ⌊√(d·4^p)⌋ + 1), refined a few times; if the value is
-//!   still too close to zero, the exact procedure of §4.2.4 (sign of u, of v, and
-//!   if they differ of u² − b·v²), each sub-question again interval-first. An
-//!   enclosure excluding zero *is* a proof, so the answer always equals the exact sign.
+//!   still too close to zero, the exact procedure of docs/reference/domains.md#number (sign of u,
+//!   of v, and if they differ of u² − b·v²), each sub-question again interval-first. An enclosure
+//!   excluding zero *is* a proof, so the answer always equals the exact sign.
 //! - **floor**: a candidate from an enclosure, settled by an exact sign test when the
 //!   enclosure straddles an integer.
 //!
@@ -241,8 +241,8 @@ impl Alg {
         sign_ipoly(x, &mut cache, budget)
     }
 
-    /// Exact sign by the recursive procedure of §4.2.4 alone, without the enclosures
-    /// that normally answer first: slower, kept as a reference for tests.
+    /// Exact sign by the recursive procedure of docs/reference/domains.md#number alone, without the
+    /// enclosures that normally answer first: slower, kept as a reference for tests.
     pub fn exact_signum(&self) -> i32 {
         let (x, _) = IPoly::from_alg(self);
         match sign_ipoly_mode(x, &mut SqrtCache::default(), &mut Unmetered, false) {
@@ -317,7 +317,7 @@ fn square_free_small(d: &Int) -> bool {
 }
 
 impl fmt::Display for Alg {
-    /// The one-token display of LANGUAGE.md §10.1: `sqrt(2)`, `2/1*sqrt(2)`,
+    /// The one-token display of docs/reference/domains.md: `sqrt(2)`, `2/1*sqrt(2)`,
     /// `1/1-1/3*sqrt(5)`, `-sqrt(2)-sqrt(3)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.terms.is_empty() {
@@ -388,9 +388,9 @@ fn divides(b: &Int, d: &Int) -> bool {
 }
 
 /// A pairwise-coprime basis (each element > 1) generating every radicand > 1 in
-/// `rads` as the product of a subset (§4.2.2 "Coprime basis"). The radicands are
-/// square-free, so splitting b and a by g = gcd(a, b) gives the pairwise-coprime
-/// g, b/g, a/g at once.
+/// `rads` as the product of a subset (the coprime basis the normal form of
+/// docs/reference/domains.md#number is reduced over). The radicands are square-free, so splitting b
+/// and a by g = gcd(a, b) gives the pairwise-coprime g, b/g, a/g at once.
 fn coprime_basis<'a>(rads: impl Iterator<Item = &'a Int>) -> Vec<Int> {
     let mut basis: Vec<Int> = Vec::new();
     let mut fresh: Vec<Int> = Vec::new();
@@ -697,8 +697,9 @@ fn norm_step(u: &IPoly, v: &IPoly, b: &Int, budget: &mut dyn Budget) -> Result<I
     Ok(u2.sub(&v2))
 }
 
-/// 1/x = P/N for an integer form x ≠ 0 (§4.2.2 "Reciprocal"), run as a loop over the
-/// conjugate chain so the native stack stays flat.
+/// 1/x = P/N for an integer form x ≠ 0 (the reciprocal by conjugation, exact as
+/// docs/reference/domains.md#number requires), run as a loop over the conjugate chain so the native
+/// stack stays flat.
 fn recip_ipoly(x: IPoly, budget: &mut dyn Budget) -> Result<(IPoly, Int), Halt> {
     let mut chain: Vec<(IPoly, Int)> = Vec::new();
     let mut cur = x;
@@ -831,7 +832,7 @@ fn interval_sign(
     }
 }
 
-/// A frame of the exact sign procedure (§4.2.4): x = u + v√b.
+/// A frame of the exact sign procedure (docs/reference/domains.md#number): x = u + v√b.
 struct SignFrame {
     u: IPoly,
     v: IPoly,
@@ -841,7 +842,7 @@ struct SignFrame {
 }
 
 /// Exact sign of an integer form: interval-first at every node, the recursive
-/// procedure of §4.2.4 as an explicit stack.
+/// procedure of docs/reference/domains.md#number as an explicit stack.
 fn sign_ipoly(x: IPoly, cache: &mut SqrtCache, budget: &mut dyn Budget) -> Result<i32, Halt> {
     sign_ipoly_mode(x, cache, budget, true)
 }
@@ -917,7 +918,8 @@ fn sign_ipoly_mode(
 }
 
 // ---------------------------------------------------------------------------
-// Rational enclosures and exact floors (also used by the convergents of MCP-30; docs/mcp/envelope.md).
+// Rational enclosures and exact floors (also used by the convergents of MCP-30;
+// docs/mcp/envelope.md).
 
 /// A value held as X/L (integer form X, positive integer L) with a square-root
 /// cache, answering enclosures and exact signs of α·x + β.

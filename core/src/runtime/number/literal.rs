@@ -55,7 +55,7 @@ pub fn build(lexeme: &Lexeme<'_>, max_bits: u64) -> Result<Rat, BuildError> {
 }
 
 /// Build ±(int.frac)·10^exp exactly under a `bigintBits` ceiling, deciding on the
-/// lower bound of §2.3 before building anything wide.
+/// lower bound of docs/reference/lexical.md#number-literals before building anything wide.
 pub fn build_scaled(
     negative: bool,
     int: &str,

@@ -1,7 +1,7 @@
 //! The exact numeric tower: integers → rationals → algebraic numbers.
 //!
 //! Every Number is an element of ℚ(√2, √3, √5, …) in the canonical normal form
-//! Σ c·√d (LANGUAGE.md §4.2): square-free radicands in ascending order, non-zero
+//! Σ c·√d (docs/reference/domains.md#number): square-free radicands in ascending order, non-zero
 //! reduced coefficients, radicand 1 for the rational part. Because the form is
 //! canonical, equal reals are equal values and display identically. Sign, order
 //! and floor are decided exactly; there is no floating point anywhere here.
@@ -68,7 +68,7 @@ impl fmt::Debug for Number {
     }
 }
 
-/// The canonical display of LANGUAGE.md §10.1 (`3/1`, `sqrt(2)`, `1/1-1/3*sqrt(5)`).
+/// The canonical display of docs/reference/domains.md (`3/1`, `sqrt(2)`, `1/1-1/3*sqrt(5)`).
 impl fmt::Display for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -172,7 +172,8 @@ impl Number {
         }
     }
 
-    /// Width (§4.2.5): the largest bit length of any coefficient's numerator or denominator.
+    /// Width (docs/reference/pricing-and-limits.md#the-limits-and-their-values): the largest bit
+    /// length of any coefficient's numerator or denominator.
     pub fn width(&self) -> u64 {
         match self {
             Number::Rat(r) => r.width(),
@@ -180,8 +181,8 @@ impl Number {
         }
     }
 
-    /// bits(x) of the work pricing (§9): largest bit length of any numerator,
-    /// denominator or radicand of the normal form (0 for zero).
+    /// bits(x) of the work pricing (docs/reference/pricing-and-limits.md): largest bit length of
+    /// any numerator, denominator or radicand of the normal form (0 for zero).
     pub fn work_bits(&self) -> u64 {
         match self {
             Number::Rat(r) => r.width(),
@@ -353,7 +354,8 @@ impl Number {
     }
 
     /// The last convergent p/q with q ≤ `bound` of the regular continued fraction of
-    /// self (MCP-30; docs/mcp/envelope.md); for a rational, self itself when its denominator is within bound.
+    /// self (MCP-30; docs/mcp/envelope.md); for a rational, self itself when its denominator is
+    /// within bound.
     pub fn best_convergent(&self, bound: u64) -> Rat {
         approx::best_convergent(self, bound)
     }

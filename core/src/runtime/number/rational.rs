@@ -172,7 +172,8 @@ impl Rat {
         self.num.signum()
     }
 
-    /// Width: the larger bit length of numerator and denominator (LANGUAGE.md §4.2.5).
+    /// Width: the larger bit length of numerator and denominator
+    /// (docs/reference/pricing-and-limits.md#the-limits-and-their-values).
     #[inline]
     pub fn width(&self) -> u64 {
         self.num.bit_length().max(self.den.bit_length())

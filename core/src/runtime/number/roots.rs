@@ -1,12 +1,13 @@
 //! Square roots of rationals and exact powers (SQRT, POW), with their work charges.
 //!
 //! - [`sqrt_rat`]: √(n/m) = √(n·m)/m with n·m = s²·t decomposed by the trial-division
-//!   procedure of LANGUAGE.md §4.2.3, charging limbs(n·m) per candidate before its trial.
-//! - [`pow`]: WORDS.md POW — integer exponents by left-to-right binary exponentiation
-//!   (one `MUL` charge per multiplication, priced on the two intermediate powers, §9),
-//!   fractional exponents p/q on rational bases through exact q-th (or (q/2)-th plus
-//!   square) roots, and the `bigintBits` / `algebraicTerms` refusals decided before the
-//!   result is built.
+//!   procedure of docs/reference/pricing-and-limits.md#numericwork, charging limbs(n·m) per
+//!   candidate before its trial.
+//! - [`pow`]: docs/words/exactArithmetic.md#pow — integer exponents by left-to-right binary
+//!   exponentiation (one `MUL` charge per multiplication, priced on the two intermediate powers,
+//!   docs/reference/pricing-and-limits.md), fractional exponents p/q on rational bases through
+//!   exact q-th (or (q/2)-th plus square) roots, and the `bigintBits` / `algebraicTerms` refusals
+//!   decided before the result is built.
 
 use super::algebraic::Alg;
 use super::{Budget, Int, Number, Rat};
@@ -26,7 +27,8 @@ pub struct PowLimits {
 
 /// √r of a rational in canonical form; `Ok(None)` when r < 0 (the caller projects
 /// `NIL(domainMiss)`). Charges limbs(N) per trial divisor of the square-free
-/// decomposition (§4.2.3) to `budget` before each trial, N = numerator·denominator.
+/// decomposition (docs/reference/pricing-and-limits.md#numericwork) to `budget` before each trial,
+/// N = numerator·denominator.
 pub fn sqrt_rat(r: &Rat, budget: &mut dyn Budget) -> Result<Option<Number>, Halt> {
     if r.signum() < 0 {
         return Ok(None);
@@ -47,10 +49,11 @@ pub fn sqrt_rat(r: &Rat, budget: &mut dyn Budget) -> Result<Option<Number>, Halt
     )))))
 }
 
-/// n = s²·t with t square-free, for n ≥ 1, by the procedure of §4.2.3: every integer
-/// p = 2, 3, 4, … is tried while p³ ≤ the remaining cofactor, each divisor removed
-/// completely; the cofactor left is then 1, a prime, a prime square or a product of
-/// two distinct primes. limbs(n) is charged before each candidate's trial.
+/// n = s²·t with t square-free, for n ≥ 1, by the procedure of
+/// docs/reference/pricing-and-limits.md#numericwork: every integer p = 2, 3, 4, … is tried while p³
+/// ≤ the remaining cofactor, each divisor removed completely; the cofactor left is then 1, a prime,
+/// a prime square or a product of two distinct primes. limbs(n) is charged before each candidate's
+/// trial.
 pub fn square_free_decompose(n: &Int, budget: &mut dyn Budget) -> Result<(Int, Int), Halt> {
     let unit = n.limb_count();
     let mut rest = n.abs();
@@ -83,8 +86,9 @@ pub fn square_free_decompose(n: &Int, budget: &mut dyn Budget) -> Result<(Int, I
 /// were. The result is the same as dividing by p one time after another, but the work is
 /// O(log e) divisions instead of e: 2^e by its trailing zeros, other p by the powers
 /// p, p², p⁴, … while they divide (then back down), so `6 100000 POW SQRT` removes its
-/// 2^100000·3^100000 in milliseconds. Priced as §4.2.3's trial division (the caller
-/// charges per candidate), never per division.
+/// 2^100000·3^100000 in milliseconds. Priced as the decomposition's trial division
+/// (docs/reference/pricing-and-limits.md#numericwork: the caller charges per candidate), never
+/// per division.
 fn remove_factor(rest: &mut Int, p: u64) -> u64 {
     if p == 2 {
         let e = rest.trailing_zeros();
@@ -135,11 +139,11 @@ fn cube_at_most(p: u64, m: &Int) -> bool {
     Int::from(p).pow(3) <= *m
 }
 
-/// bᵉ for a rational exponent e = p/q (WORDS.md POW). `Ok(Err(reason))` is a per-lane
-/// NIL (`divisionByZero`, `domainMiss`); an algebraic b with q ≥ 2 is `typeMismatch`;
-/// a result too wide for `limits.bigint_bits` (or with more terms than
-/// `limits.algebraic_terms`) is `resourceLimitExceeded`, decided before the result is
-/// built. Charges the work of §9 to `budget`, each charge before the work it pays for.
+/// bᵉ for a rational exponent e = p/q (docs/words/exactArithmetic.md#pow). `Ok(Err(reason))` is a
+/// per-lane NIL (`divisionByZero`, `domainMiss`); an algebraic b with q ≥ 2 is `typeMismatch`; a
+/// result too wide for `limits.bigint_bits` (or with more terms than `limits.algebraic_terms`) is
+/// `resourceLimitExceeded`, decided before the result is built. Charges the work of
+/// docs/reference/pricing-and-limits.md to `budget`, each charge before the work it pays for.
 ///
 /// Width decisions: for a rational base (and for the rational root r of a perfect q-th
 /// power, with exponent p) the lower bound |p|·(w−1)+1 refuses before anything is
@@ -239,7 +243,7 @@ fn mul_polled(a: &Number, b: &Number, budget: &mut dyn Budget) -> Result<Number,
     }
 }
 
-/// bᵖ for an integer p (any Number b), charging per §9.
+/// bᵖ for an integer p (any Number b), charging per docs/reference/pricing-and-limits.md.
 fn int_pow(
     b: &Number,
     p: &Int,
