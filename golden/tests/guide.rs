@@ -186,90 +186,9 @@ const GENERATED: &str = "<!-- Generated from the Word registry and words/referen
                          golden/tests/guide.rs; AJISAI_BLESS=1 cargo test -p ajisai-golden \
                          --test guide rewrites it. -->";
 
-/// The prose of the Word reference (`words/reference.md`): the conventions, and per
-/// family its introduction and the rules of each Word.
-struct Prose {
-    conventions: String,
-    /// Family id → (introduction, Word name → rules).
-    families: BTreeMap<String, (String, BTreeMap<String, String>)>,
-}
-
-/// The names a rules heading covers: `ADD (`+`), SUB (`-`)` covers ADD and SUB.
-fn heading_names(heading: &str) -> Vec<String> {
-    heading
-        .split(", ")
-        .filter_map(|part| part.split_whitespace().next())
-        .map(str::to_string)
-        .collect()
-}
-
-/// Read `words/reference.md`: `# conventions` and `# <family id>` open parts, `## NAME, …`
-/// opens the rules of the Words it names (a family part only).
-fn word_prose() -> Prose {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../words/reference.md");
-    let text = std::fs::read_to_string(&path).expect("words/reference.md is readable");
-    let text = match text.split_once("-->") {
-        Some((comment, rest)) if comment.trim_start().starts_with("<!--") => rest,
-        _ => text.as_str(),
-    };
-    let mut out = Prose {
-        conventions: String::new(),
-        families: BTreeMap::new(),
-    };
-    let mut family: Option<String> = None;
-    let mut words: Vec<String> = Vec::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-        }
-        if !fenced {
-            if let Some(part) = line.strip_prefix("# ") {
-                family = (part != "conventions").then(|| part.to_string());
-                if let Some(f) = &family {
-                    out.families.entry(f.clone()).or_default();
-                }
-                words.clear();
-                continue;
-            }
-            if let (Some(heading), Some(_)) = (line.strip_prefix("## "), &family) {
-                words = heading_names(heading);
-                continue;
-            }
-        }
-        match &family {
-            None => push_line(&mut out.conventions, line),
-            Some(f) => {
-                let (intro, rules) = out.families.get_mut(f).expect("opened");
-                if words.is_empty() {
-                    push_line(intro, line);
-                } else {
-                    for name in &words {
-                        push_line(rules.entry(name.clone()).or_default(), line);
-                    }
-                }
-            }
-        }
-    }
-    for text in std::iter::once(&mut out.conventions).chain(
-        out.families
-            .values_mut()
-            .flat_map(|(intro, rules)| std::iter::once(intro).chain(rules.values_mut())),
-    ) {
-        *text = text.trim().to_string();
-    }
-    out
-}
-
-/// Append `line` and its line break.
-fn push_line(text: &mut String, line: &str) {
-    text.push_str(line);
-    text.push('\n');
-}
-
 /// The generated pages: `words/index.md` and one page per family.
 fn word_pages() -> BTreeMap<String, String> {
-    let prose = word_prose();
+    let prose = ajisai_words::reference::prose();
     let mut pages = BTreeMap::new();
     let mut index = format!(
         "{GENERATED}\n\n# Word reference\n\n\
@@ -294,7 +213,8 @@ fn word_pages() -> BTreeMap<String, String> {
             f.id(),
             names.join(", ")
         ));
-        let (intro, rules) = prose.families.get(f.id()).cloned().unwrap_or_default();
+        let part = prose.families.get(f.id()).cloned().unwrap_or_default();
+        let (intro, rules) = (part.intro, part.words);
         let mut page = format!(
             "{GENERATED}\n\n# {} (`{}`)\n\n{}.\n\n",
             family_title(f),
@@ -325,13 +245,14 @@ fn word_pages() -> BTreeMap<String, String> {
 #[test]
 fn every_word_has_its_rules() {
     link();
-    let prose = word_prose();
+    let prose = ajisai_words::reference::prose();
     assert!(
         prose.conventions.contains("### Integer operands"),
         "the conventions are read"
     );
     let mut problems = Vec::new();
-    for (family, (_, rules)) in &prose.families {
+    for (family, part) in &prose.families {
+        let rules = &part.words;
         let Some(f) = Family::ALL.iter().find(|f| f.id() == family) else {
             problems.push(format!("`# {family}` is no family"));
             continue;

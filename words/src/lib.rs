@@ -19,6 +19,7 @@ pub mod lifting;
 pub mod logic;
 pub mod math;
 pub mod output;
+pub mod reference;
 pub mod reflection;
 pub mod support;
 pub mod tensor;

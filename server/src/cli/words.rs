@@ -1,5 +1,6 @@
 //! `ajisai words [FAMILY]` and `ajisai doc WORD`: the registry for people, read from the
-//! same `WordSpec`s the MCP server's `word_contract` serves.
+//! same `WordSpec`s the MCP server's `word_contract` serves, with each Word's rules from
+//! the Word reference (`ajisai_words::reference`, the prose of docs/words/index.md).
 
 use super::report::Rendered;
 use super::Exit;
@@ -94,6 +95,11 @@ pub fn doc(written: &str) -> Rendered {
         let errors: Vec<&str> = s.errors.iter().map(|e| e.id()).collect();
         let _ = writeln!(out, "errors:        {}", errors.join(", "));
     }
+    if let Some(rules) = ajisai_words::reference::rules(s.name) {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "{}", for_terminal(rules));
+        let _ = writeln!(out);
+    }
     if !s.examples.is_empty() {
         let _ = writeln!(out, "examples:");
         for ex in s.examples {
@@ -104,6 +110,55 @@ pub fn doc(written: &str) -> Rendered {
         }
     }
     Rendered::stdout(out, Exit::Ok)
+}
+
+/// How wide `doc` fills the rules' paragraphs.
+const DOC_WIDTH: usize = 88;
+
+/// The Word reference's Markdown for a terminal: links reduced to their words, then each
+/// paragraph and list item filled to [`DOC_WIDTH`] (tables and code kept line by line).
+fn for_terminal(rules: &str) -> String {
+    let text = ajisai_words::reference::without_links(rules);
+    let mut blocks = Vec::new();
+    for block in text.split("\n\n") {
+        let first = block.trim_start();
+        if first.starts_with('|') || first.starts_with("```") {
+            blocks.push(block.to_string());
+            continue;
+        }
+        let mut items: Vec<String> = Vec::new();
+        for line in block.lines() {
+            let starts_item = list_marker(line).is_some();
+            match items.last_mut() {
+                Some(item) if !starts_item => {
+                    item.push(' ');
+                    item.push_str(line.trim());
+                }
+                _ => items.push(line.trim_end().to_string()),
+            }
+        }
+        let filled: Vec<String> = items
+            .iter()
+            .map(|item| {
+                let indent = " ".repeat(list_marker(item).unwrap_or(0));
+                textwrap::fill(
+                    item,
+                    textwrap::Options::new(DOC_WIDTH).subsequent_indent(&indent),
+                )
+            })
+            .collect();
+        blocks.push(filled.join("\n"));
+    }
+    blocks.join("\n\n")
+}
+
+/// The width of the list marker `line` starts with (`- `, `12. `), if it starts one.
+fn list_marker(line: &str) -> Option<usize> {
+    if line.starts_with("- ") {
+        return Some(2);
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0 && line[digits..].starts_with(". ")).then_some(digits + 2)
 }
 
 #[cfg(test)]
@@ -144,6 +199,42 @@ mod tests {
             "{}",
             add.stdout
         );
+        let rules = ajisai_words::reference::rules("ADD").expect("ADD has rules");
+        let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words(&add.stdout).contains(&words(&ajisai_words::reference::without_links(rules))),
+            "ADD's rules, word for word, in {}",
+            add.stdout
+        );
+        assert!(
+            !add.stdout.contains("]("),
+            "links are reduced: {}",
+            add.stdout
+        );
+        let pow = doc("pow").stdout;
+        assert!(
+            pow.contains("\n- **e an integer**"),
+            "list items stay items: {pow}"
+        );
+        let str_doc = doc("STR").stdout;
+        assert!(
+            str_doc.contains("\n| x | text |\n"),
+            "tables stay tables: {str_doc}"
+        );
+        let cond = doc("COND").stdout;
+        assert!(
+            cond.contains("\n2. **Shape**"),
+            "numbered items stay items: {cond}"
+        );
+        for spec in registry().specs() {
+            let rules = ajisai_words::reference::rules(spec.name).expect("every Word has rules");
+            let text = for_terminal(rules);
+            let long: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.starts_with('|') && l.chars().count() > DOC_WIDTH)
+                .collect();
+            assert!(long.is_empty(), "{}: {long:?}", spec.name);
+        }
         let reg = registry();
         let spec = reg.spec(reg.lookup("ADD").expect("ADD"));
         for ex in spec.examples {
