@@ -53,59 +53,53 @@ pub fn read(text: &str) -> Prose {
         _ => text,
     };
     let mut out = Prose::default();
+    // The part being read (`None`: the conventions), the Words its current section names
+    // (none: the family's introduction), and the section's text so far.
     let mut family: Option<String> = None;
     let mut names: Vec<String> = Vec::new();
+    let mut section = String::new();
     let mut fenced = false;
-    for line in text.lines() {
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
         if line.trim_start().starts_with("```") {
             fenced = !fenced;
         }
-        if !fenced {
-            if let Some(part) = line.strip_prefix("# ") {
-                family = (part != "conventions").then(|| part.to_string());
-                if let Some(f) = &family {
-                    out.families.entry(f.clone()).or_default();
-                }
-                names.clear();
-                continue;
-            }
-            if let (Some(heading), Some(_)) = (line.strip_prefix("## "), &family) {
-                names = heading
-                    .split(", ")
-                    .filter_map(|part| part.split_whitespace().next())
-                    .map(str::to_string)
-                    .collect();
-                continue;
-            }
+        let part = line.strip_prefix("# ").filter(|_| !fenced);
+        let heading = line
+            .strip_prefix("## ")
+            .filter(|_| !fenced && family.is_some());
+        if part.is_none() && heading.is_none() {
+            section.push_str(line);
+            section.push('\n');
         }
-        let texts: Vec<&mut String> = match &family {
-            None => vec![&mut out.conventions],
+        let section_ends = part.is_some() || heading.is_some() || lines.peek().is_none();
+        if !section_ends {
+            continue;
+        }
+        let body = std::mem::take(&mut section).trim().to_string();
+        match &family {
+            None => out.conventions.push_str(&body),
             Some(f) => {
-                let part = out.families.get_mut(f).expect("opened above");
+                let entry = out.families.entry(f.clone()).or_default();
                 if names.is_empty() {
-                    vec![&mut part.intro]
-                } else {
-                    for name in &names {
-                        part.words.entry(name.clone()).or_default();
-                    }
-                    part.words
-                        .iter_mut()
-                        .filter(|(name, _)| names.contains(name))
-                        .map(|(_, text)| text)
-                        .collect()
+                    entry.intro.push_str(&body);
+                }
+                for name in &names {
+                    entry.words.insert(name.clone(), body.clone());
                 }
             }
-        };
-        for text in texts {
-            text.push_str(line);
-            text.push('\n');
         }
-    }
-    let trim = |s: &mut String| *s = s.trim().to_string();
-    trim(&mut out.conventions);
-    for part in out.families.values_mut() {
-        trim(&mut part.intro);
-        part.words.values_mut().for_each(trim);
+        if let Some(part) = part {
+            family = (part != "conventions").then(|| part.to_string());
+            names.clear();
+        }
+        if let Some(heading) = heading {
+            names = heading
+                .split(", ")
+                .filter_map(|part| part.split_whitespace().next())
+                .map(str::to_string)
+                .collect();
+        }
     }
     out
 }
