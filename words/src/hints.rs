@@ -1,7 +1,8 @@
 //! Hints for what users of other languages reach for (`; hint: …` after an error's
 //! fixed message, and in `word_contract` for the name): Forth's stack shufflers, an
-//! `IF`, a print Word, a power operator, a length or an average under another name, a
-//! double-quoted string, `^` written as a power. Each names the Ajisai Word or idiom and
+//! `IF`, a print Word, a power operator, a length or an average under another name,
+//! `==`, a reduce, a loop, an append, a split, a first or last, a variable or function
+//! definition, a null, a double-quoted string, `^` written as a power. Each names the Ajisai Word or idiom and
 //! shows it at work; `tests/hints.rs` runs every example and keeps every name unknown.
 
 use ajisai_core::outcome::Trap;
@@ -52,6 +53,42 @@ pub const HINTS: &[Hint] = &[
     Hint {
         answers: HintFor::Names(&["AVG", "AVERAGE"]),
         text: "the mean is the phrasebook Word MEAN, or SUM divided by LENGTH (`[ 1 2 3 ] SUM [ 1 2 3 ] LENGTH /` → 2/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["==", "==="]),
+        text: "equality is EQ, also written `=` (`1 1 =` → TRUE); its negation is NEQ, also written `!=`",
+    },
+    Hint {
+        answers: HintFor::Names(&["<>", "/=", "~="]),
+        text: "inequality is NEQ, also written `!=` (`1 2 !=` → TRUE)",
+    },
+    Hint {
+        answers: HintFor::Names(&["REDUCE", "INJECT", "ACCUMULATE", "FOLDL"]),
+        text: "a reduction is FOLD: the Vector, the start value, then the code (`[ 1 2 3 ] 0 { + } FOLD` → 6/1); SUM adds a whole Vector",
+    },
+    Hint {
+        answers: HintFor::Names(&["FOR", "WHILE", "LOOP", "EACH", "FOREACH", "TIMES", "REPEAT", "DO"]),
+        text: "Ajisai has no loops: RANGE makes a Vector and MAP, FILTER and FOLD walk it (`[ 1 4 ] RANGE { 2 * } MAP` → [ 2/1 4/1 6/1 8/1 ]); a User Word may also call itself, and a call in last position repeats without growing",
+    },
+    Hint {
+        answers: HintFor::Names(&["APPEND", "PUSH", "CONS"]),
+        text: "Vectors are joined with CONCAT (`[ 1 2 ] [ 3 ] CONCAT` → [ 1/1 2/1 3/1 ]), Strings with JOIN (`[ 'ab' 'c' ] JOIN` → 'abc')",
+    },
+    Hint {
+        answers: HintFor::Names(&["SPLIT"]),
+        text: "a String is split at a separator with TOKENIZE (`'a,b' ',' TOKENIZE` → [ 'a' 'b' ]), into characters with CHARS",
+    },
+    Hint {
+        answers: HintFor::Names(&["FIRST", "HEAD", "LAST", "NTH", "AT"]),
+        text: "elements are read with GET, 0 the first and -1 the last (`[ 10 20 30 ] -1 GET` → 30/1); TAKE gives the first or last n",
+    },
+    Hint {
+        answers: HintFor::Names(&["LET", "SET", "VAR", "DEFINE", "DEFUN", "FUNCTION", "FN", ":"]),
+        text: "a value is named with BIND (`5 'X' BIND X X +` → 10/1), a Word defined with DEF (`{ 2 * } 'DOUBLE' DEF 21 DOUBLE` → 42/1)",
+    },
+    Hint {
+        answers: HintFor::Names(&["NULL", "NONE", "UNDEFINED", "NULL?", "ISNIL", "IS-NIL"]),
+        text: "absence is NIL, which carries a reason: NIL? tests for it and NIL-REASON reads the reason, both keeping the value (`1 0 / NIL-REASON` → NIL 'divisionByZero')",
     },
     Hint {
         answers: HintFor::Trap(Trap::DoubleQuoted),

@@ -115,3 +115,42 @@ fn hints_reach_check_and_its_unknown_names() {
     let e = check("3 ^", &options).error.expect("malformed");
     assert!(e.message.contains("; hint: `^` is VENT"), "{}", e.message);
 }
+
+/// The section of the error reference that lists the hints, with its lines joined, so
+/// the wrapping of the page does not matter.
+fn listed_hints() -> String {
+    let page = include_str!("../../docs/reference/errors.md");
+    let start = page
+        .find("## Names from other languages")
+        .expect("docs/reference/errors.md has the section");
+    let section = &page[start..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |e| e + 3);
+    section[..end]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A reader learns the hints from the guide (docs/reference/errors.md#names-from-other-languages):
+/// every hint is listed there word for word, after every name it answers.
+#[test]
+fn the_error_reference_lists_every_hint() {
+    ajisai_words::link();
+    let listed = listed_hints();
+    for hint in all_hints() {
+        let text = hint.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let at = listed
+            .find(&format!(": {text}."))
+            .unwrap_or_else(|| panic!("not listed: {text}"));
+        let line_start = listed[..at].rfind("- ").expect("a list item");
+        let item = &listed[line_start..at];
+        if let HintFor::Names(names) = hint.answers {
+            for name in names {
+                assert!(
+                    item.contains(&format!("`{name}`")),
+                    "{name} is not listed with its hint: {item}"
+                );
+            }
+        }
+    }
+}
