@@ -14,13 +14,22 @@ mod mcp_support;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The virtualenv's interpreter, the pinned SDK installed in it.
+/// The virtualenv's interpreter, the pinned SDK installed in it. Prepared once per test
+/// binary: the tests run in parallel, and two `python3 -m venv` into one folder at once
+/// fail.
 fn python() -> PathBuf {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(prepare_python).clone()
+}
+
+/// Create the virtualenv and install the pinned SDK unless it is there already.
+fn prepare_python() -> PathBuf {
     let venv = repo().join("target/python-venv");
     let python = venv.join("bin/python");
     let requirements = repo().join("golden/python/requirements.txt");
