@@ -1,8 +1,8 @@
-// The checks the end-to-end scripts share (MCP.md MCP-87): one client of the official
-// TypeScript SDK v1 (`@modelcontextprotocol/sdk`), connected over any transport, lists
-// tools and resources, calls every tool, reads every resource and a template URI, and
-// provokes host errors. e2e.mjs runs them over stdio, e2e-http.mjs over Streamable HTTP;
-// e2e-modern.mjs uses `check` and `envelopeOf` with the v2 client.
+// The checks the end-to-end scripts share (MCP-87; docs/mcp/verification.md): one client
+// of the official TypeScript SDK v1 (`@modelcontextprotocol/sdk`), connected over any
+// transport, lists tools and resources, calls every tool, reads every resource and a
+// template URI, and provokes host errors. e2e.mjs runs them over stdio, e2e-http.mjs
+// over Streamable HTTP; e2e-modern.mjs uses `check` and `envelopeOf` with the v2 client.
 //
 // A script collects failures with `check` and ends with `finish(summary)`: one JSON line
 // on stdout, or every failure on stderr and exit 1.
@@ -37,8 +37,8 @@ export const SPEC_RESOURCES = [
   ["ajisai://phrasebook", "text/plain"],
 ];
 
-// Every result: one text block that is the compact JSON of structuredContent (MCP-25/26);
-// isError exactly on host errors. The SDK itself validates structuredContent against the
+// Every result: one text block that is the compact JSON of structuredContent
+// (MCP-25/26; docs/mcp/envelope.md); isError exactly on host errors. The SDK itself validates structuredContent against the
 // tool's outputSchema (with Ajv) on every call. With `profile`, the envelope's
 // `mcp.limitProfile` must be that profile too.
 export function envelopeOf(result, label, profile) {
@@ -128,7 +128,7 @@ export async function checkServer(client, { profile, everyEnvelope = false }) {
     check(env.status === "ok" && env.matches?.[0]?.name === "MAP", "word_contract: MAP");
   }
 
-  // Host errors: tool results with isError, never JSON-RPC errors (MCP-19, MCP-45).
+  // Host errors: tool results with isError, never JSON-RPC errors (MCP-19, MCP-45; docs/mcp/host-errors.md).
   {
     const { result, env } = await call("evaluate", { source: "1" });
     check(result.isError === true && env.error?.code === "unknownTool", `unknown tool: ${JSON.stringify(env)}`);

@@ -86,7 +86,7 @@ check(main.transport.sessionId === undefined, `stateless: no session id, got ${m
 
 const { names, resources, call } = await checkServer(main.client, { profile: PROFILE, everyEnvelope: true });
 
-// A missing source is a host error too (MCP-19).
+// A missing source is a host error too (MCP-19; docs/mcp/host-errors.md).
 {
   const { result, env } = await call("compute", {}, "compute without source");
   check(result.isError === true && env.error?.code === "invalidRequest" &&

@@ -1,8 +1,8 @@
 // End-to-end test of ajisai-mcp-server with the official MCP TypeScript SDK client over
-// real stdio (MCP.md MCP-87): list tools and resources, call every tool, read every
-// resource and a template URI, provoke host errors, and measure the seven performance
-// cases as a JavaScript client sees them (MCP-93). The checks are checks.mjs's, shared
-// with e2e-http.mjs.
+// real stdio (MCP-87; docs/mcp/verification.md): list tools and resources, call every
+// tool, read every resource and a template URI, provoke host errors, and measure the
+// seven performance cases as a JavaScript client sees them (MCP-93). The checks are
+// checks.mjs's, shared with e2e-http.mjs.
 //
 // usage: node e2e.mjs <path of ajisai-mcp-server>
 // Prints one JSON summary line on stdout; failures go to stderr and exit 1.

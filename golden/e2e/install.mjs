@@ -1,7 +1,8 @@
-// The MCP part of the install smoke test (MCP.md MCP-92), run by .ci/install-smoke: the
-// official TypeScript SDK client spawns the *installed* ajisai-mcp-server by name, with
-// PATH holding only the install prefix, a temporary HOME, no AJISAI_* variable, and an
-// empty working directory, so nothing of the repository is reachable from the server.
+// The MCP part of the install smoke test (MCP-92; docs/mcp/verification.md#installing),
+// run by .ci/install-smoke: the official TypeScript SDK client spawns the *installed*
+// ajisai-mcp-server by name, with PATH holding only the install prefix, a temporary
+// HOME, no AJISAI_* variable, and an empty working directory, so nothing of the
+// repository is reachable from the server.
 //
 // usage: node install.mjs <prefix bin dir> <empty working dir> <temporary home>
 //          <expected default backend kind> [<plugin library>]

@@ -1,7 +1,8 @@
-// The performance cases of eval/performance.json (MCP.md MCP-91) measured the way a
-// JavaScript MCP client sees them (MCP-93): whole response `JSON.stringify(result)`, the
-// text block, and per-call latency over stdio with the official TypeScript SDK client.
-// Latency is reported only; the byte budget is gated by server/tests/performance.rs.
+// The performance cases of eval/performance.json (MCP-91;
+// docs/mcp/verification.md#response-sizes-and-latency) measured the way a JavaScript MCP
+// client sees them (MCP-93): whole response `JSON.stringify(result)`, the text block,
+// and per-call latency over stdio with the official TypeScript SDK client. Latency is
+// reported only; the byte budget is gated by server/tests/performance.rs.
 //
 // usage: node perf.mjs <path of ajisai-mcp-server> [AJISAI_NUMERICS value]
 

@@ -715,6 +715,21 @@ pub fn workspace_rust_files() -> Vec<(std::path::PathBuf, String)> {
         .collect()
 }
 
+/// Every script of the repository that is not Rust — CI (`.ci/`), `scripts/`, the
+/// end-to-end clients (`golden/e2e/*.mjs`, `golden/python/*.py`) and the conformance
+/// suite's runner — with its path and text: their comments link the guide like the
+/// Rust sources do.
+pub fn workspace_scripts() -> Vec<(std::path::PathBuf, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = root.canonicalize().unwrap_or(root);
+    let mut out = files_ending(&root.join(".ci"), "");
+    out.extend(files_ending(&root.join("scripts"), ""));
+    out.extend(files_ending(&root.join("golden/e2e"), ".mjs"));
+    out.extend(files_ending(&root.join("golden/python"), ".py"));
+    out.extend(files_ending(&root.join("golden/mcp-conformance"), ".sh"));
+    out
+}
+
 /// Every `.rs` file under `dir` (build output and `node_modules` skipped), with its
 /// text, in no particular order: what the source-scanning tests read.
 pub fn rust_files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {

@@ -1,4 +1,4 @@
-//! Consistency of the three source tools (MCP-75, MCP-89; docs/mcp/outcomes.md, docs/mcp/index.md):
+//! Consistency of the three source tools (MCP-75, MCP-89; docs/mcp/outcomes.md, docs/mcp/verification.md):
 //! C1–C7 over every golden source — the conformance corpus, the specification examples, the seed
 //! cases, the limit probes, the golden case files (`cases.json`, `cases-contracts.json`) and the
 //! phrasebook (the file itself, every DEF line, every example with its Word requested) — and over
@@ -25,8 +25,9 @@
 //!   `unknownWord`.
 //! - **C7** Each tool answers byte-identically when asked twice.
 //!
-//! Presence rules of MCP-28 are checked on the way: `contractDecls` iff the source has
-//! a `#:contract` line, `prelude` iff Words were requested.
+//! Presence rules of MCP-28 (docs/mcp/envelope.md#top-level-fields) are checked on the
+//! way: `contractDecls` iff the source has a `#:contract` line, `prelude` iff Words were
+//! requested.
 
 /// Allocations are counted as in the binaries, so sources that the server refuses with
 /// `memoryExhausted` stop here too instead of filling this process's memory.

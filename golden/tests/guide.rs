@@ -706,16 +706,21 @@ fn requirement_pages() -> BTreeMap<u32, String> {
     out
 }
 
-/// Where the code cites a requirement in a comment, the file links the guide's page
+/// Where the code or a script cites a requirement in a comment, the file links the guide's page
 /// for it (`(MCP-33; docs/mcp/envelope.md)`, once per page and file), so a reader
 /// of the code reaches the behaviour without the index.
 #[test]
 fn a_file_citing_a_requirement_links_its_page() {
     let pages = requirement_pages();
     let mut unlinked = Vec::new();
-    for (path, text) in ajisai_golden::workspace_rust_files() {
+    let sources = ajisai_golden::workspace_rust_files();
+    for (path, text) in sources
+        .into_iter()
+        .chain(ajisai_golden::workspace_scripts())
+    {
         for line in text.lines() {
-            let Some(comment) = line.find("//").map(|c| &line[c..]) else {
+            // Shell scripts comment with `#`: any line of theirs that cites one counts.
+            let Some(comment) = line.find("//").or(line.find('#')).map(|c| &line[c..]) else {
                 continue;
             };
             for (at, _) in comment.match_indices("MCP-") {
@@ -754,7 +759,7 @@ fn cites_a_public_standard(line: &str, at: usize) -> bool {
     ["JSON-RPC", "RFC"].iter().any(|s| before.contains(s))
 }
 
-/// Code, the guide, the README and the codemap point at pages of `docs/`, never at
+/// Code, scripts, the guide, the README and the codemap point at pages of `docs/`, never at
 /// section numbers or files of a specification outside the repository.
 #[test]
 fn nothing_cites_a_document_outside_the_repository() {
@@ -763,7 +768,11 @@ fn nothing_cites_a_document_outside_the_repository() {
         .canonicalize()
         .expect("the repository root");
     let mut texts: Vec<(String, String)> = Vec::new();
-    for (path, text) in ajisai_golden::workspace_rust_files() {
+    let sources = ajisai_golden::workspace_rust_files();
+    for (path, text) in sources
+        .into_iter()
+        .chain(ajisai_golden::workspace_scripts())
+    {
         let rel = path
             .strip_prefix(&root)
             .unwrap_or(&path)
@@ -789,7 +798,8 @@ fn nothing_cites_a_document_outside_the_repository() {
     );
     let mut found = Vec::new();
     for (rel, text) in &texts {
-        let provenance = rel == "docs/index.md" || rel.starts_with("golden/");
+        let provenance =
+            rel == "docs/index.md" || (rel.starts_with("golden/") && rel.ends_with(".rs"));
         for (n, line) in text.lines().enumerate() {
             for (at, _) in line.match_indices('\u{a7}') {
                 if !cites_a_public_standard(line, at) {
@@ -808,8 +818,8 @@ fn nothing_cites_a_document_outside_the_repository() {
     );
 }
 
-/// Every `docs/….md` or `docs/….md#anchor` a source file names is a page of the guide
-/// with that heading, so a link in a comment does not rot when pages move.
+/// Every `docs/….md` or `docs/….md#anchor` a source file or script names is a page of
+/// the guide with that heading, so a link in a comment does not rot when pages move.
 #[test]
 fn every_guide_page_the_code_names_exists() {
     let anchors_of: BTreeMap<String, BTreeSet<String>> = pages()
@@ -821,7 +831,11 @@ fn every_guide_page_the_code_names_exists() {
         .collect();
     let mut named = 0;
     let mut broken = Vec::new();
-    for (path, text) in ajisai_golden::workspace_rust_files() {
+    let sources = ajisai_golden::workspace_rust_files();
+    for (path, text) in sources
+        .into_iter()
+        .chain(ajisai_golden::workspace_scripts())
+    {
         for (at, _) in text.match_indices("docs/") {
             let target: String = text[at + 5..]
                 .chars()

@@ -1,4 +1,4 @@
-//! Backend parity (MCP-15, MCP-90; docs/mcp/envelope.md, docs/mcp/index.md): every program gives byte-identical envelopes
+//! Backend parity (MCP-15, MCP-90; docs/mcp/envelope.md, docs/mcp/verification.md): every program gives byte-identical envelopes
 //! on every numeric backend this build links — `pure`, the built-in `gmp`, and `gmp`
 //! behind the plugin interface (`ajisai_golden::backends`).
 //!

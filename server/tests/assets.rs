@@ -16,7 +16,7 @@
 //!   `protocol-syntax.md` and every Word generated from the registry (MCP-58);
 //! - `server/assets/assets.sha256` — `<name> <sha256 hex>` per asset, sorted.
 //!
-//! The other tests run every example of the quickstart (MCP-88; docs/mcp/index.md) and check the
+//! The other tests run every example of the quickstart (MCP-88; docs/mcp/verification.md) and check the
 //! digests and the vocabulary.
 
 #![recursion_limit = "512"]

@@ -1,4 +1,4 @@
-//! The golden evidence against the live server (MCP-56, MCP-85, MCP-86, MCP-90; docs/mcp/limits.md, docs/mcp/index.md):
+//! The golden evidence against the live server (MCP-56, MCP-85, MCP-86, MCP-90; docs/mcp/limits.md, docs/mcp/verification.md):
 //! `golden/cases.json` and the probes of `golden/limits.json`, sent over real stdio and
 //! over Streamable HTTP to the built `ajisai-mcp-server`, one process per available
 //! numeric backend and transport, with every envelope required to be byte-identical
@@ -214,7 +214,7 @@ fn backends() -> Vec<Backend> {
     out
 }
 
-/// Call `tool` and check the result's form (MCP-25 (docs/mcp/envelope.md)..27, schema validity).
+/// Call `tool` and check the result's form (MCP-25..27, schema validity; docs/mcp/envelope.md).
 async fn call(client: &Client, tool: &str, arguments: &Value) -> CallToolResult {
     let mut params = CallToolRequestParams::new(tool.to_string());
     if let Value::Object(m) = arguments {

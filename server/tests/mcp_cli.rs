@@ -1,4 +1,4 @@
-//! The command line of `ajisai-mcp-server` (MCP-2, MCP-4 (docs/mcp/transports.md, docs/mcp/index.md)..8): `--help`, `--version`,
+//! The command line of `ajisai-mcp-server` (MCP-2, MCP-4..8; docs/mcp/transports.md, docs/mcp/index.md): `--help`, `--version`,
 //! `--doctor`, usage errors and startup faults, with their exit codes and streams.
 
 use std::io::Write;

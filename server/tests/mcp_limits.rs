@@ -1,5 +1,5 @@
-//! The host-gated limits on in-process servers with injected values (MCP-50
-//! (docs/mcp/limits.md)..53, MCP-56 hostGate): the concurrency gate (capacity, FIFO hand-off,
+//! The host-gated limits on in-process servers with injected values (MCP-50..53,
+//! MCP-56 hostGate; docs/mcp/limits.md): the concurrency gate (capacity, FIFO hand-off,
 //! expiry), the wall-time deadline, response fitting, a panicking call, and cancellation.
 //!
 //! Test hooks hold chosen calls on their slot, so admission order is observed instead

@@ -1,4 +1,4 @@
-//! The phrasebook and the contract tools over the live server (docs/mcp/tools.md, 9):
+//! The phrasebook and the contract tools over the live server (docs/phrasebook.md, docs/mcp/tools.md):
 //! `ajisai://phrasebook`, `words` and `prelude`, the golden contract cases on every
 //! numeric backend, every phrasebook example, Word digests, `AJISAI_PHRASEBOOK`
 //! overrides (startup refusal, `--doctor`, the asset digest) and the `words`
@@ -114,7 +114,7 @@ fn at<'a>(v: &'a Value, pointer: &str) -> Option<&'a Value> {
     v.pointer(pointer)
 }
 
-/// The envelope text with `mcp.backend` removed (MCP-90 (docs/mcp/index.md) compares the rest).
+/// The envelope text with `mcp.backend` removed (MCP-90 compares the rest; docs/mcp/verification.md#backend-parity).
 fn without_backend(v: &Value) -> String {
     let mut v = v.clone();
     if let Some(mcp) = v.get_mut("mcp").and_then(Value::as_object_mut) {

@@ -642,7 +642,7 @@ async fn large_stacks_arrive_whole_up_to_the_budget() {
     client.cancel().await.expect("closes");
 }
 
-/// `1 2 ADD` and the seven cases of MCP-91 (docs/mcp/index.md): response and text-block sizes.
+/// `1 2 ADD` and the seven cases of MCP-91 (docs/mcp/verification.md): response and text-block sizes.
 #[tokio::test]
 async fn response_sizes_stay_within_the_budget() {
     let client = spawn().await;

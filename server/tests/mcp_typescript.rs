@@ -1,5 +1,5 @@
 //! The built server driven by the official MCP TypeScript SDK clients, pinned in
-//! `golden/e2e/package.json` (MCP-87; docs/mcp/index.md): v1 (`@modelcontextprotocol/sdk`) over real
+//! `golden/e2e/package.json` (MCP-87; docs/mcp/verification.md): v1 (`@modelcontextprotocol/sdk`) over real
 //! stdio (`e2e.mjs`: lists tools and resources, calls every tool, reads every resource
 //! and a template URI, provokes host errors; its size figures must equal the ones the
 //! Rust harness measures, MCP-93) and over Streamable HTTP (`e2e-http.mjs`, with and

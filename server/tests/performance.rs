@@ -1,4 +1,4 @@
-//! The performance harness of MCP-91 (docs/mcp/index.md): the seven cases of `eval/performance.json`
+//! The performance harness of MCP-91 (docs/mcp/verification.md): the seven cases of `eval/performance.json`
 //! over real stdio, on every available numeric backend, measuring the whole response
 //! (MCP-52 (docs/mcp/envelope.md): the compact serialization of the `CallToolResult`, what a JavaScript client
 //! measures as `JSON.stringify(result)`), the text block alone, and per-call latency.

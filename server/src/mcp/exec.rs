@@ -1,5 +1,5 @@
 //! Running the three source tools: admission, the execution, the deadline,
-//! cancellation, panics, and fitting the result into `responseBytes` (MCP-50 (docs/mcp/limits.md)..53).
+//! cancellation, panics, and fitting the result into `responseBytes` (MCP-50..53; docs/mcp/limits.md).
 //!
 //! A call first runs inline on the async worker that received it, under the small
 //! budget of [`super::inline`]; one that outlives it starts again on a blocking thread,

@@ -1,4 +1,4 @@
-//! `word_contract` (MCP-71 (docs/mcp/tools.md)..73): a Word or alias looked up case-insensitively in the
+//! `word_contract` (MCP-71..73; docs/mcp/tools.md): a Word or alias looked up case-insensitively in the
 //! canonical registry; a miss is the same `unknownWord` a program would get, with
 //! near-miss suggestions.
 

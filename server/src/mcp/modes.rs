@@ -1,4 +1,4 @@
-//! The command line (MCP-2, MCP-5 (docs/mcp/transports.md, docs/mcp/index.md)..7) and serve mode (MCP-3, MCP-4).
+//! The command line (MCP-2, MCP-5..7; docs/mcp/transports.md, docs/mcp/index.md) and serve mode (MCP-3, MCP-4).
 
 use super::config::{ServerOptions, Transport};
 use super::content;

@@ -1,4 +1,4 @@
-//! Resources (MCP-57 (docs/mcp/resources.md)..65): the guide, the vocabulary, the registry, the result schema,
+//! Resources (MCP-57..65; docs/mcp/resources.md): the guide, the vocabulary, the registry, the result schema,
 //! the limits and the phrasebook, plus the `ajisai://words/{name}` template.
 
 use super::config::ServerOptions;

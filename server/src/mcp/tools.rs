@@ -1,4 +1,4 @@
-//! The four tools (MCP-16 (docs/mcp/tools.md)..24), each described once in a [`ToolSpec`]: name, title,
+//! The four tools (MCP-16..24; docs/mcp/tools.md), each described once in a [`ToolSpec`]: name, title,
 //! description, accepted arguments (which decide its input schema) and handler.
 //! Adding a tool means adding one `const` here and listing it in [`ToolSpec::ALL`].
 //!

@@ -1,6 +1,6 @@
 //! Shared helpers of the MCP server tests: an rmcp client on the built binary over real
 //! stdio, or on an in-process server with injected limits, and checks every tool result
-//! must pass (MCP-25 (docs/mcp/envelope.md)..27).
+//! must pass (MCP-25..27; docs/mcp/envelope.md).
 
 #![allow(dead_code)]
 
