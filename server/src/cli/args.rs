@@ -227,9 +227,18 @@ pub fn family_named(value: &str) -> Option<Family> {
         .find(|f| f.id().eq_ignore_ascii_case(value))
 }
 
-/// A usage error clap renders for `kind` with `message`, as its own errors are.
-fn usage_error(kind: ErrorKind, message: String) -> UsageError {
-    UsageError(Cli::command().error(kind, message).render().to_string())
+/// A usage error that clap renders for `kind` with `message`, as its own errors are:
+/// with the usage line of the subcommand `sub` (`Usage: ajisai words [FAMILY]`), or of
+/// `ajisai` itself.
+fn usage_error(sub: Option<&str>, kind: ErrorKind, message: String) -> UsageError {
+    let mut cli = Cli::command();
+    // Building fills in each subcommand's full name (`ajisai words`) for its usage line.
+    cli.build();
+    let error = match sub.and_then(|name| cli.find_subcommand_mut(name)) {
+        Some(command) => command.error(kind, message),
+        None => cli.error(kind, message),
+    };
+    UsageError(error.render().to_string())
 }
 
 /// The clap command of `ajisai` (for completion scripts).
@@ -252,6 +261,7 @@ pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
     }
     let Some(sub) = cli.command else {
         return Err(usage_error(
+            None,
             ErrorKind::MissingSubcommand,
             "a command is needed: run, check, contract, test, repl, words, doc or completions"
                 .to_string(),
@@ -277,6 +287,7 @@ pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
         Sub::Test { target, limits } => {
             if target.as_os_str() == "-" {
                 return Err(usage_error(
+                    Some("test"),
                     ErrorKind::InvalidValue,
                     "'test' reads a file or directory, not stdin ('-')".to_string(),
                 ));
@@ -295,6 +306,7 @@ pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
             None => {
                 let ids: Vec<&str> = Family::ALL.iter().map(|f| f.id()).collect();
                 return Err(usage_error(
+                    Some("words"),
                     ErrorKind::InvalidValue,
                     format!("unknown family '{name}' (families: {})", ids.join(", ")),
                 ));
@@ -363,6 +375,11 @@ mod tests {
             assert!(e.0.contains(needle), "{args:?}: {e}");
             assert!(e.0.contains("try '--help'"), "{args:?}: {e}");
         }
+        // The errors clap cannot raise itself show the subcommand's usage too.
+        let e = p(&["words", "nope"]).expect_err("a usage error");
+        assert!(e.0.contains("Usage: ajisai words [FAMILY]"), "{e}");
+        let e = p(&["test", "-"]).expect_err("a usage error");
+        assert!(e.0.contains("Usage: ajisai test"), "{e}");
     }
 
     #[test]
