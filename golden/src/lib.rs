@@ -704,11 +704,16 @@ pub const WORKSPACE_CRATES: [&str; 6] = [
     "numerics-gmp",
 ];
 
+/// The repository's root folder (the workspace), canonical when it can be.
+fn repository_root() -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    root.canonicalize().unwrap_or(root)
+}
+
 /// Every `.rs` file of every workspace crate (sources, tests, benches), with its path and
 /// text, in no particular order.
 pub fn workspace_rust_files() -> Vec<(std::path::PathBuf, String)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let root = root.canonicalize().unwrap_or(root);
+    let root = repository_root();
     WORKSPACE_CRATES
         .iter()
         .flat_map(|krate| rust_files(&root.join(krate)))
@@ -720,8 +725,7 @@ pub fn workspace_rust_files() -> Vec<(std::path::PathBuf, String)> {
 /// suite's runner — with its path and text: their comments link the guide like the
 /// Rust sources do.
 pub fn workspace_scripts() -> Vec<(std::path::PathBuf, String)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let root = root.canonicalize().unwrap_or(root);
+    let root = repository_root();
     let mut out = files_ending(&root.join(".ci"), "");
     out.extend(files_ending(&root.join("scripts"), ""));
     out.extend(files_ending(&root.join("golden/e2e"), ".mjs"));
