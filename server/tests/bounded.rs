@@ -95,6 +95,29 @@ fn every_hostile_program_gets_its_answer_within_the_memory_ceiling() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// No hostile program may be recorded as answering `timeout`: the deadline is a backstop,
+/// and every program of the set is bounded by a limit that names itself (the reciprocal's
+/// products are priced, docs/decisions.md).
+#[test]
+fn no_hostile_program_is_answered_by_the_deadline() {
+    let doc: serde_json::Value =
+        serde_json::from_str(include_str!("../../golden/hostile.json")).expect("JSON");
+    let mut problems = Vec::new();
+    for p in doc["programs"].as_array().expect("programs") {
+        let name = p["name"].as_str().unwrap_or("?");
+        let expect = &p["expect"];
+        match (expect["/status"].as_str(), expect["/error/code"].as_str()) {
+            (Some("ok" | "error"), _) => {}
+            (Some("hostError"), Some(code)) if code != "timeout" => {}
+            other => problems.push(format!("{name}: {other:?}")),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "not a value, a named error or a host error other than timeout: {problems:?}"
+    );
+}
+
 /// [`every_hostile_program_gets_its_answer_within_the_memory_ceiling`] over HTTP, each
 /// program in a fresh `--http` server.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -23,6 +23,7 @@ use super::int::{gcd_u64, Int};
 use super::rational::Rat;
 use super::{Budget, Number, Unmetered};
 use crate::limits::Halt;
+use crate::price::{binary_charge, ArithOp, Measure};
 use std::fmt;
 
 /// A Number of the multiquadratic field in canonical normal form: terms by
@@ -677,6 +678,28 @@ impl IPoly {
         }
     }
 
+    /// The `MUL` price of self · other (docs/reference/pricing-and-limits.md#numericwork),
+    /// measured as a Number's operand is: limbs over the coefficients (integers here) and
+    /// radicands, terms 0 for a rational form.
+    fn product_price(&self, other: &IPoly) -> u64 {
+        binary_charge(ArithOp::Mul, &self.work_measure(), &other.work_measure(), 1)
+    }
+
+    fn work_measure(&self) -> Measure {
+        let bits = self
+            .terms
+            .iter()
+            .map(|(c, d)| c.bit_length().max(d.bit_length()))
+            .max()
+            .unwrap_or(0);
+        let rational = self.terms.iter().all(|(_, d)| d.is_one());
+        Measure {
+            leaves: 1,
+            limbs: bits.div_ceil(64).max(1),
+            terms: if rational { 0 } else { self.terms.len() as u64 },
+        }
+    }
+
     /// Sum of |c| over the irrational terms: the width, in units of 2^-p, of the
     /// enclosure at any precision p.
     fn spread(&self) -> Int {
@@ -690,16 +713,35 @@ impl IPoly {
     }
 }
 
-/// u² − b·v², the product of x = u + v√b with its conjugate.
-fn norm_step(u: &IPoly, v: &IPoly, b: &Int, budget: &mut dyn Budget) -> Result<IPoly, Halt> {
+/// u² − b·v², the product of x = u + v√b with its conjugate. With `priced`, each
+/// squaring is charged at the `MUL` price of its operands before it runs (the
+/// reciprocal's steps are priced; the sign procedure's are not: comparisons charge no
+/// work, docs/reference/pricing-and-limits.md#numericwork).
+fn norm_step(
+    u: &IPoly,
+    v: &IPoly,
+    b: &Int,
+    priced: bool,
+    budget: &mut dyn Budget,
+) -> Result<IPoly, Halt> {
+    if priced {
+        budget.charge(u.product_price(u))?;
+    }
     let u2 = u.square(budget)?;
+    if priced {
+        budget.charge(v.product_price(v))?;
+    }
     let v2 = v.square(budget)?.scale(b);
     Ok(u2.sub(&v2))
 }
 
 /// 1/x = P/N for an integer form x ≠ 0 (the reciprocal by conjugation, exact as
 /// docs/reference/domains.md#number requires), run as a loop over the conjugate chain so the native
-/// stack stays flat.
+/// stack stays flat. Every polynomial product it performs — the two squarings of each norm
+/// step and each product of the back-substitution — is charged to `budget` at the `MUL`
+/// price of its operands before it runs (docs/reference/pricing-and-limits.md#numericwork):
+/// the chain's cost grows like 4^m in the number m of basis elements, which the up-front
+/// `DIV` charge cannot see.
 fn recip_ipoly(x: IPoly, budget: &mut dyn Budget) -> Result<(IPoly, Int), Halt> {
     let mut chain: Vec<(IPoly, Int)> = Vec::new();
     let mut cur = x;
@@ -718,13 +760,14 @@ fn recip_ipoly(x: IPoly, budget: &mut dyn Budget) -> Result<(IPoly, Int), Halt> 
         let b = cur.choose_split();
         let (u, v) = cur.split(&b);
         let conj = cur.conjugate(&b);
-        let d = norm_step(&u, &v, &b, budget)?;
+        let d = norm_step(&u, &v, &b, true, budget)?;
         // d ≠ 0: otherwise √b would lie in the field of the other basis elements.
         let g = d.content();
         chain.push((conj, g.clone()));
         cur = d.div_exact(&g);
     };
     while let Some((conj, g)) = chain.pop() {
+        budget.charge(conj.product_price(&p))?;
         p = conj.mul(&p, budget)?;
         n = n.mul(&g);
         let h = p.content().gcd(&n);
@@ -905,7 +948,7 @@ fn sign_ipoly_mode(
                     top.stage = 2;
                     let u = std::mem::take(&mut top.u);
                     let v = std::mem::take(&mut top.v);
-                    pending = norm_step(&u, &v, &top.b, budget)?;
+                    pending = norm_step(&u, &v, &top.b, false, budget)?;
                     break;
                 }
                 _ => {
