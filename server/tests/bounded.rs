@@ -200,3 +200,127 @@ fn after_four_memory_bombs_a_fifth_call_is_admitted_at_once() {
         "memory given back after the bombs: {resident} KiB resident (peak {peak} KiB)"
     );
 }
+
+/// A line the server refuses (not JSON) and logs with about 480 bytes: its quote shows
+/// 64 characters, each written as an escape.
+fn noisy_line() -> Vec<u8> {
+    vec![0x7f; 200]
+}
+
+/// Refused lines sent in the stalled-stderr tests: their log lines (about 48 MB) are
+/// far more than the pipe (64 KiB) and the log queue (at most 2 MiB) hold.
+const NOISY_LINES: usize = 100_000;
+
+/// The whole server's peak with a stalled stderr, whatever the number of lines logged:
+/// what it holds at rest (about 19 MiB in a debug build), the log's two buffers (2 MiB)
+/// and room for the allocator. An unbounded log of [`NOISY_LINES`] would need more than
+/// this on its own.
+const PEAK_KIB_STALLED_LOG: u64 = 40 * 1024;
+
+/// How long a process may take to exit before the test calls it hung (not a measurement:
+/// the drain's own deadlines are seconds).
+const EXIT_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// A stdio server whose stderr is a pipe nobody reads (a log shipper that hangs) answers
+/// every line while its log is dropped, holds a fixed amount of memory however much it
+/// logs, and exits 0 on SIGTERM although its log cannot be written.
+#[test]
+fn a_stalled_stderr_neither_blocks_nor_grows_the_stdio_server() {
+    assert!(NOISY_LINES as u64 * 480 / 1024 > PEAK_KIB_STALLED_LOG);
+    let mut server = RawServer::spawn_stalled(&[], &[]);
+    server.initialize();
+    let mut writer = server.take_writer();
+    let sender = std::thread::spawn(move || {
+        for _ in 0..NOISY_LINES {
+            writer.line(&noisy_line()).expect("the server reads stdin");
+        }
+        writer
+    });
+    for _ in 0..NOISY_LINES {
+        let answer = server.recv();
+        assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    }
+    let _stdin = sender.join().expect("the sender");
+    let peak = server.peak_kib();
+    assert!(
+        peak < PEAK_KIB_STALLED_LOG,
+        "the server peaked at {peak} KiB"
+    );
+    server.signal("TERM");
+    assert_eq!(server.exit_within(EXIT_WAIT), Ok(Some(0)));
+}
+
+/// `clients` concurrent clients each POST `calls` refused bodies (each logs a refusal and
+/// a request line).
+async fn flood(server: &http_support::HttpServer, clients: usize, calls: usize) {
+    let url = server.mcp();
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        let url = url.clone();
+        tasks.push(tokio::spawn(async move {
+            for _ in 0..calls {
+                let a = http_support::post(&url, noisy_line(), &[]).await;
+                assert_eq!(a.status, 400, "{}", a.body);
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.expect("a client");
+    }
+}
+
+/// The value of a counter without labels in Prometheus text.
+fn counter(metrics: &str, name: &str) -> u64 {
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {metrics}"))
+}
+
+/// The operator's case of the issue: `--http`, stderr on a pipe nobody reads, 16 clients
+/// flooding it, then SIGTERM. Every request is answered, the server's memory stays fixed,
+/// `/metrics` counts the dropped lines, and the drain exits 0 without writing them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_stderr_neither_blocks_nor_grows_the_http_server() {
+    let mut server = http_support::HttpServer::spawn_stalled(&[]);
+    flood(&server, 16, 400).await;
+    let peak = raw_support::proc_status_kib(server.pid(), "VmHWM:");
+    assert!(
+        peak > 0 && peak < PEAK_KIB_STALLED_LOG,
+        "the server peaked at {peak} KiB"
+    );
+    let metrics = http_support::get(&format!("{}/metrics", server.base), &[]).await;
+    assert_eq!(metrics.status, 200);
+    let dropped = counter(&metrics.body, "ajisai_log_lines_dropped_total");
+    assert!(dropped > 0, "{}", metrics.body);
+    server.signal("TERM");
+    let exit = tokio::task::block_in_place(|| raw_support::exit_within(server.child(), EXIT_WAIT));
+    assert_eq!(exit, Ok(Some(0)));
+}
+
+/// Once stderr is read again, one line says how many lines were dropped, and the lines
+/// it reports are the ones `/metrics` counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn once_stderr_is_read_again_the_server_says_how_many_lines_it_dropped() {
+    let mut server = http_support::HttpServer::spawn_stalled(&[]);
+    flood(&server, 16, 400).await;
+    server.resume_stderr();
+    let reports = tokio::task::block_in_place(|| {
+        server.stderr_lines_with("lines dropped while stderr was not keeping up", 1)
+    });
+    let reported: u64 = reports
+        .iter()
+        .map(|l| {
+            l.strip_prefix("[ajisai-mcp] log: ")
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or_else(|| panic!("a report line: {l}"))
+        })
+        .sum();
+    assert!(reported > 0, "{reports:?}");
+    let metrics = http_support::get(&format!("{}/metrics", server.base), &[]).await;
+    assert_eq!(
+        counter(&metrics.body, "ajisai_log_lines_dropped_total"),
+        reported
+    );
+}

@@ -327,7 +327,6 @@ pub async fn serve(
     }
     // Only now: cancelling rmcp first would answer in-flight requests with nothing.
     rmcp_ct.cancel();
-    super::logging::flush_requests();
     Ok(())
 }
 

@@ -22,6 +22,9 @@ pub const EXECUTIONS_WAITING: &str = "ajisai_executions_waiting";
 pub const CAPACITY_EXHAUSTED: &str = "ajisai_capacity_exhausted_total";
 /// Calls answered `memoryExhausted`.
 pub const MEMORY_EXHAUSTED: &str = "ajisai_memory_exhausted_total";
+/// stderr lines the server dropped: its log queue was full (stderr was not keeping up)
+/// or stderr was gone (read when `/metrics` is scraped).
+pub const LOG_LINES_DROPPED: &str = "ajisai_log_lines_dropped_total";
 /// Always 1, labelled with the server version and the numeric backend.
 pub const BUILD_INFO: &str = "ajisai_build_info";
 
@@ -111,6 +114,7 @@ pub fn install(backend: &str) -> Option<&'static PrometheusHandle> {
     metrics::gauge!(EXECUTIONS_WAITING).set(0.0);
     metrics::counter!(CAPACITY_EXHAUSTED).absolute(0);
     metrics::counter!(MEMORY_EXHAUSTED).absolute(0);
+    metrics::counter!(LOG_LINES_DROPPED).absolute(super::logging::dropped_total());
     HANDLE.get()
 }
 
@@ -131,6 +135,10 @@ fn describe() {
     );
     metrics::describe_counter!(CAPACITY_EXHAUSTED, "Calls answered capacityExhausted.");
     metrics::describe_counter!(MEMORY_EXHAUSTED, "Calls answered memoryExhausted.");
+    metrics::describe_counter!(
+        LOG_LINES_DROPPED,
+        "stderr lines dropped because stderr was not keeping up (or was gone)."
+    );
     metrics::describe_gauge!(BUILD_INFO, "Server version and numeric backend.");
 }
 
@@ -139,6 +147,7 @@ fn describe() {
 pub fn render(waiting: usize) -> Option<String> {
     let handle = HANDLE.get()?;
     metrics::gauge!(EXECUTIONS_WAITING).set(waiting as f64);
+    metrics::counter!(LOG_LINES_DROPPED).absolute(super::logging::dropped_total());
     Some(handle.render())
 }
 

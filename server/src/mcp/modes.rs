@@ -118,7 +118,11 @@ pub fn run(args: &[OsString]) -> u8 {
         Mode::Version => {
             crate::backend::link();
             // Backend first: reading the phrasebook must not fix one by itself.
-            let selected = crate::backend::select_from_env();
+            let selected = crate::backend::select_with(
+                std::env::var_os(crate::backend::CHOICE_VAR),
+                std::env::var_os(crate::backend::PLUGIN_VAR),
+                &mut |w| logging::line(format_args!("warning: {w}")),
+            );
             let phrasebook = Phrasebook::from_env();
             print!("{}", version_text(&selected, &phrasebook));
             EXIT_OK
@@ -234,18 +238,21 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 fn fault(step: &str, why: &str) -> u8 {
-    eprintln!(
-        "{} startup: {step}: {}",
-        logging::PREFIX,
-        why.replace(['\r', '\n'], " ")
-    );
+    logging::line(format_args!("startup: {step}: {why}"));
     EXIT_FAULT
 }
 
 /// Serve mode: verify, select, build, then speak MCP until stdin closes, or over HTTP
-/// until a signal (MCP-4).
+/// until a signal (MCP-4). Every stderr line goes through the log's bounded queue, which
+/// gets at most [`logging::FINISH_WAIT`] at the end to reach stderr.
 pub fn serve(args: &Args) -> u8 {
     logging::init();
+    let code = serve_logged(args);
+    logging::finish(logging::FINISH_WAIT);
+    code
+}
+
+fn serve_logged(args: &Args) -> u8 {
     // The HTTP settings are checked before anything is built: a bad token or an
     // unprotected public bind is a startup fault of its own.
     let http = match args.http {
@@ -264,12 +271,16 @@ pub fn serve(args: &Args) -> u8 {
     // The backend is fixed before the phrasebook is read, so that reading it cannot
     // fix one by itself (a big literal needs arithmetic); faults still answer in the
     // order of MCP-4: phrasebook before backend.
-    let selected = crate::backend::select_from_env();
+    let selected = crate::backend::select_with(
+        std::env::var_os(crate::backend::CHOICE_VAR),
+        std::env::var_os(crate::backend::PLUGIN_VAR),
+        &mut |w| logging::line(format_args!("warning: {w}")),
+    );
     // Step 2 (MCP-78; docs/phrasebook.md): the fault line is `[ajisai-mcp] phrasebook: line <n>: <problem>`.
     let phrasebook = match Phrasebook::from_env() {
         Ok(p) => p,
         Err(f) => {
-            eprintln!("{} {}", logging::PREFIX, f.diagnostic());
+            logging::line(format_args!("{}", f.diagnostic()));
             return EXIT_FAULT;
         }
     };

@@ -25,6 +25,8 @@ pub struct HttpServer {
     /// `http://127.0.0.1:<port>`.
     pub base: String,
     lines: Arc<(Mutex<Vec<String>>, Condvar)>,
+    /// stderr while nobody reads it ([`HttpServer::spawn_stalled`]).
+    stalled_stderr: Option<std::io::BufReader<std::process::ChildStderr>>,
 }
 
 impl HttpServer {
@@ -82,6 +84,7 @@ impl HttpServer {
                     child,
                     base: format!("http://{addr}"),
                     lines,
+                    stalled_stderr: None,
                 });
             }
             if guard.last().is_some_and(|l| l == "<eof>") {
@@ -96,6 +99,66 @@ impl HttpServer {
             guard = g;
             assert!(!timeout.timed_out(), "no listening line: {:?}", *guard);
         }
+    }
+
+    /// Start the server with `--http 127.0.0.1:0` and `args`, read stderr up to its
+    /// `listening on` line, then read no more of it until [`HttpServer::resume_stderr`]:
+    /// a log shipper that hangs.
+    // The child moves into the returned server, whose `Drop` kills and waits for it.
+    #[allow(clippy::zombie_processes)]
+    pub fn spawn_stalled(args: &[&str]) -> HttpServer {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["--http", "127.0.0.1:0"])
+            .args(args)
+            .env_remove("AJISAI_NUMERICS")
+            .env_remove("AJISAI_NUMERICS_PLUGIN")
+            .env_remove("AJISAI_PHRASEBOOK")
+            .env_remove("AJISAI_HTTP_TOKEN")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("the binary starts");
+        let mut stderr = std::io::BufReader::new(child.stderr.take().expect("piped"));
+        let mut seen = Vec::new();
+        let addr = loop {
+            let mut line = String::new();
+            let read = stderr.read_line(&mut line).expect("stderr is readable");
+            assert!(read > 0, "the server ended before listening: {seen:?}");
+            if let Some(rest) = line.split("listening on http://").nth(1) {
+                break rest.split("/mcp").next().unwrap_or_default().to_string();
+            }
+            seen.push(line);
+        };
+        HttpServer {
+            child,
+            base: format!("http://{addr}"),
+            lines: Arc::default(),
+            stalled_stderr: Some(stderr),
+        }
+    }
+
+    /// Start reading stderr again (lines are collected for [`HttpServer::stderr_lines`]).
+    pub fn resume_stderr(&mut self) {
+        let Some(stderr) = self.stalled_stderr.take() else {
+            return;
+        };
+        let collector = Arc::clone(&self.lines);
+        std::thread::spawn(move || {
+            for line in stderr.lines() {
+                let Ok(line) = line else { break };
+                let (m, c) = &*collector;
+                m.lock().expect("lines").push(line);
+                c.notify_all();
+            }
+            let (m, c) = &*collector;
+            m.lock().expect("lines").push("<eof>".into());
+            c.notify_all();
+        });
+    }
+
+    /// The server's process (to wait for it).
+    pub fn child(&mut self) -> &mut Child {
+        &mut self.child
     }
 
     /// The MCP endpoint's URL.

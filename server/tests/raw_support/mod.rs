@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -22,6 +22,8 @@ pub const ANSWER_WAIT: Duration = Duration::from_secs(60);
 pub struct RawServer {
     child: Child,
     stdin: Option<ChildStdin>,
+    /// stderr while nobody reads it.
+    stalled_stderr: Option<ChildStderr>,
     lines: mpsc::Receiver<String>,
     stderr: Arc<Mutex<Vec<String>>>,
 }
@@ -34,6 +36,14 @@ impl RawServer {
 
     /// [`RawServer::spawn`] with command-line `args`.
     pub fn spawn_with_args(args: &[&str], env: &[(&str, &str)]) -> RawServer {
+        let mut server = RawServer::spawn_stalled(args, env);
+        server.resume_stderr();
+        server
+    }
+
+    /// [`RawServer::spawn_with_args`] with a stderr pipe that nobody reads (a log shipper
+    /// that hangs) until [`RawServer::resume_stderr`].
+    pub fn spawn_stalled(args: &[&str], env: &[(&str, &str)]) -> RawServer {
         let mut cmd = Command::new(BIN);
         cmd.args(args);
         cmd.env_remove("AJISAI_NUMERICS")
@@ -49,7 +59,6 @@ impl RawServer {
             .spawn()
             .expect("the server binary starts");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -63,8 +72,21 @@ impl RawServer {
                 }
             }
         });
-        let collected = Arc::new(Mutex::new(Vec::new()));
-        let sink = Arc::clone(&collected);
+        RawServer {
+            stdin: child.stdin.take(),
+            stalled_stderr: child.stderr.take(),
+            child,
+            lines,
+            stderr: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    /// Start reading stderr (lines are collected for [`RawServer::stderr_lines`]).
+    pub fn resume_stderr(&mut self) {
+        let Some(stderr) = self.stalled_stderr.take() else {
+            return;
+        };
+        let sink = Arc::clone(&self.stderr);
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines() {
                 match line {
@@ -73,12 +95,6 @@ impl RawServer {
                 }
             }
         });
-        RawServer {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-            stderr: collected,
-        }
     }
 
     /// Spawn and complete the `initialize` handshake.
@@ -192,6 +208,21 @@ impl RawServer {
         self.stderr.lock().expect("the stderr lock").clone()
     }
 
+    /// Send a signal (`TERM`, `INT`, …) to the process.
+    pub fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -{name}");
+    }
+
+    /// The exit code once the process has exited; `Err` if it is still running after
+    /// `wait` (a hang, not a measurement).
+    pub fn exit_within(&mut self, wait: Duration) -> Result<Option<i32>, String> {
+        exit_within(&mut self.child, wait)
+    }
+
     /// Close stdin and wait for the exit; the exit status's code.
     pub fn finish(mut self) -> Option<i32> {
         self.stdin = None;
@@ -227,4 +258,19 @@ pub fn proc_status_kib(pid: u32, field: &str) -> u64 {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|n| n.parse().ok())
         .unwrap_or(0)
+}
+
+/// The exit code of `child` once it has exited; `Err` if it is still running after `wait`.
+pub fn exit_within(child: &mut Child, wait: Duration) -> Result<Option<i32>, String> {
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Ok(status.code()),
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Ok(None) => return Err(format!("still running after {wait:?}")),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
 }
