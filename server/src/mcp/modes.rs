@@ -118,11 +118,7 @@ pub fn run(args: &[OsString]) -> u8 {
         Mode::Version => {
             crate::backend::link();
             // Backend first: reading the phrasebook must not fix one by itself.
-            let selected = crate::backend::select_with(
-                std::env::var_os(crate::backend::CHOICE_VAR),
-                std::env::var_os(crate::backend::PLUGIN_VAR),
-                &mut |w| logging::line(format_args!("warning: {w}")),
-            );
+            let selected = crate::backend::select_from_env();
             let phrasebook = Phrasebook::from_env();
             print!("{}", version_text(&selected, &phrasebook));
             EXIT_OK
