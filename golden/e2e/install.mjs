@@ -1,18 +1,24 @@
-// The MCP part of the install smoke test (MCP-92; docs/mcp/verification.md#installing),
-// run by .ci/install-smoke: the official TypeScript SDK client spawns the *installed*
-// ajisai-mcp-server by name, with PATH holding only the install prefix, a temporary
-// HOME, no AJISAI_* variable, and an empty working directory, so nothing of the
-// repository is reachable from the server.
+// The MCP part of the install smoke tests (MCP-92; docs/mcp/verification.md#installing),
+// run by .ci/install-smoke (the `cargo install`ed binary) and .ci/package-smoke (the npm
+// packages through `npx`, the wheel, the desktop bundle): the official TypeScript SDK
+// client spawns the *installed* server, with PATH holding only the install's directories,
+// a temporary HOME, no AJISAI_* variable, and an empty working directory, so nothing of
+// the repository is reachable from the server.
 //
-// usage: node install.mjs <prefix bin dir> <empty working dir> <temporary home>
-//          <expected default backend kind> [<plugin library>]
+// usage: node install.mjs <PATH> <working dir> <temporary home> <expected default backend
+//          kind> [<plugin library> | -] [-- <command> <argument>...]
+// The command defaults to `ajisai-mcp-server`, found on <PATH>.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const [bin, cwd, home, defaultKind, plugin] = process.argv.slice(2);
-if (!bin || !cwd || !home || !defaultKind) {
-  console.error("usage: node install.mjs <bin dir> <empty cwd> <temp home> <default kind> [plugin]");
+const argv = process.argv.slice(2);
+const dashes = argv.indexOf("--");
+const [bin, cwd, home, defaultKind, pluginArg] = dashes < 0 ? argv : argv.slice(0, dashes);
+const [command, ...args] = dashes < 0 ? ["ajisai-mcp-server"] : argv.slice(dashes + 1);
+const plugin = pluginArg === "-" ? undefined : pluginArg;
+if (!bin || !cwd || !home || !defaultKind || !command) {
+  console.error("usage: node install.mjs <PATH> <cwd> <temp home> <default kind> [plugin|-] [-- command args...]");
   process.exit(2);
 }
 
@@ -23,8 +29,8 @@ const check = (ok, what) => {
 
 async function connect(extraEnv = {}) {
   const transport = new StdioClientTransport({
-    command: "ajisai-mcp-server",
-    args: [],
+    command,
+    args,
     cwd,
     env: { PATH: bin, HOME: home, ...extraEnv },
     stderr: "ignore",

@@ -59,6 +59,13 @@ fn a_stack_of_100000_slots_answers_its_error_with_one_run_record() {
     assert_eq!(env["stackDisplay"], json!(["3/1"]));
 }
 
+/// The programs of `golden/hostile.json`.
+fn hostile_programs() -> Vec<serde_json::Value> {
+    let doc: serde_json::Value =
+        serde_json::from_str(include_str!("../../golden/hostile.json")).expect("JSON");
+    doc["programs"].as_array().expect("programs").clone()
+}
+
 /// The whole server may hold the 64 MiB ceiling, the 16 MiB overshoot and what it holds
 /// at rest (debug builds hold more of it).
 const PEAK_KIB_PER_CALL: u64 = (64 + 16 + 40) * 1024;
@@ -68,10 +75,8 @@ const PEAK_KIB_PER_CALL: u64 = (64 + 16 + 40) * 1024;
 /// stays under the ceiling plus the overshoot, and the next call is served.
 #[test]
 fn every_hostile_program_gets_its_answer_within_the_memory_ceiling() {
-    let doc: serde_json::Value =
-        serde_json::from_str(include_str!("../../golden/hostile.json")).expect("JSON");
     let mut problems = Vec::new();
-    for p in doc["programs"].as_array().expect("programs") {
+    for p in &hostile_programs() {
         let name = p["name"].as_str().expect("a name");
         let mut server = RawServer::started(&[]);
         let env = server.compute(1, p["source"].as_str().expect("a source"));
@@ -100,10 +105,8 @@ fn every_hostile_program_gets_its_answer_within_the_memory_ceiling() {
 /// products are priced, docs/decisions.md).
 #[test]
 fn no_hostile_program_is_answered_by_the_deadline() {
-    let doc: serde_json::Value =
-        serde_json::from_str(include_str!("../../golden/hostile.json")).expect("JSON");
     let mut problems = Vec::new();
-    for p in doc["programs"].as_array().expect("programs") {
+    for p in &hostile_programs() {
         let name = p["name"].as_str().unwrap_or("?");
         let expect = &p["expect"];
         match (expect["/status"].as_str(), expect["/error/code"].as_str()) {
@@ -122,10 +125,8 @@ fn no_hostile_program_is_answered_by_the_deadline() {
 /// program in a fresh `--http` server.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_http_every_hostile_program_gets_its_answer_within_the_memory_ceiling() {
-    let doc: serde_json::Value =
-        serde_json::from_str(include_str!("../../golden/hostile.json")).expect("JSON");
     let mut problems = Vec::new();
-    for p in doc["programs"].as_array().expect("programs") {
+    for p in &hostile_programs() {
         let name = p["name"].as_str().expect("a name");
         let server = http_support::HttpServer::spawn(&[], &[]);
         let answer = http_support::call(

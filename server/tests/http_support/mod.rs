@@ -19,12 +19,47 @@ pub const ACCEPT: &str = "application/json, text/event-stream";
 /// A token long enough to be accepted.
 pub const TOKEN: &str = "test-token-0123456789abcdef";
 
+/// stderr lines collected so far (`<eof>` last once it ends), and a signal for each.
+type Lines = Arc<(Mutex<Vec<String>>, Condvar)>;
+
+/// The built server with `args` and `env`, `AJISAI_*` of the test's environment removed,
+/// stdin closed and stderr piped.
+fn command(args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .env_remove("AJISAI_NUMERICS")
+        .env_remove("AJISAI_NUMERICS_PLUGIN")
+        .env_remove("AJISAI_PHRASEBOOK")
+        .env_remove("AJISAI_HTTP_TOKEN")
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+/// Collect `stderr`'s lines into `lines` on a thread of their own.
+fn collect(stderr: impl BufRead + Send + 'static, lines: Lines) {
+    std::thread::spawn(move || {
+        for line in stderr.lines() {
+            let Ok(line) = line else { break };
+            let (m, c) = &*lines;
+            m.lock().expect("lines").push(line);
+            c.notify_all();
+        }
+        let (m, c) = &*lines;
+        m.lock().expect("lines").push("<eof>".into());
+        c.notify_all();
+    });
+}
+
 /// A running HTTP server process.
 pub struct HttpServer {
     child: Child,
     /// `http://127.0.0.1:<port>`.
     pub base: String,
-    lines: Arc<(Mutex<Vec<String>>, Condvar)>,
+    lines: Lines,
     /// stderr while nobody reads it ([`HttpServer::spawn_stalled`]).
     stalled_stderr: Option<std::io::BufReader<std::process::ChildStderr>>,
 }
@@ -43,33 +78,12 @@ impl HttpServer {
     // The child moves into the returned server, whose `Drop` kills and waits for it.
     #[allow(clippy::zombie_processes)]
     pub fn spawn_exact(args: &[&str], env: &[(&str, &str)]) -> Result<HttpServer, (i32, String)> {
-        let mut cmd = Command::new(BIN);
-        cmd.args(args)
-            .env_remove("AJISAI_NUMERICS")
-            .env_remove("AJISAI_NUMERICS_PLUGIN")
-            .env_remove("AJISAI_PHRASEBOOK")
-            .env_remove("AJISAI_HTTP_TOKEN")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
+        let mut cmd = command(args, env);
+        cmd.stdout(Stdio::piped());
         let mut child = cmd.spawn().expect("the binary starts");
         let stderr = child.stderr.take().expect("piped");
-        let lines: Arc<(Mutex<Vec<String>>, Condvar)> = Arc::default();
-        let collector = Arc::clone(&lines);
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                let (m, c) = &*collector;
-                m.lock().expect("lines").push(line);
-                c.notify_all();
-            }
-            let (m, c) = &*collector;
-            m.lock().expect("lines").push("<eof>".into());
-            c.notify_all();
-        });
+        let lines: Lines = Arc::default();
+        collect(std::io::BufReader::new(stderr), Arc::clone(&lines));
         let (m, c) = &*lines;
         let mut guard = m.lock().expect("lines");
         loop {
@@ -107,16 +121,10 @@ impl HttpServer {
     // The child moves into the returned server, whose `Drop` kills and waits for it.
     #[allow(clippy::zombie_processes)]
     pub fn spawn_stalled(args: &[&str]) -> HttpServer {
-        let mut cmd = Command::new(BIN);
-        cmd.args(["--http", "127.0.0.1:0"])
-            .args(args)
-            .env_remove("AJISAI_NUMERICS")
-            .env_remove("AJISAI_NUMERICS_PLUGIN")
-            .env_remove("AJISAI_PHRASEBOOK")
-            .env_remove("AJISAI_HTTP_TOKEN")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
+        let mut all = vec!["--http", "127.0.0.1:0"];
+        all.extend_from_slice(args);
+        let mut cmd = command(&all, &[]);
+        cmd.stdout(Stdio::null());
         let mut child = cmd.spawn().expect("the binary starts");
         let mut stderr = std::io::BufReader::new(child.stderr.take().expect("piped"));
         let mut seen = Vec::new();
@@ -142,18 +150,7 @@ impl HttpServer {
         let Some(stderr) = self.stalled_stderr.take() else {
             return;
         };
-        let collector = Arc::clone(&self.lines);
-        std::thread::spawn(move || {
-            for line in stderr.lines() {
-                let Ok(line) = line else { break };
-                let (m, c) = &*collector;
-                m.lock().expect("lines").push(line);
-                c.notify_all();
-            }
-            let (m, c) = &*collector;
-            m.lock().expect("lines").push("<eof>".into());
-            c.notify_all();
-        });
+        collect(stderr, Arc::clone(&self.lines));
     }
 
     /// The server's process (to wait for it).
