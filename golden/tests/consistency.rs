@@ -29,11 +29,6 @@
 //! way: `contractDecls` iff the source has a `#:contract` line, `prelude` iff Words were
 //! requested.
 
-/// Allocations are counted as in the binaries, so sources that the server refuses with
-/// `memoryExhausted` stop here too instead of filling this process's memory.
-#[global_allocator]
-static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Counting;
-
 use ajisai_core::compile as parser;
 use ajisai_core::lexer;
 use ajisai_core::Profile;

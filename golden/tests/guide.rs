@@ -2,7 +2,7 @@
 //!
 //! - its Word reference (`docs/words/`) is generated from the registry; without
 //!   `AJISAI_BLESS` the test fails on any drift, with `AJISAI_BLESS=1 cargo test -p
-//!   ajisai-golden --test guide` it rewrites the pages;
+//!   ajisai-golden --test golden guide::` it rewrites the pages;
 //! - every example in a fenced block marked `ajisai` runs and gives its stated result;
 //! - `SUMMARY.md` lists every page, and every internal link (anchors included)
 //!   resolves. CI does not build the book; these checks keep it buildable.
@@ -184,7 +184,7 @@ fn family_words(f: Family) -> Vec<&'static WordSpec> {
 
 const GENERATED: &str = "<!-- Generated from the Word registry and words/reference.md by \
                          golden/tests/guide.rs; AJISAI_BLESS=1 cargo test -p ajisai-golden \
-                         --test guide rewrites it. -->";
+                         --test golden guide:: rewrites it. -->";
 
 /// The generated pages: `words/index.md` and one page per family.
 fn word_pages() -> BTreeMap<String, String> {
@@ -299,7 +299,7 @@ fn the_word_reference_is_the_registry() {
     assert!(
         drift.is_empty() && stale.is_empty(),
         "docs/words differs from the registry ({drift:?}; stale: {stale:?}); run \
-         AJISAI_BLESS=1 cargo test -p ajisai-golden --test guide and commit"
+         AJISAI_BLESS=1 cargo test -p ajisai-golden --test golden guide:: and commit"
     );
 }
 

@@ -16,10 +16,6 @@
 //! fuzzer writes memory bombs): a run that crosses it records `memoryExhausted`, as the
 //! server would answer, instead of its envelope.
 
-/// Allocations are counted as in the binaries.
-#[global_allocator]
-static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Counting;
-
 use ajisai_core::engine::{self, Options};
 use ajisai_core::envelope::{check_json, compute_json_within, infer_json};
 use ajisai_core::json::HostFields;

@@ -19,8 +19,6 @@
 //! The other tests run every example of the quickstart (MCP-88; docs/mcp/verification.md) and check the
 //! digests and the vocabulary.
 
-#![recursion_limit = "512"]
-
 use ajisai_core::check::WARNINGS_MAX;
 use ajisai_core::code::{normalize, ALIASES};
 use ajisai_core::contract::Gap;
@@ -716,7 +714,7 @@ fn generated_assets_are_current() {
         .collect();
     assert!(
         drifted.is_empty(),
-        "generated assets differ from the committed ones: {}; run AJISAI_BLESS=1 cargo test -p ajisai-server --test assets, rebuild and commit",
+        "generated assets differ from the committed ones: {}; run AJISAI_BLESS=1 cargo test -p ajisai-server --test server assets::, rebuild and commit",
         drifted.join(", ")
     );
     // The embedded copies are the committed files (a stale build would differ).

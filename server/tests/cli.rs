@@ -1,7 +1,7 @@
 //! The built `ajisai` binary over real stdin/stdout: every command, every exit code,
 //! the `--json` envelope's shape and key order, usage and I/O errors.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::Outcome;
 use serde_json::Value as Json;

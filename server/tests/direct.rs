@@ -4,8 +4,8 @@
 //! elided stacks, host errors, every tool and every revision before 2026-07-28. A
 //! cancelled direct call stops its engine, frees its slot and is never answered.
 
-mod http_support;
-mod raw_support;
+use crate::http_support;
+use crate::raw_support;
 
 use http_support::{post, HttpServer};
 use raw_support::RawServer;

@@ -3,7 +3,7 @@
 //! flight, bad params, lone surrogates, over-long lines. Nothing is lost and the server
 //! keeps serving; each refused line is one stderr line quoting at most 64 characters.
 
-mod raw_support;
+use crate::raw_support;
 
 use raw_support::RawServer;
 use serde_json::{json, Value};

@@ -9,8 +9,8 @@
 //! without a `hostDivergence` block must answer there exactly as here (MCP-49), and a
 //! case with one must answer there as its block states (MCP-55).
 
-mod http_support;
-mod mcp_support;
+use crate::http_support;
+use crate::mcp_support;
 
 use ajisai_core::Limit;
 use ajisai_server::mcp::ServerOptions;

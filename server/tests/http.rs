@@ -7,8 +7,8 @@
 //! log line, cancellation by a dropped connection, the bounded wait queue and the drain
 //! on SIGTERM.
 
-mod http_support;
-mod mcp_support;
+use crate::http_support;
+use crate::mcp_support;
 
 use http_support::{call, envelope_text, get, post, tools_call, HttpServer, TOKEN};
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};

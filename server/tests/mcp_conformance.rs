@@ -5,7 +5,7 @@
 //! the server deliberately does not offer), and a listed check that starts to pass fails
 //! the run. `run.sh` installs the suite with `npm ci` when it is missing.
 
-mod http_support;
+use crate::http_support;
 
 use std::path::Path;
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! only Words that exist, list every registry family with its Words, say what MCP-22 and
 //! MCP-23 require (checked by key phrases), and stay within the length ceilings.
 
-mod mcp_support;
+use crate::mcp_support;
 
 use mcp_support::*;
 use serde_json::Value;

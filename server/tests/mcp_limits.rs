@@ -8,11 +8,7 @@
 //! This test executable counts its allocations as the binaries do, so in-process
 //! servers enforce `memoryBytes` too.
 
-mod mcp_support;
-
-/// Every allocation is charged to the execution that made it, as in the binaries.
-#[global_allocator]
-static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Counting;
+use crate::mcp_support;
 
 /// What the binaries do first: GMP allocates through the counting allocator, and the
 /// engine asks before big reservations.

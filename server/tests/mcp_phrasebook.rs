@@ -4,7 +4,7 @@
 //! overrides (startup refusal, `--doctor`, the asset digest) and the `words`
 //! description.
 
-mod mcp_support;
+use crate::mcp_support;
 
 use ajisai_core::identity;
 use ajisai_core::numerics;

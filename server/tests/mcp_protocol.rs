@@ -2,7 +2,7 @@
 //! tool list, every tool's result shapes, host errors, resources and the Word template,
 //! determinism, response fitting and sizes.
 
-mod mcp_support;
+use crate::mcp_support;
 
 use mcp_support::*;
 use rmcp::model::{ErrorCode, ReadResourceRequestParams};

@@ -8,8 +8,8 @@
 //! test creates it the same way when it is missing (`python3 -m venv`, then `pip install
 //! -r golden/python/requirements.txt`; Debian's python3 needs the `python3-venv` package).
 
-mod http_support;
-mod mcp_support;
+use crate::http_support;
+use crate::mcp_support;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -11,8 +11,8 @@
 //! with `npm ci` (from the committed lockfile) when it is missing or stale; `.ci/run`
 //! installs it the same way before the tests run.
 
-mod http_support;
-mod mcp_support;
+use crate::http_support;
+use crate::mcp_support;
 
 use mcp_support::{call_raw, sizes, spawn, BIN};
 use serde_json::{json, Value};

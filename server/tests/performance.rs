@@ -9,11 +9,11 @@
 //! (it only ever moves down: when responses shrink, this test asks for the lower value).
 //! Latency is measured and printed (p50/p95 per case), never asserted.
 //!
-//! `cargo test -p ajisai-server --test performance -- --nocapture` prints the table. The
+//! `cargo test -p ajisai-server --test server performance:: -- --nocapture` prints the table. The
 //! debug binary is measured unless `AJISAI_PERF_SERVER` names another build of the server
 //! (e.g. the release binary) — sizes are the same for every build; latencies are not.
 
-mod mcp_support;
+use crate::mcp_support;
 
 use mcp_support::{call_raw, check_form, sizes, Client, BIN};
 use rmcp::model::CallToolRequestParams;

@@ -14,8 +14,8 @@
 //! their own. Run under `--no-default-features` this tests the portable binary, which
 //! has no GMP of its own.
 
-mod cli_support;
-mod mcp_support;
+use crate::cli_support;
+use crate::mcp_support;
 
 use cli_support::Outcome;
 use mcp_support::{call, call_raw, compute, envelope, read, spawn_with_env};

@@ -6,8 +6,8 @@
 //! served it. The client retries a failed connection or a retryable host error once:
 //! the tools are idempotent.
 
-mod http_support;
-mod mcp_support;
+use crate::http_support;
+use crate::mcp_support;
 
 use http_support::HttpServer;
 use mcp_support::{connect_http, object, Client};

@@ -6,15 +6,22 @@
 //! returns [`Flow::Run`] with a continuation; the loop pushes a frame for the block
 //! and calls the continuation when the frame finishes (or unwinds it on error).
 //! So recursion depth is bounded by `executionSteps` and memory only.
+//!
+//! This file holds the frames and the run loop; clause selection, which the machine runs
+//! itself for the Word that reads clauses, is in [`crate::clauses`], the executor API
+//! [`Ctx`] in `ctx.rs` and the User Word dictionary in `dict.rs`. What those need of the
+//! machine's state is `pub(super)`: visible to the runtime layer, no further.
 
+mod ctx;
 mod dict;
 
+pub use ctx::Ctx;
 pub use dict::{is_name_lexeme, Dictionary, UserWord};
 
-use crate::clauses::{self, Clause, Clauses, Reader, Selection};
+use crate::clauses::{self, Clause, Clauses, Selection};
 use crate::code::Program;
 use crate::code::{Block, Item, Name};
-use crate::compile::{compile, Code, FusedSelection, Op, OpKind};
+use crate::compile::{compile, Code, Op, OpKind};
 use crate::limits::{Halt, Meter, Profile};
 use crate::outcome::{err, CallSite, ErrorCategory, LangError, Pos, Trace, TRACE_MAX_CALLS};
 use crate::value::Value;
@@ -25,7 +32,7 @@ use std::sync::Arc;
 type Bindings = Vec<(Arc<str>, Value)>;
 
 /// What opened a code frame.
-enum FrameKind {
+pub(super) enum FrameKind {
     /// The program run: a barrier.
     Root,
     /// A User Word call: a barrier.
@@ -47,41 +54,41 @@ impl FrameKind {
 /// A clause selection in progress. The machine runs selections itself rather than
 /// through a [`Resume`] continuation: a selection in a loop then costs no allocation
 /// and no frame pair per guard.
-struct ClauseRun {
-    clauses: Arc<Clauses>,
+pub(super) struct ClauseRun {
+    pub(super) clauses: Arc<Clauses>,
     /// The clause whose guard or body runs.
-    index: usize,
+    pub(super) index: usize,
     /// The target, while guards run; `None` once the chosen body runs (a tail-call
     /// loop must not pin the first iteration's values).
-    target: Option<Value>,
+    pub(super) target: Option<Value>,
     /// Whether the chosen body is in tail position of the User Word frame beneath.
-    tail: bool,
+    pub(super) tail: bool,
     /// The clause reader and its position.
-    word: WordId,
-    pos: Option<Pos>,
+    pub(super) word: WordId,
+    pub(super) pos: Option<Pos>,
 }
 
-struct CodeFrame {
-    code: Arc<Code>,
+pub(super) struct CodeFrame {
+    pub(super) code: Arc<Code>,
     /// Index of the next operation (a block holds fewer than 2^32 operations: its
     /// source fits memory; the narrow field keeps frames at 128 bytes, moved inline).
-    pc: u32,
-    kind: FrameKind,
-    bindings: Option<Box<Bindings>>,
+    pub(super) pc: u32,
+    pub(super) kind: FrameKind,
+    pub(super) bindings: Option<Box<Bindings>>,
     /// The pending KEEP flag of this frame.
-    keep: bool,
+    pub(super) keep: bool,
     /// Values below this index are invisible to the frame (isolation base).
-    floor: usize,
+    pub(super) floor: usize,
     /// Whether this block is in tail position of the User Word frame beneath it (a
     /// clause body ending that Word's body): a self-call ending it is a tail call.
-    tail_of: bool,
+    pub(super) tail_of: bool,
     /// After a tail-call iteration: the completion the replaced continuations owe.
-    tail: Option<Box<TailCompletion>>,
+    pub(super) tail: Option<Box<TailCompletion>>,
     /// Whether a KEEP record belongs to this frame (EXEC or User Word under KEEP).
-    keep_record: bool,
+    pub(super) keep_record: bool,
 }
 
-enum Frame {
+pub(super) enum Frame {
     Code(CodeFrame),
     Native {
         cont: Box<dyn Resume>,
@@ -96,7 +103,7 @@ enum Frame {
 /// the result, or a Word's continuation), run once over the lowest base any
 /// iteration had. The later iterations' completions are dropped: each would have
 /// done the same to a stack the next one already replaced.
-struct TailCompletion {
+pub(super) struct TailCompletion {
     /// The Word's continuation; `None` for a selection's body.
     cont: Option<Box<dyn Resume>>,
     base: usize,
@@ -105,7 +112,7 @@ struct TailCompletion {
 }
 
 /// Values a call made under KEEP consumed from below its start, to restore afterwards.
-struct KeepRecord {
+pub(super) struct KeepRecord {
     /// Low-water mark: no index below it has been popped by the call.
     watermark: usize,
     /// Values popped below the mark, in pop order (highest index first).
@@ -115,13 +122,13 @@ struct KeepRecord {
 /// The machine state of one program run (or of a REPL session).
 pub struct Machine {
     /// The Core vocabulary names resolve in.
-    registry: &'static Registry,
-    stack: Vec<Value>,
-    frames: Vec<Frame>,
+    pub(super) registry: &'static Registry,
+    pub(super) stack: Vec<Value>,
+    pub(super) frames: Vec<Frame>,
     dict: Dictionary,
     output: Vec<String>,
-    meter: Meter,
-    keeps: Vec<KeepRecord>,
+    pub(super) meter: Meter,
+    pub(super) keeps: Vec<KeepRecord>,
     root_bindings: Bindings,
     /// Whether any frame may hold a binding: false until the first BIND (or a root run
     /// with persistent root bindings), so name lookups of programs that bind nothing
@@ -142,7 +149,7 @@ enum NameStep {
 }
 
 /// What a fused clause reader does, decided while the operation is borrowed.
-enum SelectStep {
+pub(super) enum SelectStep {
     /// Select among the clauses read at compile time.
     Select(WordId, Arc<Clauses>),
     /// Push the clause blocks and run the clause reader as written.
@@ -411,14 +418,14 @@ impl Machine {
         }
     }
 
-    fn top_code(&self) -> &CodeFrame {
+    pub(super) fn top_code(&self) -> &CodeFrame {
         match self.frames.last() {
             Some(Frame::Code(f)) => f,
             _ => unreachable!("the top frame is a code frame while items run"),
         }
     }
 
-    fn top_code_mut(&mut self) -> &mut CodeFrame {
+    pub(super) fn top_code_mut(&mut self) -> &mut CodeFrame {
         match self.frames.last_mut() {
             Some(Frame::Code(f)) => f,
             _ => unreachable!("the top frame is a code frame while items run"),
@@ -516,7 +523,7 @@ impl Machine {
             .unwrap_or_else(|| "".into())
     }
 
-    fn dispatch_core(
+    pub(super) fn dispatch_core(
         &mut self,
         id: WordId,
         pos: Option<Pos>,
@@ -900,323 +907,13 @@ impl Machine {
         self.apply_flow(flow, word, pos, false)
     }
 
-    /// Start `selection` (its target already taken from the stack) at its first clause.
-    fn start_selection(
-        &mut self,
-        selection: Selection,
-        word: WordId,
-        pos: Option<Pos>,
-        tail: bool,
-    ) -> Result<(), Halt> {
-        let run = ClauseRun {
-            clauses: selection.clauses,
-            index: 0,
-            target: Some(selection.target),
-            tail,
-            word,
-            pos,
-        };
-        let base = self.stack.len();
-        self.enter_clause(run, base, false)
-    }
-
-    /// Run the selection's clause `run.index` over `base`: its guard on the target, or
-    /// the body of an else-guard clause. `reuse`: the top frame (the previous guard's)
-    /// is taken over, else a frame is pushed.
-    fn enter_clause(&mut self, run: ClauseRun, base: usize, reuse: bool) -> Result<(), Halt> {
-        let code = match run.clauses.get(run.index) {
-            None => {
-                let reader = self.reader(run.word);
-                return Err(self.clause_error(clauses::none_fired(reader), &run, reuse));
-            }
-            Some(Clause::Split {
-                else_guard: true, ..
-            })
-            | Some(Clause::Pair { guard: None, .. }) => return self.enter_body(run, base, reuse),
-            Some(Clause::Split { block, .. }) => self.code_of(block),
-            Some(Clause::Pair {
-                guard: Some(guard), ..
-            }) => self.code_of(guard),
-        };
-        let code = match code {
-            Ok(code) => code,
-            Err(e) => return Err(self.clause_error(e, &run, reuse)),
-        };
-        let target = run
-            .target
-            .clone()
-            .expect("guards run while the target is held");
-        push_slot(&mut self.stack, target);
-        self.open_clause_frame(code, 0, run, base, false, reuse);
-        Ok(())
-    }
-
-    /// Run the chosen clause's body on the target over `base` (in tail position of
-    /// the User Word the selection ends, if any). A split clause whose guard just
-    /// reached its `|` in the top frame goes on in place.
-    fn enter_body(&mut self, mut run: ClauseRun, base: usize, reuse: bool) -> Result<(), Halt> {
-        let in_place = reuse
-            && matches!(
-                run.clauses[run.index],
-                Clause::Split {
-                    else_guard: false,
-                    ..
-                }
-            );
-        if in_place {
-            let target = run.target.take().expect("the body starts after the guards");
-            push_slot(&mut self.stack, target);
-            let f = self.top_code_mut();
-            f.tail_of = std::mem::take(&mut run.tail);
-            f.kind = FrameKind::Clause(run);
-            if f.bindings.is_some() {
-                f.bindings = None;
-            }
-            f.keep = false;
-            return Ok(());
-        }
-        let code = match &run.clauses[run.index] {
-            Clause::Split { block, .. } => self.code_of(block),
-            Clause::Pair { body, .. } => self.code_of(body),
-        };
-        let code = match code {
-            Ok(code) => code,
-            Err(e) => return Err(self.clause_error(e, &run, reuse)),
-        };
-        let target = run.target.take().expect("the body starts after the guards");
-        push_slot(&mut self.stack, target);
-        let tail_of = std::mem::take(&mut run.tail);
-        let pc = match &run.clauses[run.index] {
-            Clause::Split { .. } => code.after_bar(),
-            Clause::Pair { .. } => 0,
-        };
-        self.open_clause_frame(code, pc, run, base, tail_of, reuse);
-        Ok(())
-    }
-
     /// The compiled form of a block (compiled now when it has not been).
     #[inline]
-    fn code_of(&self, block: &Arc<Block>) -> Result<Arc<Code>, LangError> {
+    pub(super) fn code_of(&self, block: &Arc<Block>) -> Result<Arc<Code>, LangError> {
         match block.compiled() {
             Some(code) => Ok(code.clone()),
             None => compile(block, self.meter.profile(), self.registry),
         }
-    }
-
-    /// Put a guard or body frame on top, starting at `pc`: the previous guard's,
-    /// taken over, or a new one.
-    fn open_clause_frame(
-        &mut self,
-        code: Arc<Code>,
-        pc: usize,
-        run: ClauseRun,
-        base: usize,
-        tail_of: bool,
-        reuse: bool,
-    ) {
-        let pc = pc as u32;
-        if reuse {
-            let f = self.top_code_mut();
-            f.code = code;
-            f.pc = pc;
-            f.kind = FrameKind::Clause(run);
-            if f.bindings.is_some() {
-                f.bindings = None;
-            }
-            f.keep = false;
-            f.tail_of = tail_of;
-            return;
-        }
-        self.frames.push(Frame::Code(CodeFrame {
-            code,
-            pc,
-            kind: FrameKind::Clause(run),
-            bindings: None,
-            keep: false,
-            floor: base,
-            tail_of,
-            tail: None,
-            keep_record: false,
-        }));
-    }
-
-    /// A selection's error, attributed to the clause reader; a frame being taken over
-    /// is closed first, so positions are found as if the guard had ended.
-    fn clause_error(&mut self, e: LangError, run: &ClauseRun, reuse: bool) -> Halt {
-        if reuse {
-            self.frames.pop();
-        }
-        let name = self.registry.spec(run.word).name;
-        self.attribute(e.into(), name, run.pos)
-    }
-
-    /// A guard or the chosen body ended (the top frame is its clause frame).
-    fn finish_clause(&mut self) -> Result<(), Halt> {
-        let f = self.top_code_mut();
-        let base = f.floor;
-        let FrameKind::Clause(run) = std::mem::replace(&mut f.kind, FrameKind::Block) else {
-            unreachable!("finish_clause runs on a clause frame")
-        };
-        if run.target.is_none() {
-            self.frames.truncate(self.frames.len() - 1);
-            return self.take_clause_result(base, run.word, run.pos);
-        }
-        self.guard_ended(run, base)
-    }
-
-    /// A split clause's guard reached its `|` in the top frame, if the top frame runs
-    /// one (`None`: a `|` anywhere else, an error).
-    fn split_guard_reached_bar(&mut self) -> Option<Result<(), Halt>> {
-        let f = self.top_code();
-        let FrameKind::Clause(run) = &f.kind else {
-            return None;
-        };
-        if run.target.is_none() || !matches!(run.clauses[run.index], Clause::Split { .. }) {
-            return None;
-        }
-        let base = f.floor;
-        if let Some(Value::Bool(true)) = self.stack.get(base..).and_then(<[Value]>::last) {
-            // The common case, in place: the body follows the `|` in this frame.
-            if self.keeps.is_empty() && self.stack.len() == base + 1 {
-                // Only the guard's TRUE lies above the floor: no drop glue to run.
-                if let Some(v) = self.stack.pop() {
-                    v.discard();
-                }
-            } else {
-                self.truncate_to(base);
-            }
-            let f = self.top_code_mut();
-            let FrameKind::Clause(run) = &mut f.kind else {
-                return None;
-            };
-            let target = run.target.take();
-            f.tail_of = std::mem::take(&mut run.tail);
-            if f.bindings.is_some() {
-                f.bindings = None;
-            }
-            f.keep = false;
-            if let Some(target) = target {
-                push_slot(&mut self.stack, target);
-            }
-            return Some(Ok(()));
-        }
-        let f = self.top_code_mut();
-        let FrameKind::Clause(run) = std::mem::replace(&mut f.kind, FrameKind::Block) else {
-            return None;
-        };
-        Some(self.guard_ended(run, base))
-    }
-
-    /// A guard ended over `base` (its frame on top): TRUE runs the clause's body,
-    /// FALSE tries the next clause; anything else is the guard's error.
-    fn guard_ended(&mut self, mut run: ClauseRun, base: usize) -> Result<(), Halt> {
-        let verdict = self.stack[base.min(self.stack.len())..]
-            .last()
-            .map(|v| v.as_bool().ok_or_else(|| v.describe()));
-        self.truncate_to(base);
-        let reader = self.registry.spec(run.word).name;
-        match verdict {
-            None => {
-                Err(self.clause_error(clauses::guard_left_nothing(reader, run.index), &run, true))
-            }
-            Some(Err(got)) => Err(self.clause_error(
-                clauses::guard_left_non_boolean(reader, run.index, &got),
-                &run,
-                true,
-            )),
-            Some(Ok(true)) => self.enter_body(run, base, true),
-            Some(Ok(false)) => {
-                run.index += 1;
-                self.enter_clause(run, base, true)?;
-                Ok(())
-            }
-        }
-    }
-
-    /// A selection's body ended over `base`: its top value is the result.
-    fn take_clause_result(
-        &mut self,
-        base: usize,
-        word: WordId,
-        pos: Option<Pos>,
-    ) -> Result<(), Halt> {
-        let result = self.stack[base.min(self.stack.len())..].last().cloned();
-        self.truncate_to(base);
-        match result {
-            Some(v) => {
-                push_slot(&mut self.stack, v);
-                Ok(())
-            }
-            None => {
-                let name = self.registry.spec(word).name;
-                Err(self.attribute(clauses::body_left_nothing(name).into(), name, pos))
-            }
-        }
-    }
-
-    /// How the clause reader `word` is named in messages, with its else-guard.
-    fn reader(&self, word: WordId) -> Reader<'static> {
-        let spec = self.registry.spec(word);
-        Reader {
-            name: spec.name,
-            else_guard: match spec.role {
-                crate::word::Role::ReadsClauses { else_guard } => else_guard,
-                _ => "",
-            },
-        }
-    }
-
-    /// What a fused clause reader (literal clause blocks read when they compiled)
-    /// will do: select at once when a target that is no block lies below, else (a
-    /// block would be read as one more clause) push the blocks and run the Word as
-    /// written.
-    fn resolve_select(&self, fused: &FusedSelection) -> SelectStep {
-        let floor = self.top_code().floor;
-        let target_below =
-            self.stack.len() > floor && !matches!(self.stack.last(), Some(Value::Block(_)));
-        if target_below {
-            SelectStep::Select(fused.word, fused.clauses.clone())
-        } else {
-            let blocks = fused
-                .pushes
-                .iter()
-                .filter_map(|op| match &op.kind {
-                    OpKind::Push(v) => Some(v.clone()),
-                    _ => None,
-                })
-                .collect();
-            SelectStep::AsWritten(fused.word, blocks)
-        }
-    }
-
-    /// Run a fused clause reader as [`Machine::resolve_select`] decided.
-    fn select(
-        &mut self,
-        step: SelectStep,
-        pos: Option<Pos>,
-        at_block_end: bool,
-    ) -> Result<(), Halt> {
-        let (word, clauses) = match step {
-            SelectStep::AsWritten(word, blocks) => {
-                for b in blocks {
-                    push_slot(&mut self.stack, b);
-                }
-                return self.dispatch_core(word, pos, at_block_end);
-            }
-            SelectStep::Select(word, clauses) => (word, clauses),
-        };
-        let keep = std::mem::take(&mut self.top_code_mut().keep);
-        if let Err(h) = self.meter.step() {
-            let name = self.registry.spec(word).name;
-            return Err(self.attribute(h, name, pos));
-        }
-        let tail = at_block_end && matches!(self.top_code().kind, FrameKind::Word(_));
-        let target = if keep {
-            self.stack.last().cloned().expect("a target lies below")
-        } else {
-            self.pop()
-        };
-        self.start_selection(Selection { clauses, target }, word, pos, tail)
     }
 
     /// Let a continuation abandoned by an error restore the stack over `stack[base..]`.
@@ -1279,7 +976,7 @@ impl Machine {
     }
 
     /// Attach the responsible Word and position to an error (first attribution wins).
-    fn attribute(&self, h: Halt, word: &str, pos: Option<Pos>) -> Halt {
+    pub(super) fn attribute(&self, h: Halt, word: &str, pos: Option<Pos>) -> Halt {
         match h {
             Halt::Error(e) => {
                 let located = self.locate(e, pos);
@@ -1314,7 +1011,7 @@ impl Machine {
     /// nested calls included). Marks are non-decreasing from outer to inner
     /// records, so the records to update form a suffix of `keeps`.
     #[inline]
-    fn pop(&mut self) -> Value {
+    pub(super) fn pop(&mut self) -> Value {
         let v = self
             .stack
             .pop()
@@ -1330,7 +1027,7 @@ impl Machine {
         v
     }
 
-    fn truncate_to(&mut self, len: usize) {
+    pub(super) fn truncate_to(&mut self, len: usize) {
         if self.keeps.is_empty() {
             while self.stack.len() > len {
                 if let Some(v) = self.stack.pop() {
@@ -1380,343 +1077,6 @@ impl Machine {
     }
 }
 
-/// What an executor sees: the machine, the invocation's KEEP flag, its Word and position.
-pub struct Ctx<'m> {
-    m: &'m mut Machine,
-    keep: bool,
-    word: WordId,
-    pos: Option<Pos>,
-    /// Whether the invocation ends a User Word's body (the Word frame is on top).
-    tail: bool,
-    /// The floor of the frame the Word runs in (no executor opens or closes frames).
-    floor: usize,
-}
-
-impl Ctx<'_> {
-    /// Whether the invocation is under KEEP.
-    #[inline]
-    pub fn keep(&self) -> bool {
-        self.keep
-    }
-
-    /// The canonical name of the running Word.
-    pub fn word_name(&self) -> &'static str {
-        self.m.registry.spec(self.word).name
-    }
-
-    /// The invoking token's position.
-    pub fn pos(&self) -> Option<Pos> {
-        self.pos
-    }
-
-    /// How many frames are open (constant across the iterations of a tail call).
-    pub fn frame_depth(&self) -> usize {
-        self.m.frames.len()
-    }
-
-    /// Number of values the current frame can see.
-    #[inline(always)]
-    pub fn depth(&self) -> usize {
-        self.m.stack.len().saturating_sub(self.floor)
-    }
-
-    /// Fail with `stackUnderflow` unless the frame holds at least `n` values.
-    #[inline(always)]
-    pub fn need(&self, n: usize) -> Result<(), LangError> {
-        let have = self.depth();
-        if have < n {
-            return Err(self.underflow(n, have));
-        }
-        Ok(())
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn underflow(&self, n: usize, have: usize) -> LangError {
-        err::stack_underflow(format!(
-            "{} needs {} operand{} but the stack holds {}",
-            self.word_name(),
-            n,
-            if n == 1 { "" } else { "s" },
-            have
-        ))
-    }
-
-    /// The value `i` places below the top (0 = top). The caller checked the depth.
-    #[inline(always)]
-    pub fn peek(&self, i: usize) -> &Value {
-        &self.m.stack[self.m.stack.len() - 1 - i]
-    }
-
-    /// The top `n` values, bottom to top, after an underflow check.
-    #[inline(always)]
-    pub fn operands(&self, n: usize) -> Result<&[Value], LangError> {
-        self.need(n)?;
-        let len = self.m.stack.len();
-        Ok(&self.m.stack[len - n..])
-    }
-
-    /// Consume `n` operands (unless under KEEP) and push `results`.
-    pub fn finish(
-        &mut self,
-        n: usize,
-        results: impl IntoIterator<Item = Value>,
-    ) -> Result<Flow, Halt> {
-        if !self.keep {
-            self.m.drop_top(n);
-        }
-        self.m.stack.extend(results);
-        Ok(Flow::Done)
-    }
-
-    /// Consume `n` operands (unless under KEEP) and push one result.
-    #[inline(always)]
-    pub fn finish1(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
-        let len = self.m.stack.len();
-        if !self.keep && n > 0 && n <= len && self.m.keeps.is_empty() {
-            // No KEEP record to feed: overwrite the lowest operand in place.
-            let stack = &mut self.m.stack;
-            while stack.len() > len - n + 1 {
-                if let Some(v) = stack.pop() {
-                    v.discard();
-                }
-            }
-            std::mem::replace(&mut stack[len - n], result).discard();
-            return Ok(Flow::Done);
-        }
-        self.finish1_slow(n, result)
-    }
-
-    #[inline(never)]
-    fn finish1_slow(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
-        if !self.keep {
-            self.m.drop_top(n);
-        }
-        push_slot(&mut self.m.stack, result);
-        Ok(Flow::Done)
-    }
-
-    /// Push a value.
-    #[inline]
-    pub fn push(&mut self, v: Value) {
-        push_slot(&mut self.m.stack, v);
-    }
-
-    /// Pop the top value regardless of KEEP. The caller checked the depth.
-    #[inline]
-    pub fn pop(&mut self) -> Value {
-        self.m.pop()
-    }
-
-    /// Stack length (absolute, for isolated-frame bases).
-    #[inline]
-    pub fn stack_len(&self) -> usize {
-        self.m.stack.len()
-    }
-
-    /// The values from absolute index `base` to the top.
-    pub fn frame_values(&self, base: usize) -> &[Value] {
-        &self.m.stack[base.min(self.m.stack.len())..]
-    }
-
-    /// Pop down to absolute length `len`.
-    pub fn truncate(&mut self, len: usize) {
-        self.m.truncate_to(len);
-    }
-
-    /// The meters.
-    #[inline]
-    pub fn meter(&mut self) -> &mut Meter {
-        &mut self.m.meter
-    }
-
-    /// The profile in force.
-    pub fn profile(&self) -> &Profile {
-        self.m.meter.profile()
-    }
-
-    /// Charge `numericWork`.
-    #[inline]
-    pub fn charge_numeric(&mut self, units: u64) -> Result<(), Halt> {
-        self.m.meter.charge_numeric(units)
-    }
-
-    /// Charge `collectionWork`.
-    #[inline]
-    pub fn charge_collection(&mut self, units: u64) -> Result<(), Halt> {
-        self.m.meter.charge_collection(units)
-    }
-
-    /// Append an output line.
-    pub fn print(&mut self, line: String) {
-        self.m.output.push(line);
-    }
-
-    /// The User dictionary.
-    pub fn dictionary(&self) -> &Dictionary {
-        &self.m.dict
-    }
-
-    /// The User dictionary, mutably.
-    pub fn dictionary_mut(&mut self) -> &mut Dictionary {
-        &mut self.m.dict
-    }
-
-    /// Whether `name` (normalized) is bound in a frame the current code can see.
-    pub fn is_bound_visible(&self, name: &str) -> bool {
-        self.m.lookup_binding(name).is_some()
-    }
-
-    /// Bind `name` (normalized) in the current frame.
-    pub fn bind(&mut self, name: Arc<str>, value: Value) {
-        self.m.may_be_bound = true;
-        let f = self.m.top_code_mut();
-        let b = f.bindings.get_or_insert_with(Default::default);
-        if let Some(slot) = b.iter_mut().find(|(n, _)| *n == name) {
-            slot.1 = value;
-        } else {
-            b.push((name, value));
-        }
-    }
-
-    /// When this invocation is the last token of a User Word body: that Word
-    /// (COND passes it on so a self-call ending the selected clause is a tail call).
-    pub fn tail_word(&self) -> Option<Arc<UserWord>> {
-        if !self.tail {
-            return None;
-        }
-        match &self.m.top_code().kind {
-            FrameKind::Word(w) => Some(w.clone()),
-            _ => None,
-        }
-    }
-
-    /// The clause reader's whole call (docs/reference/frames.md#isolation-of-block-frames): the
-    /// clause blocks on top of the stack (consumed whatever happens next,
-    /// docs/reference/errors.md#the-stack-after-an-error), read into clauses, and the target below
-    /// them (kept under KEEP), handed to the machine to select.
-    pub fn select_clauses(&mut self) -> Result<Flow, Halt> {
-        self.need(1)?;
-        let reader = self.m.reader(self.word);
-        let depth = self.depth();
-        let k = (0..depth)
-            .take_while(|&i| matches!(self.peek(i), Value::Block(_)))
-            .count();
-        if k == 0 {
-            return Err(err::invalid_argument(format!(
-                "{} needs clause blocks on top of the stack, got {}",
-                reader.name,
-                self.peek(0).describe()
-            ))
-            .into());
-        }
-        let mut blocks: smallvec::SmallVec<[Arc<Block>; 6]> = smallvec::SmallVec::with_capacity(k);
-        for _ in 0..k {
-            if let Value::Block(b) = self.pop() {
-                blocks.push(b);
-            }
-        }
-        blocks.reverse();
-        let clauses = clauses::read(&blocks, reader)?;
-        if self.depth() == 0 {
-            return Err(err::stack_underflow(format!(
-                "{} needs a target value below its clause blocks",
-                reader.name
-            ))
-            .into());
-        }
-        let target = if self.keep {
-            self.peek(0).clone()
-        } else {
-            self.pop()
-        };
-        Ok(Flow::Select(Selection {
-            clauses: Arc::new(clauses),
-            target,
-        }))
-    }
-
-    /// Compile `block` under the profile in force (once: the block keeps its
-    /// compiled form), so a Word can refuse code over a literal limit before it
-    /// consumes its operands.
-    pub fn compile(&self, block: &Arc<Block>) -> Result<(), LangError> {
-        compile(block, self.m.meter.profile(), self.m.registry).map(drop)
-    }
-
-    /// Resolve a String code operand (docs/words/higherOrder.md) to a one-token block applying
-    /// that Word: a Core Word other than KEEP/VENT, or a User Word.
-    pub fn code_from_name(&self, written: &str) -> Result<Arc<Block>, LangError> {
-        let name = Name::new(written);
-        let reg = self.m.registry;
-        // VENT is syntax: its spellings are refused below whatever the vocabulary holds.
-        let usable = match reg.lookup(&name.normalized) {
-            Some(id) => Some(id) != reg.keep_id(),
-            None => self.m.dict.get(&name.normalized).is_some(),
-        };
-        if !usable || crate::lexer::is_vent_spelling(written) {
-            return Err(err::unknown_word(written));
-        }
-        Ok(Arc::new(Block::new(vec![Item::Name { name, pos: None }])))
-    }
-
-    /// Request an isolated evaluation of `block` over `stack[base..]`.
-    pub fn run_isolated(&self, block: Arc<Block>, base: usize, then: Box<dyn Resume>) -> Flow {
-        Flow::Run(Run {
-            block,
-            isolated_base: Some(base),
-            then: Some(then),
-            keep_restore: false,
-            tail_of: None,
-        })
-    }
-
-    /// Apply the generic NIL policy of a fixed-arity Word. `Ok(true)`: handled (NIL passed
-    /// through).
-    #[inline]
-    fn generic_nil_policy(&mut self, spec: &WordSpec) -> Result<bool, Halt> {
-        use crate::word::NilPolicy;
-        let Some(n) = spec.inputs.fixed() else {
-            return Ok(false);
-        };
-        let n = n as usize;
-        match spec.nil_policy {
-            NilPolicy::RejectNil => {
-                let k = n.min(self.depth());
-                if (0..k).any(|i| self.peek(i).is_nil()) {
-                    return Err(err::type_mismatch(format!(
-                        "{} does not accept NIL as an operand",
-                        spec.name
-                    ))
-                    .into());
-                }
-                self.need(n)?;
-                Ok(false)
-            }
-            NilPolicy::Passthrough | NilPolicy::PassthroughThenProject => {
-                self.need(n)?;
-                let stack = &self.m.stack;
-                let nil = stack[stack.len() - n..]
-                    .iter()
-                    .find(|v| v.is_nil())
-                    .cloned();
-                match nil {
-                    Some(v) => {
-                        self.finish1(n, v)?;
-                        Ok(true)
-                    }
-                    None => Ok(false),
-                }
-            }
-            _ => Ok(false),
-        }
-    }
-
-    /// Build an error of `category` (the machine attaches Word and position).
-    pub fn error(&self, category: ErrorCategory, message: impl Into<String>) -> Halt {
-        LangError::new(category, message).into()
-    }
-}
-
 /// The position of the operation a frame is executing: a code frame's at pc - 1 (the
 /// pc moves past an operation before it runs), a continuation's Word's.
 fn executing_pos(frame: &Frame) -> Option<Pos> {
@@ -1733,7 +1093,7 @@ fn executing_pos(frame: &Frame) -> Option<Pos> {
 /// ([`crate::limits::grow_vec`]): a stack of millions of slots never reserves twice its
 /// size at once, so the host's memory ceiling holds within its allowed overshoot.
 #[inline(always)]
-fn push_slot(stack: &mut Vec<Value>, v: Value) {
+pub(super) fn push_slot(stack: &mut Vec<Value>, v: Value) {
     if stack.len() == stack.capacity() {
         grow_stack(stack);
     }
