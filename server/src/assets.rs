@@ -32,12 +32,12 @@ const EMBEDDED: [(&str, &str, &str); 6] = [
     (
         "outcomes.json",
         "application/json",
-        include_str!("../assets/outcomes.json"),
+        include_str!("../../spec/outcomes.json"),
     ),
     (
         "phrasebook.ajisai",
         "text/plain",
-        include_str!("../assets/phrasebook.ajisai"),
+        include_str!("../../docs/phrasebook/phrasebook.ajisai"),
     ),
     (
         "quickstart.md",
@@ -52,12 +52,12 @@ const EMBEDDED: [(&str, &str, &str); 6] = [
     (
         "vocabulary.json",
         "application/json",
-        include_str!("../assets/vocabulary.json"),
+        include_str!("../../spec/vocabulary.json"),
     ),
     (
         "words.json",
         "application/json",
-        include_str!("../assets/words.json"),
+        include_str!("../../spec/words.json"),
     ),
 ];
 

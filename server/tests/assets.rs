@@ -5,16 +5,18 @@
 //! and what is committed; with `AJISAI_BLESS=1 cargo test -p ajisai-server --test
 //! assets` it rewrites them (then rebuild, since the assets are compiled in):
 //!
-//! - `server/assets/words.json` — the canonical registry (= `spec/words.json`);
-//! - `server/assets/outcomes.json` — the outcome ids (= `spec/outcomes.json`);
-//! - `server/assets/phrasebook.ajisai` — a copy of `docs/phrasebook/phrasebook.ajisai`;
-//! - `server/assets/vocabulary.json` and `spec/vocabulary.json` — MCP-59;
+//! - `spec/vocabulary.json` — MCP-59;
 //! - `server/assets/result.schema.json` (compact) and `spec/result.schema.json`
 //!   (indented for reading) — MCP-39 (docs/mcp/envelope.md);
 //! - `server/assets/quickstart.md` — the hand-written `quickstart-preface.md`, the
 //!   boundary line, then the writing protocol: the hand-written
 //!   `protocol-syntax.md` and every Word generated from the registry (MCP-58);
 //! - `server/assets/assets.sha256` — `<name> <sha256 hex>` per asset, sorted.
+//!
+//! The other embedded assets are embedded from their one source, not copied:
+//! `spec/words.json` and `spec/outcomes.json` (written by `words/tests/registry.rs`),
+//! `spec/vocabulary.json` (written here) and `docs/phrasebook/phrasebook.ajisai` (written by
+//! hand; its digests by `words/tests/phrasebook.rs`). `scripts/bless` runs every generator.
 //!
 //! The other tests run every example of the quickstart (MCP-88; docs/mcp/verification.md) and check the
 //! digests and the vocabulary.
@@ -657,6 +659,16 @@ fn digest_record(assets: &[(&str, &str)]) -> String {
     assets::digest_lines(assets.iter().map(|(n, b)| (*n, b.as_bytes())))
 }
 
+/// Where the embedded asset `name` is committed (relative to the workspace root): its one
+/// source, which `server/src/assets.rs` embeds.
+fn embedded_path(name: &str) -> String {
+    match name {
+        "phrasebook.ajisai" => "docs/phrasebook/phrasebook.ajisai".into(),
+        "outcomes.json" | "vocabulary.json" | "words.json" => format!("spec/{name}"),
+        _ => format!("server/assets/{name}"),
+    }
+}
+
 /// Every generated file: (path relative to the workspace root, contents).
 fn generated_files() -> Vec<(String, String)> {
     link();
@@ -686,10 +698,9 @@ fn generated_files() -> Vec<(String, String)> {
     );
     let mut files: Vec<(String, String)> = embedded
         .into_iter()
-        .map(|(n, b)| (format!("server/assets/{n}"), b))
+        .map(|(n, b)| (embedded_path(n), b))
         .collect();
     files.push(("server/assets/assets.sha256".into(), record));
-    files.push(("spec/vocabulary.json".into(), vocabulary));
     files.push(("spec/result.schema.json".into(), schema_pretty));
     files
 }
@@ -717,11 +728,11 @@ fn generated_assets_are_current() {
         "generated assets differ from the committed ones: {}; run AJISAI_BLESS=1 cargo test -p ajisai-server --test server assets::, rebuild and commit",
         drifted.join(", ")
     );
-    // The embedded copies are the committed files (a stale build would differ).
+    // The embedded assets are the committed files (a stale build would differ).
     for a in assets::all() {
         assert_eq!(
             a.bytes,
-            read(&format!("server/assets/{}", a.name)),
+            read(&embedded_path(a.name)),
             "{} is embedded from an older build",
             a.name
         );
