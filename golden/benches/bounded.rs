@@ -15,9 +15,9 @@
 use ajisai_core::limits::InterruptFlag;
 use ajisai_golden::programs;
 use ajisai_golden::{link, Rng};
+use ajisai_server::host::memory::{self, Counting};
 use ajisai_server::mcp::validate::ToolKind;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
-use ajisai_server::memory::{self, Counting};
 use serde_json::Value;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -50,7 +50,9 @@ fn measure(server: &AjisaiServer, name: &str, source: &str, deadline: Duration) 
     });
     let start = Instant::now();
     let (answer, usage) = server.executor().execute_measured(
-        ToolKind::COMPUTE,
+        ToolKind::COMPUTE
+            .source_tool()
+            .expect("compute runs source"),
         source,
         &[],
         flag.clone(),
@@ -139,7 +141,7 @@ fn main() {
     ajisai_numerics_gmp::route_allocations();
     memory::install();
     link();
-    ajisai_server::backend::link();
+    ajisai_server::host::backend::link();
     let server = AjisaiServer::new(ServerOptions::production());
     let backend = ajisai_core::numerics::process().provenance();
     println!(

@@ -460,3 +460,187 @@ fn json_is_written_by_hand_in_four_files_at_most() {
     ));
     assert!(!uses_string_writer("f.write_str(\"0/1\")"));
 }
+
+/// The modules of `server/src` (`mcp::exec`, `host::memory`, …; the binaries excluded) and
+/// the modules each one's code (comments and `#[cfg(test)] mod tests` left out) names
+/// through `crate::` or `super::` paths, grouped imports included.
+fn server_module_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src");
+    let mut files = BTreeMap::new();
+    for (path, text) in ajisai_golden::rust_files(&root) {
+        let rel = path.strip_prefix(&root).expect("under server/src");
+        let mut parts: Vec<String> = rel
+            .with_extension("")
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if parts.first().is_some_and(|p| p == "bin") {
+            continue;
+        }
+        if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+            parts.pop();
+        }
+        let code = text
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or("")
+            .lines()
+            .map(|l| l.split_once("//").map_or(l, |(code, _)| code))
+            .collect::<Vec<_>>()
+            .join("\n");
+        files.insert(parts.join("::"), code);
+    }
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, code) in &files {
+        let here: Vec<&str> = module.split("::").filter(|p| !p.is_empty()).collect();
+        let mut targets = BTreeSet::new();
+        for path in referenced_paths(code) {
+            let mut segments: Vec<&str> = path.split("::").collect();
+            let mut absolute: Vec<&str> = if segments[0] == "crate" {
+                segments.remove(0);
+                Vec::new()
+            } else {
+                let ups = segments.iter().take_while(|s| **s == "super").count();
+                segments.drain(..ups);
+                here[..here.len().saturating_sub(ups)].to_vec()
+            };
+            absolute.extend(segments);
+            // The longest prefix that is a module of the crate.
+            for k in (1..=absolute.len()).rev() {
+                let candidate = absolute[..k].join("::");
+                if files.contains_key(&candidate) {
+                    let inside =
+                        *module == candidate || module.starts_with(&format!("{candidate}::"));
+                    if !inside {
+                        targets.insert(candidate);
+                    }
+                    break;
+                }
+            }
+        }
+        graph.insert(module.clone(), targets);
+    }
+    graph
+}
+
+/// Every `crate::…` and `super::…` path in `code`, a grouped import `p::{a, b::c}` read as
+/// `p::a` and `p::b::c`.
+fn referenced_paths(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < code.len() {
+        let rest = &code[i..];
+        let starts = (rest.starts_with("crate::") || rest.starts_with("super::"))
+            && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'));
+        if !starts {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let head: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        let after = &rest[head.len()..];
+        let prefix = head.trim_end_matches(':');
+        if head.ends_with("::") && after.starts_with('{') {
+            let inner = after[1..].split('}').next().unwrap_or("");
+            for part in inner.split(',') {
+                let part = part.trim().split(" as ").next().unwrap_or("").trim();
+                if !part.is_empty() && part != "self" {
+                    out.push(format!("{prefix}::{part}"));
+                } else if part == "self" {
+                    out.push(prefix.to_string());
+                }
+            }
+        } else {
+            out.push(prefix.to_string());
+        }
+        i += head.len().max(1);
+    }
+    out
+}
+
+/// The modules of `graph` that lie on a cycle, one group per strongly connected set.
+fn cycles(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Vec<Vec<String>> {
+    // Each module's reach, then the groups whose members reach each other.
+    let reach = |start: &String| {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo = vec![start.clone()];
+        while let Some(m) = todo.pop() {
+            for n in graph.get(&m).into_iter().flatten() {
+                if seen.insert(n.clone()) {
+                    todo.push(n.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reaches: std::collections::BTreeMap<&String, _> =
+        graph.keys().map(|m| (m, reach(m))).collect();
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for m in graph.keys() {
+        if !reaches[m].contains(m) || groups.iter().any(|g| g.contains(m)) {
+            continue;
+        }
+        let group: Vec<String> = graph
+            .keys()
+            .filter(|n| reaches[m].contains(*n) && reaches[*n].contains(m))
+            .cloned()
+            .collect();
+        groups.push(group);
+    }
+    groups
+}
+
+/// No module of the server crate reaches itself through its imports: each layer uses
+/// the ones below it only (ARCHITECTURE.md, `server/`).
+#[test]
+fn the_server_crate_has_no_import_cycle() {
+    let graph = server_module_graph();
+    assert!(graph.len() > 20, "the scan sees the crate: {graph:?}");
+    let found = cycles(&graph);
+    assert!(found.is_empty(), "import cycles in server/src: {found:?}");
+}
+
+/// `host` uses neither host of the crate; the CLI and the MCP server use `host`, never
+/// each other.
+#[test]
+fn the_server_hosts_use_host_and_not_each_other() {
+    let graph = server_module_graph();
+    let mut problems = Vec::new();
+    for (module, targets) in &graph {
+        let layer = module.split("::").next().unwrap_or("");
+        for t in targets {
+            let to = t.split("::").next().unwrap_or("");
+            let allowed = match layer {
+                "host" => to == "host",
+                "cli" => to == "cli" || to == "host",
+                "mcp" => to == "mcp" || to == "host",
+                _ => true,
+            };
+            if !allowed {
+                problems.push(format!("{module} uses {t}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The cycle check sees a cycle, grouped imports and `super` paths included.
+#[test]
+fn the_cycle_check_sees_a_cycle() {
+    let paths = referenced_paths("use super::{a, b::C as D};\nlet x = crate::host::memory::f();");
+    assert_eq!(paths, ["super::a", "super::b::C", "crate::host::memory::f"]);
+    let mut graph = std::collections::BTreeMap::new();
+    for (m, t) in [("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")] {
+        graph
+            .entry(m.to_string())
+            .or_insert_with(std::collections::BTreeSet::new)
+            .insert(t.to_string());
+    }
+    assert_eq!(cycles(&graph), vec![vec!["a", "b", "c"]]);
+}

@@ -33,7 +33,7 @@ use ajisai_core::compile as parser;
 use ajisai_core::lexer;
 use ajisai_core::Profile;
 use ajisai_golden::{link, load, on_big_stack, Generator};
-use ajisai_server::mcp::phrasebook::Phrasebook;
+use ajisai_server::host::phrasebook::Phrasebook;
 use ajisai_server::mcp::validate::ToolKind;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use serde_json::Value;
@@ -568,7 +568,7 @@ fn verify_all(what: &str, sources: Vec<Source>) -> (usize, bool, bool) {
     let what = what.to_string();
     on_big_stack(move || {
         link();
-        ajisai_server::memory::install();
+        ajisai_server::host::memory::install();
         let server = AjisaiServer::new(ServerOptions::production());
         let mut problems = Vec::new();
         let (mut stricter, mut suggested, mut run_time_only) = (false, false, 0);
@@ -751,9 +751,9 @@ fn every_evaluation_case_answers_as_expected_through_the_server() {
     let cases: Vec<Value> = doc["cases"].as_array().expect("cases").clone();
     let failures = on_big_stack(move || {
         link();
-        ajisai_server::memory::install();
+        ajisai_server::host::memory::install();
         let server = AjisaiServer::new(ServerOptions::production());
-        let rt = ajisai_server::mcp::modes::runtime().expect("a runtime");
+        let rt = ajisai_server::mcp::startup::version::runtime().expect("a runtime");
         let mut failures = Vec::new();
         for c in &cases {
             let id = c["id"].as_str().unwrap_or("?");

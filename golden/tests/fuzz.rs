@@ -14,7 +14,7 @@
 
 /// Allocations are counted as in the binaries.
 #[global_allocator]
-static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Counting;
+static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
 
 use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::envelope::compute_json;
@@ -23,7 +23,7 @@ use ajisai_core::limits::InterruptFlag;
 use ajisai_core::{Limit, Profile, Value};
 use ajisai_golden::programs::{self, names};
 use ajisai_golden::{link, on_big_stack, Rng};
-use ajisai_server::memory::{self, Execution, OVERSHOOT_BYTES};
+use ajisai_server::host::memory::{self, Execution, OVERSHOOT_BYTES};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Why a run broke the trichotomy or the profile, if it did. Only the memory ceiling

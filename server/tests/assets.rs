@@ -31,7 +31,7 @@ use ajisai_core::limits::Limit;
 use ajisai_core::outcome::{ErrorCategory, NilReason, Trap, TRACE_MAX_CALLS};
 use ajisai_core::word::{registry, Family, WordSpec};
 use ajisai_core::Profile;
-use ajisai_server::assets;
+use ajisai_server::host::assets;
 use serde_json::{json, Value as Json};
 use std::path::PathBuf;
 
@@ -42,7 +42,7 @@ const BOUNDARY: &str = "<!-- BEGIN GENERATED WRITING PROTOCOL -->";
 const QUICKSTART_MAX_BYTES: usize = 16_000;
 
 fn link() {
-    ajisai_server::backend::link();
+    ajisai_server::host::backend::link();
 }
 
 fn root() -> PathBuf {

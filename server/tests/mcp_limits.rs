@@ -14,7 +14,7 @@ use crate::mcp_support;
 /// engine asks before big reservations.
 fn count_memory() {
     ajisai_numerics_gmp::route_allocations();
-    ajisai_server::memory::install();
+    ajisai_server::host::memory::install();
 }
 
 use ajisai_core::limits::InterruptFlag;
@@ -440,7 +440,7 @@ fn holding(vectors: usize) -> String {
 async fn memory_ceiling_stops_a_call_and_frees_its_slot() {
     count_memory();
     assert!(
-        ajisai_server::memory::counting(),
+        ajisai_server::host::memory::counting(),
         "this executable counts allocations"
     );
     let ceiling = 16 * 1024 * 1024;
@@ -508,7 +508,7 @@ async fn after_four_time_bombs_a_fifth_call_is_admitted() {
 #[test]
 fn a_growing_call_stops_within_the_overshoot() {
     count_memory();
-    ajisai_server::backend::link();
+    ajisai_server::host::backend::link();
     let ceiling: u64 = 16 * 1024 * 1024;
     let server = ajisai_server::mcp::AjisaiServer::new(
         ServerOptions::production()
@@ -524,7 +524,9 @@ fn a_growing_call_stops_within_the_overshoot() {
     let integers = "{ [ 'N' ] BIND 3 N POW N 1000 + F } 'F' DEF 1000 F";
     for source in [holding(2000), wide_fractions, integers.to_string()] {
         let (answer, usage) = server.executor().execute_measured(
-            ajisai_server::mcp::validate::ToolKind::COMPUTE,
+            ajisai_server::mcp::validate::ToolKind::COMPUTE
+                .source_tool()
+                .expect("compute runs source"),
             &source,
             &[],
             InterruptFlag::new(),
@@ -537,7 +539,7 @@ fn a_growing_call_stops_within_the_overshoot() {
         assert_eq!(code, "memoryExhausted", "{source}");
         assert!(usage.exceeded);
         assert!(
-            usage.peak_bytes <= ceiling + ajisai_server::memory::OVERSHOOT_BYTES,
+            usage.peak_bytes <= ceiling + ajisai_server::host::memory::OVERSHOOT_BYTES,
             "held {} bytes under a {ceiling}-byte ceiling: {source}",
             usage.peak_bytes
         );
@@ -551,14 +553,16 @@ fn a_growing_call_stops_within_the_overshoot() {
 fn response_bytes_count_the_frame_of_each_revision() {
     use ajisai_server::mcp::exec::Delivery;
     use ajisai_server::mcp::validate::ToolKind;
-    ajisai_server::backend::link();
+    ajisai_server::host::backend::link();
     let source = "0 99 RANGE 1 2 ADD";
     let measure = |limit: u64, delivery: Delivery| {
         let server = ajisai_server::mcp::AjisaiServer::new(
             ServerOptions::production().with_limit(Limit::ResponseBytes, limit),
         );
         let (answer, _) = server.executor().execute_measured(
-            ToolKind::COMPUTE,
+            ToolKind::COMPUTE
+                .source_tool()
+                .expect("compute runs source"),
             source,
             &[],
             InterruptFlag::new(),

@@ -2,11 +2,11 @@
 
 /// Every allocation is charged to the execution that made it (`memoryBytes`).
 #[global_allocator]
-static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Counting;
+static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
 
 fn main() -> std::process::ExitCode {
     // GMP allocates through the counting allocator from its first block on.
     ajisai_numerics_gmp::route_allocations();
-    ajisai_server::memory::install();
+    ajisai_server::host::memory::install();
     ajisai_server::mcp::main()
 }

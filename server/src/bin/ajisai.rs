@@ -5,18 +5,16 @@ use ajisai_server::cli::{self, Exit, Io};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-/// Native stack of the engine thread. The engine never recurses over program or value
-/// depth; this is defence in depth, not a requirement.
-const ENGINE_STACK_BYTES: usize = 256 * 1024 * 1024;
+use ajisai_server::host::ENGINE_STACK_BYTES;
 
 /// Every allocation is charged to the execution that made it (`memoryBytes`).
 #[global_allocator]
-static ALLOCATOR: ajisai_server::memory::Counting = ajisai_server::memory::Counting;
+static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
 
 fn main() -> ExitCode {
     // GMP allocates through the counting allocator from its first block on.
     ajisai_numerics_gmp::route_allocations();
-    ajisai_server::memory::install();
+    ajisai_server::host::memory::install();
     // A fault of a loaded numeric plugin unwinds the engine thread with a
     // `BackendFault`; it is reported below as one line, not as a panic.
     let default_hook = std::panic::take_hook();

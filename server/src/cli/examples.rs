@@ -8,9 +8,9 @@
 //! the form `error:<category>` expects that error instead (a display never starts
 //! with `error:`, so the two cannot be confused).
 
-use super::bounded::Bounded;
 use super::source::{read_file, ReadError};
 use super::{Exit, Io};
+use crate::host::bounded::Bounded;
 use ajisai_core::display::{display_lower_bound, display_polled};
 use ajisai_core::envelope::one_line;
 use ajisai_core::lexer;

@@ -9,7 +9,6 @@
 //! failed example; [`Exit::Usage`] (2) — a usage or I/O error, with nothing on stdout.
 
 pub mod args;
-pub mod bounded;
 pub mod examples;
 pub mod repl;
 pub mod report;
@@ -77,7 +76,7 @@ pub fn select_backend(
     plugin: Option<OsString>,
     warn: &mut dyn FnMut(&str),
 ) -> Result<Selected, String> {
-    crate::backend::select_with(choice, plugin, warn)
+    crate::host::backend::select_with(choice, plugin, warn)
 }
 
 fn usage_error(io: &mut Io<'_>, e: &UsageError) -> Exit {
@@ -115,8 +114,8 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
     // A refused backend choice or plugin is a startup error (exit 2, nothing on
     // stdout): never a silent fallback to another backend.
     let selected = select_backend(
-        std::env::var_os(crate::backend::CHOICE_VAR),
-        std::env::var_os(crate::backend::PLUGIN_VAR),
+        std::env::var_os(crate::host::backend::CHOICE_VAR),
+        std::env::var_os(crate::host::backend::PLUGIN_VAR),
         &mut |w| {
             let _ = writeln!(io.stderr, "ajisai: warning: {w}");
         },

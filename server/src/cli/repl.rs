@@ -8,10 +8,10 @@
 //! line the REPL prints the new output lines, any error, then the stack (`bottom | … | top`,
 //! `(empty)`).
 
-use super::bounded::Bounded;
 use super::report::{error_line, host_error_line, shown_slots, slot_line_bounded};
 use super::{Exit, Io};
-use crate::mcp::hosterror::HostError;
+use crate::host::bounded::Bounded;
+use crate::host::hosterror::HostError;
 use ajisai_core::{Halt, Machine, Profile};
 use std::io;
 

@@ -3,9 +3,9 @@
 //! The envelope is the engine's (`ajisai_core::envelope`); the CLI only appends its
 //! two host fields, `limitProfile` and `backend`, where the server puts `mcp`.
 
-use super::bounded::Bounded;
 use super::{Exit, Io};
-use crate::mcp::hosterror::HostError;
+use crate::host::bounded::Bounded;
+use crate::host::hosterror::HostError;
 use ajisai_core::contract::Verdict;
 use ajisai_core::display::{display, display_lower_bound, display_polled};
 use ajisai_core::engine::{self, CheckReport, ComputeReport, InferReport, Options};

@@ -4,7 +4,7 @@
 
 use super::report::Rendered;
 use super::Exit;
-use crate::mcp::lookup;
+use crate::host::lookup;
 use ajisai_core::code::normalize;
 use ajisai_core::word::{registry, Arity, Family, WordSpec};
 use std::fmt::Write;
@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn every_word_is_listed_once_under_its_family() {
-        crate::backend::link();
+        crate::host::backend::link();
         let all = words(None).stdout;
         for s in registry().specs() {
             let line = format!("\n  {} ", title(s));
@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn doc_shows_the_contract_and_refuses_unknown_words_with_hints() {
-        crate::backend::link();
+        crate::host::backend::link();
         let add = doc("+");
         assert_eq!(add.exit, Exit::Ok);
         assert!(

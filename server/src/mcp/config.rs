@@ -41,8 +41,7 @@ impl Transport {
     }
 }
 
-/// The `retryAfterMs` of `capacityExhausted` (MCP-42; docs/mcp/host-errors.md): a fixed hint, whatever the wait.
-pub const RETRY_AFTER_MS: u64 = 1_000;
+pub use crate::host::RETRY_AFTER_MS;
 
 /// The stack budget of `ok` results (`valueStackBudget`, MCP-53; docs/mcp/envelope.md): 440 KiB.
 pub const VALUE_STACK_BYTES: u64 = ajisai_core::render::VALUE_STACK_BUDGET;

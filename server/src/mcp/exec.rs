@@ -11,12 +11,12 @@
 
 use super::config::ServerOptions;
 use super::gate::{Admission, Gate};
-use super::hosterror::HostError;
-use super::phrasebook::{self, Phrasebook};
-use super::provenance::Provenance;
 use super::result::{self, ToolAnswer, Undeliverable};
-use super::tools::{Handler, SourceCall, ToolKind};
-use crate::memory;
+use crate::host::bounded::Bounded;
+use crate::host::hosterror::HostError;
+use crate::host::memory;
+use crate::host::phrasebook::{self, Phrasebook};
+use crate::host::provenance::Provenance;
 use ajisai_core::engine::{ComputeReport, Options};
 use ajisai_core::envelope::{self, Rendered};
 use ajisai_core::json::HostFields;
@@ -28,6 +28,47 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
+
+/// What runs a source tool's call on the execution thread and builds its delivered
+/// result (each tool's own function; `tools.rs` lists them).
+pub type Runner = fn(&Executor, &SourceCall<'_>) -> Result<ToolAnswer, HostError>;
+
+/// A source tool as the executor knows it: its name (for host errors, logs and metrics)
+/// and its runner. The executor knows no tool by name.
+#[derive(Clone, Copy)]
+pub struct SourceTool {
+    /// The tool's name.
+    pub name: &'static str,
+    /// Runs one call.
+    pub run: Runner,
+}
+
+/// Tools are told apart by name (one runner per name).
+impl PartialEq for SourceTool {
+    fn eq(&self, other: &SourceTool) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for SourceTool {}
+
+impl std::fmt::Debug for SourceTool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// A source tool's call as its runner sees it, on the execution thread.
+pub struct SourceCall<'a> {
+    /// The program text.
+    pub source: &'a str,
+    /// The phrasebook Words defined before it.
+    pub prelude: &'a [Entry],
+    /// Profile and interrupt flag of the execution.
+    pub options: &'a Options,
+    /// The revision's framing of the result.
+    pub delivery: Delivery,
+}
 
 /// How an answer is framed on the wire: the bytes the negotiated protocol revision adds
 /// to the result that `responseBytes` measures (MCP-52 (docs/mcp/envelope.md) measures what is delivered).
@@ -56,10 +97,6 @@ impl Delivery {
         }
     }
 }
-
-/// An execution that held more than this gives freed memory back to the system when it
-/// ends (glibc would keep a bomb's pages otherwise).
-pub const GIVE_BACK_AFTER_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What the engine and the host need to run a source tool, shared by every call.
 pub struct Executor {
@@ -141,14 +178,14 @@ impl Executor {
     /// first. `None` means the call was cancelled and gets no answer (MCP-9; docs/mcp/transports.md).
     pub async fn run(
         self: &Arc<Self>,
-        tool: ToolKind,
+        tool: SourceTool,
         source: String,
         prelude: Vec<Entry>,
         ct: CancellationToken,
         delivery: Delivery,
     ) -> Option<ToolAnswer> {
-        let name = tool.name();
-        if self.poisoned.load(Ordering::Acquire) || crate::backend::poisoned() {
+        let name = tool.name;
+        if self.poisoned.load(Ordering::Acquire) || crate::host::backend::poisoned() {
             return Some(self.host_error(name, &HostError::backend_unavailable()));
         }
         let hooks = self.options.hooks.clone();
@@ -281,7 +318,7 @@ impl Executor {
     /// call that crossed the ceiling answers `memoryExhausted`, whatever it stopped with.
     pub fn execute_counted(
         &self,
-        tool: ToolKind,
+        tool: SourceTool,
         source: &str,
         prelude: &[Entry],
         flag: InterruptFlag,
@@ -294,7 +331,7 @@ impl Executor {
     /// boundedness benchmark).
     pub fn execute_measured(
         &self,
-        tool: ToolKind,
+        tool: SourceTool,
         source: &str,
         prelude: &[Entry],
         flag: InterruptFlag,
@@ -303,26 +340,23 @@ impl Executor {
         std::thread::Result<Result<ToolAnswer, HostError>>,
         memory::Usage,
     ) {
-        let ceiling = self.options.memory_bytes();
-        let account = memory::Execution::begin(ceiling, &flag);
+        let bounded = Bounded::with_flag(self.options.memory_bytes(), flag.clone());
         let answer = catch_unwind(AssertUnwindSafe(|| {
             if let Some(h) = &self.options.hooks {
                 h.before_run(source, &flag);
             }
             self.execute(tool, source, prelude, flag.clone(), delivery)
         }));
-        let usage = account.usage();
-        drop(account);
-        if usage.peak_bytes > GIVE_BACK_AFTER_BYTES {
-            memory::give_back();
-        }
+        let (usage, exhausted) = bounded.close();
         // A panic is a backend failure, whatever its unwinding allocated (a default
         // panic hook symbolizes a backtrace under the call's account).
-        if usage.exceeded && answer.is_ok() {
-            super::metrics::memory_exhausted();
-            return (Ok(Err(HostError::memory_exhausted(ceiling))), usage);
+        match exhausted {
+            Some(e) if answer.is_ok() => {
+                super::metrics::memory_exhausted();
+                (Ok(Err(e)), usage)
+            }
+            _ => (answer, usage),
         }
-        (answer, usage)
     }
 
     /// Run the engine and build the delivered result, on the blocking thread. The
@@ -330,7 +364,7 @@ impl Executor {
     /// (MCP-79; docs/phrasebook.md); an `unknownWord` for an unrequested phrasebook Word says so (MCP-33).
     pub fn execute(
         &self,
-        tool: ToolKind,
+        tool: SourceTool,
         source: &str,
         prelude: &[Entry],
         flag: InterruptFlag,
@@ -340,13 +374,7 @@ impl Executor {
             profile: self.options.profile.clone(),
             interrupt: Some(flag),
         };
-        let Handler::Source(answer) = tool.spec().handler else {
-            return Err(HostError::backend_failure(format!(
-                "{} reached the source-tool executor",
-                tool.name()
-            )));
-        };
-        answer(
+        (tool.run)(
             self,
             &SourceCall {
                 source,

@@ -33,8 +33,7 @@ use tokio_util::sync::CancellationToken;
 /// character at most, plus the envelope of the request).
 pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
 
-/// How many characters of a refused message its stderr line quotes.
-pub const QUOTED_CHARS: usize = 64;
+use crate::host::quote::QUOTED_CHARS;
 
 /// JSON-RPC error codes used here.
 pub mod code {
@@ -1020,7 +1019,7 @@ fn log_refusal(raw: &[u8], what: &str) {
 
 /// At most 64 characters of an id for a message.
 fn shorten(s: &str) -> String {
-    ajisai_core::envelope::shortened(s, QUOTED_CHARS)
+    crate::host::quote::excerpt(s)
 }
 
 /// `\uD800`–`\uDFFF` escapes that do not form a valid surrogate pair, inside strings,

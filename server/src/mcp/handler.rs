@@ -5,15 +5,15 @@
 //! argument into a protocol error.
 
 use super::config::ServerOptions;
-use super::content::{self, Content};
 use super::exec::{Delivery, Executor};
-use super::hosterror::HostError;
-use super::phrasebook::Phrasebook;
-use super::provenance::Provenance;
 use super::resources;
 use super::result::{self, ToolAnswer};
 use super::tools;
 use super::validate::{self, Call, ToolKind};
+use crate::host::content::{self, Content};
+use crate::host::hosterror::HostError;
+use crate::host::phrasebook::Phrasebook;
+use crate::host::provenance::Provenance;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -46,7 +46,7 @@ struct Inner {
 
 impl AjisaiServer {
     /// A server enforcing `options` with the embedded phrasebook, on the process's
-    /// numeric backend. The words and backends must be linked (`crate::backend::link`)
+    /// numeric backend. The words and backends must be linked (`crate::host::backend::link`)
     /// and the backend selected.
     pub fn new(options: ServerOptions) -> AjisaiServer {
         // The embedded phrasebook is verified by the build's tests and again at startup
@@ -176,7 +176,7 @@ impl AjisaiServer {
             &self.inner.phrasebook,
         ) {
             Ok(call) => call,
-            Err(e) => return Some(exec.host_error(&validate::echo(name), &e)),
+            Err(e) => return Some(exec.host_error(&crate::host::quote::echo(name), &e)),
         };
         match call {
             Call::Word { name } => Some(self.word_contract_in(&name, delivery)),
@@ -201,7 +201,7 @@ impl AjisaiServer {
     fn word_contract_in(&self, written: &str, delivery: Delivery) -> ToolAnswer {
         let exec = &self.inner.exec;
         let context = ToolKind::WORD_CONTRACT.name();
-        match super::lookup::word_contract(
+        match crate::host::lookup::word_contract(
             written,
             self.inner.content,
             &self.inner.phrasebook,
@@ -255,7 +255,7 @@ impl AjisaiServer {
                     })?;
                     return Ok(("application/json", self.word_contract_text(&name)));
                 }
-                let shown = resources::echo_uri(uri);
+                let shown = crate::host::quote::uri(uri);
                 return Err(ErrorData::resource_not_found(
                     format!("Resource not found: {shown}"),
                     Some(json!({ "uri": shown })),
@@ -289,7 +289,7 @@ impl AjisaiServer {
             &self.inner.phrasebook,
         )
         .err()?;
-        let answer = exec.host_error(&validate::echo(name), &error);
+        let answer = exec.host_error(&crate::host::quote::echo(name), &error);
         super::metrics::tool_call(name, answer.outcome(), started.elapsed());
         let wire = result::wire_value(&answer.to_call_tool_result());
         // A 2026-07-28 request names its revision in `_meta`; its results carry
@@ -323,7 +323,13 @@ impl AjisaiServer {
         source: &str,
         words: &[String],
     ) -> Result<CallToolResult, HostError> {
-        let names = self.inner.phrasebook.resolve(tool.name(), words)?;
+        let Some(tool) = tool.source_tool() else {
+            return Err(HostError::invalid(format!(
+                "{} runs no source text",
+                tool.name()
+            )));
+        };
+        let names = self.inner.phrasebook.resolve(tool.name, words)?;
         let prelude = self.inner.phrasebook.prelude(&names);
         // Under the call's memory account, as a served call runs.
         match self.inner.exec.execute_counted(
@@ -385,7 +391,7 @@ impl ServerHandler for AjisaiServer {
         let cell = context
             .extensions
             .get::<axum::http::request::Parts>()
-            .and_then(|p| p.extensions.get::<super::http::OutcomeCell>())
+            .and_then(|p| p.extensions.get::<super::logging::OutcomeCell>())
             .cloned();
         let revision = context.protocol_version();
         let delivery = Delivery::for_revision(revision.as_ref().map(|v| v.as_str()));

@@ -17,7 +17,6 @@
 
 use super::framing::{Body as Framed, Framing, MAX_MESSAGE_BYTES};
 use super::handler::AjisaiServer;
-use super::modes::Args;
 use super::validate::ToolKind;
 use axum::body::Body;
 use axum::extract::State;
@@ -72,31 +71,8 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The settings of the command line and the token variable's value. The error is the
-    /// startup fault's text: a token shorter than [`MIN_TOKEN_CHARS`] (or not text), or
-    /// a non-loopback bind without a token.
-    pub fn from_args(
-        addr: SocketAddr,
-        args: &Args,
-        token: Option<std::ffi::OsString>,
-    ) -> Result<Settings, String> {
-        let token = match token {
-            None => None,
-            Some(t) => Some(
-                t.into_string()
-                    .map_err(|_| format!("{TOKEN_VAR} is not valid text"))?,
-            ),
-        };
-        Settings::new(
-            addr,
-            token,
-            args.allowed_hosts.clone(),
-            args.allowed_origins.clone(),
-            args.max_connections as usize,
-        )
-    }
-
-    /// Settings from their parts (tests build them directly).
+    /// Settings from their parts. The error is the startup fault's text: a token shorter
+    /// than [`MIN_TOKEN_CHARS`], or a non-loopback bind without a token.
     pub fn new(
         addr: SocketAddr,
         token: Option<String>,
@@ -342,22 +318,6 @@ struct Logged {
     outcome: Option<&'static str>,
 }
 
-/// The outcome a tool-call handler records for the request's log line (rmcp hands the
-/// HTTP request's parts, extensions included, to the handler).
-#[derive(Clone, Default)]
-pub struct OutcomeCell(Arc<Mutex<Option<&'static str>>>);
-
-impl OutcomeCell {
-    /// Record the outcome of the call.
-    pub fn set(&self, outcome: &'static str) {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
-    }
-
-    fn get(&self) -> Option<&'static str> {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
 /// One stderr line per request (MCP-3 (docs/mcp/index.md) as amended for HTTP): never the source.
 fn log_request(
     method: &Method,
@@ -369,7 +329,7 @@ fn log_request(
     let bytes = http_body::Body::size_hint(response.body())
         .exact()
         .map_or_else(|| "-".to_string(), |b| b.to_string());
-    let field = |v: Option<&str>| v.map_or_else(|| "-".to_string(), super::validate::echo);
+    let field = |v: Option<&str>| v.map_or_else(|| "-".to_string(), crate::host::quote::echo);
     super::logging::request(format_args!(
         "http method={method} path={path} rpc={} tool={} outcome={} status={} ms={} bytes={bytes}",
         field(logged.rpc.as_deref()),
@@ -535,7 +495,7 @@ impl Shared {
                 .body(Body::empty())
                 .unwrap_or_else(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "error\n")),
             Framed::Forward { bytes, remapped } => {
-                let cell = OutcomeCell::default();
+                let cell = super::logging::OutcomeCell::default();
                 parts.extensions.insert(cell.clone());
                 parts.headers.insert(
                     header::CONTENT_LENGTH,

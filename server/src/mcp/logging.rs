@@ -326,6 +326,23 @@ impl Drop for EventLine {
     }
 }
 
+/// The outcome a tool-call handler records for the request's log line (rmcp hands the
+/// HTTP request's parts, extensions included, to the handler).
+#[derive(Clone, Default)]
+pub struct OutcomeCell(std::sync::Arc<std::sync::Mutex<Option<&'static str>>>);
+
+impl OutcomeCell {
+    /// Record the outcome of the call.
+    pub fn set(&self, outcome: &'static str) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+    }
+
+    /// The outcome recorded, if any.
+    pub fn get(&self) -> Option<&'static str> {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
 /// The text of a panic payload: a message, or a numeric plugin's fault report.
 pub fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {

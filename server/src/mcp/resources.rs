@@ -16,7 +16,7 @@ pub const SCHEMA: &str = "ajisai://schema/result";
 /// `ajisai://limits`.
 pub const LIMITS: &str = "ajisai://limits";
 /// `ajisai://phrasebook`.
-pub const PHRASEBOOK: &str = super::phrasebook::URI;
+pub const PHRASEBOOK: &str = crate::host::phrasebook::URI;
 /// The Word template's prefix.
 pub const WORDS_PREFIX: &str = "ajisai://words/";
 /// The Word template.
@@ -218,15 +218,6 @@ pub fn decode_name(encoded: &str) -> Result<String, String> {
         return Err("the Word name is blank".to_string());
     }
     Ok(name)
-}
-
-/// A URI echoed in an error, at most 200 characters.
-pub fn echo_uri(uri: &str) -> String {
-    if uri.chars().count() <= 200 {
-        uri.to_string()
-    } else {
-        uri.chars().take(200).collect()
-    }
 }
 
 #[cfg(test)]

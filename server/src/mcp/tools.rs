@@ -6,12 +6,11 @@
 //! and the `words` argument's phrasebook sentence are generated at startup from the
 //! registry and the effective phrasebook, so they cannot drift from what runs.
 
-use super::exec::{Delivery, Executor};
-use super::hosterror::HostError;
-use super::phrasebook::{Phrasebook, MAX_NAME_CHARS, MAX_WORDS};
+use super::exec::{Executor, Runner, SourceCall, SourceTool};
 use super::result::ToolAnswer;
-use super::validate::MAX_WORD_CHARS;
-use ajisai_core::engine::{self, Options};
+use crate::host::hosterror::HostError;
+use crate::host::phrasebook::{Phrasebook, MAX_NAME_CHARS, MAX_WORDS};
+use ajisai_core::engine;
 use ajisai_core::envelope;
 use ajisai_core::phrasebook::Entry;
 use ajisai_core::word::{registry, Family};
@@ -19,24 +18,12 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-/// A source tool's call as its handler sees it, on the execution thread.
-pub struct SourceCall<'a> {
-    /// The program text.
-    pub source: &'a str,
-    /// The phrasebook Words defined before it.
-    pub prelude: &'a [Entry],
-    /// Profile and interrupt flag of the execution.
-    pub options: &'a Options,
-    /// The revision's framing of the result.
-    pub delivery: Delivery,
-}
-
 /// How a tool is answered.
 #[derive(Clone, Copy)]
 pub enum Handler {
     /// Runs a program (`source`, `words`): passes the concurrency gate, the deadline
     /// and the memory account, then this function builds the delivered result.
-    Source(fn(&Executor, &SourceCall<'_>) -> Result<ToolAnswer, HostError>),
+    Source(Runner),
     /// Looks a Word up (`word`), answered at once without running anything.
     WordLookup,
 }
@@ -54,6 +41,9 @@ pub struct ToolSpec {
     /// How it is answered.
     pub handler: Handler,
 }
+
+/// The longest `word` argument, in characters (MCP-18; docs/mcp/tools.md).
+pub const MAX_WORD_CHARS: usize = 64;
 
 /// `compute`: run a program.
 pub const COMPUTE: ToolSpec = ToolSpec {
@@ -144,7 +134,18 @@ impl ToolKind {
 
     /// Whether the tool runs source text (and so passes the concurrency gate).
     pub fn is_source_tool(self) -> bool {
-        matches!(self.0.handler, Handler::Source(_))
+        self.source_tool().is_some()
+    }
+
+    /// The tool as the executor runs it, when it runs source text.
+    pub fn source_tool(self) -> Option<SourceTool> {
+        match self.0.handler {
+            Handler::Source(run) => Some(SourceTool {
+                name: self.0.name,
+                run,
+            }),
+            Handler::WordLookup => None,
+        }
     }
 }
 
@@ -339,7 +340,7 @@ mod tests {
 
     #[test]
     fn families_come_from_the_registry() {
-        crate::backend::link();
+        crate::host::backend::link();
         let p = families_paragraph();
         assert!(p.contains("exactArithmetic: ABS ADD"), "{p}");
         assert!(p.contains("Symbolic aliases + - * / = != < <= > >= % ^ stand for ADD SUB MUL DIV EQ NEQ LT LTE GT GTE MOD VENT."), "{p}");
@@ -349,7 +350,7 @@ mod tests {
     /// title, its description filled, and the input schema its handler implies.
     #[test]
     fn tools_are_listed_from_their_specs() {
-        crate::backend::link();
+        crate::host::backend::link();
         let schema = Arc::new(JsonObject::new());
         let listed = tools(&schema, 1_000, &Phrasebook::empty());
         assert_eq!(listed.len(), ToolSpec::ALL.len());

@@ -4,10 +4,12 @@
 //! failure is a host error (`invalidRequest`, `unknownTool` or `sourceTooLarge`),
 //! delivered as a tool result, never as a JSON-RPC error.
 
-use super::hosterror::{HostError, HostErrorCode};
-use super::phrasebook::Phrasebook;
+use super::exec::SourceTool;
 use super::tools::Handler;
 pub use super::tools::ToolKind;
+use crate::host::hosterror::{HostError, HostErrorCode};
+use crate::host::phrasebook::Phrasebook;
+use crate::host::quote::echo;
 use serde_json::Value;
 
 /// A validated call.
@@ -16,7 +18,7 @@ pub enum Call {
     /// `compute`, `check` or `infer_contracts`.
     Source {
         /// Which of the three.
-        tool: ToolKind,
+        tool: SourceTool,
         /// The program text.
         source: String,
         /// The requested phrasebook Words, canonical spelling, as requested.
@@ -29,20 +31,7 @@ pub enum Call {
     },
 }
 
-/// The longest `word` argument, in characters (MCP-18; docs/mcp/tools.md).
-pub const MAX_WORD_CHARS: usize = 64;
-
-/// A caller-supplied text quoted in a message: one line, at most 64 characters.
-pub fn echo(s: &str) -> String {
-    let one = ajisai_core::envelope::one_line(s);
-    if one.chars().count() <= 64 {
-        one
-    } else {
-        let mut cut: String = one.chars().take(63).collect();
-        cut.push('…');
-        cut
-    }
-}
+pub use super::tools::MAX_WORD_CHARS;
 
 fn type_name(v: &Value) -> &'static str {
     match v {
@@ -120,30 +109,37 @@ pub fn validate(
     }
     match tool.spec().handler {
         Handler::WordLookup => validate_word(args),
-        Handler::Source(_) => validate_source(tool, args, source_bytes, phrasebook),
+        Handler::Source(run) => validate_source(
+            SourceTool {
+                name: tool.name(),
+                run,
+            },
+            args,
+            source_bytes,
+            phrasebook,
+        ),
     }
 }
 
-fn missing(tool: ToolKind, arg: &str) -> HostError {
-    HostError::invalid(format!(
-        "Missing required argument `{arg}` for {}.",
-        tool.name()
-    ))
+fn missing(tool: &str, arg: &str) -> HostError {
+    HostError::invalid(format!("Missing required argument `{arg}` for {tool}."))
 }
 
 fn validate_source(
-    tool: ToolKind,
+    tool: SourceTool,
     args: &serde_json::Map<String, Value>,
     source_bytes: u64,
     phrasebook: &Phrasebook,
 ) -> Result<Call, HostError> {
     // 4. Missing required argument.
-    let source = args.get("source").ok_or_else(|| missing(tool, "source"))?;
+    let source = args
+        .get("source")
+        .ok_or_else(|| missing(tool.name, "source"))?;
     // 5. Wrong JSON types.
     let Value::String(source) = source else {
         return Err(HostError::invalid(format!(
             "Argument `source` of {} must be a string, not {}.",
-            tool.name(),
+            tool.name,
             type_name(source)
         )));
     };
@@ -152,7 +148,7 @@ fn validate_source(
         let Value::Array(items) = w else {
             return Err(HostError::invalid(format!(
                 "Argument `words` of {} must be an array of strings, not {}.",
-                tool.name(),
+                tool.name,
                 type_name(w)
             )));
         };
@@ -162,7 +158,7 @@ fn validate_source(
                 other => {
                     return Err(HostError::invalid(format!(
                         "Entry `words[{i}]` of {} must be a string, not {}.",
-                        tool.name(),
+                        tool.name,
                         type_name(other)
                     )))
                 }
@@ -174,14 +170,14 @@ fn validate_source(
     if source.is_empty() {
         return Err(HostError::invalid(format!(
             "Argument `source` of {} is empty; pass Ajisai source text.",
-            tool.name()
+            tool.name
         )));
     }
     if source.len() as u64 > source_bytes {
         return Err(HostError::source_too_large(source_bytes));
     }
     // 7. `words` entries.
-    let words = phrasebook.resolve(tool.name(), &words)?;
+    let words = phrasebook.resolve(tool.name, &words)?;
     Ok(Call::Source {
         tool,
         source: source.clone(),
@@ -191,7 +187,9 @@ fn validate_source(
 
 fn validate_word(args: &serde_json::Map<String, Value>) -> Result<Call, HostError> {
     let tool = ToolKind::WORD_CONTRACT;
-    let word = args.get("word").ok_or_else(|| missing(tool, "word"))?;
+    let word = args
+        .get("word")
+        .ok_or_else(|| missing(tool.name(), "word"))?;
     let Value::String(word) = word else {
         return Err(HostError::invalid(format!(
             "Argument `word` of word_contract must be a string, not {}.",
@@ -309,7 +307,7 @@ mod tests {
         assert_eq!(
             v("compute", json!({"source": "1 2 ADD", "words": []})),
             Ok(Call::Source {
-                tool: ToolKind::COMPUTE,
+                tool: ToolKind::COMPUTE.source_tool().expect("a source tool"),
                 source: "1 2 ADD".into(),
                 words: vec![]
             })

@@ -132,7 +132,7 @@ mod tests {
     /// hint after the suggestions; a hit or a plain misspelling carries none.
     #[test]
     fn misses_carry_the_hint_for_the_name() {
-        crate::backend::link();
+        crate::host::backend::link();
         let provenance = Provenance::new(
             "ab",
             "mcp-local-stdio",
@@ -144,7 +144,7 @@ mod tests {
         );
         let book = Phrasebook::embedded().expect("the embedded phrasebook loads");
         let answer = |name: &str| -> serde_json::Value {
-            let json = word_contract(name, super::super::content::content(), &book, &provenance)
+            let json = word_contract(name, crate::host::content::content(), &book, &provenance)
                 .expect("an envelope");
             serde_json::from_str(&json).expect("JSON")
         };
@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn names_resolve_case_insensitively_and_through_aliases() {
-        crate::backend::link();
+        crate::host::backend::link();
         assert_eq!(canonical("add"), Some("ADD"));
         assert_eq!(canonical(" + "), Some("ADD"));
         assert_eq!(canonical("/"), Some("DIV"));

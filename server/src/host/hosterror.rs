@@ -142,7 +142,7 @@ impl HostError {
             HostErrorCode::CapacityExhausted,
             format!("All {slots} execution slots stayed busy for {wait_ms} ms; retry shortly."),
         );
-        e.retry_after_ms = Some(super::config::RETRY_AFTER_MS);
+        e.retry_after_ms = Some(super::RETRY_AFTER_MS);
         e
     }
 
@@ -362,7 +362,7 @@ mod tests {
         let e = HostError::capacity_exhausted(4, 1000).envelope(&prov());
         let expected = format!(
             "{{\"schemaVersion\":7,\"status\":\"hostError\",\"error\":{{\"code\":\"capacityExhausted\",\"message\":\"All 4 execution slots stayed busy for 1000 ms; retry shortly.\",\"retryable\":true,\"limit\":\"concurrentExecutions\",\"retryAfterMs\":1000}},\"mcp\":{{\"serverVersion\":\"{}\",\"engineVersion\":\"{}\",\"assetDigest\":\"ab\",\"limitProfile\":\"mcp-local-stdio\",\"backend\":{{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}}}}}}",
-            super::super::SERVER_VERSION,
+            crate::host::SERVER_VERSION,
             ajisai_core::ENGINE_VERSION
         );
         assert_eq!(e, expected);

@@ -1,19 +1,25 @@
-//! One CLI execution under `memoryBytes` (1 GiB in `cli-local`, the profile's value
-//! under `--profile mcp`): `ajisai run`, `check` and `contract` each, every `ajisai
-//! test` example, a whole `repl` session. Everything it allocates — the engine's values
-//! and the text printed from them — counts against one account ([`crate::memory`]); a
-//! run that crosses the ceiling stops at its next poll and answers the host error
-//! `memoryExhausted`, never a panic, an abort or a signal.
+//! One bounded execution, as every host runs one: under `memoryBytes`, with the interrupt
+//! flag the engine polls. For the CLI that is `ajisai run`, `check` and `contract` each,
+//! every `ajisai test` example, a whole `repl` session (1 GiB in `cli-local`, the
+//! profile's value under `--profile mcp`); for the MCP server one tool call. Everything
+//! it allocates — the engine's values and the text rendered from them — counts against
+//! one account ([`crate::host::memory`]); a run that crosses the ceiling stops at its
+//! next poll and answers the host error `memoryExhausted`, never a panic, an abort or a
+//! signal.
 
-use crate::mcp::hosterror::HostError;
-use crate::memory;
+use crate::host::hosterror::HostError;
+use crate::host::memory;
 use ajisai_core::limits::{Halt, Interrupt, InterruptFlag};
 use ajisai_core::Profile;
 
 /// The ceiling when a profile declares none.
 pub const DEFAULT_MEMORY_BYTES: u64 = 1024 * 1024 * 1024;
 
-/// An open CLI execution: its interrupt flag and memory account.
+/// An execution that held more than this gives freed memory back to the system when it
+/// ends (glibc would keep a bomb's pages otherwise).
+pub const GIVE_BACK_AFTER_BYTES: u64 = 16 * 1024 * 1024;
+
+/// An open execution: its interrupt flag and memory account.
 pub struct Bounded {
     flag: InterruptFlag,
     ceiling: u64,
@@ -23,8 +29,15 @@ pub struct Bounded {
 impl Bounded {
     /// Open an execution under `profile`'s `memoryBytes` on this thread.
     pub fn begin(profile: &Profile) -> Bounded {
-        let flag = InterruptFlag::new();
-        let ceiling = profile.memory_bytes.unwrap_or(DEFAULT_MEMORY_BYTES);
+        Bounded::with_flag(
+            profile.memory_bytes.unwrap_or(DEFAULT_MEMORY_BYTES),
+            InterruptFlag::new(),
+        )
+    }
+
+    /// Open an execution under `ceiling` bytes on this thread, raising `flag` (which a
+    /// deadline may raise too) when memory runs out.
+    pub fn with_flag(ceiling: u64, flag: InterruptFlag) -> Bounded {
         let account = memory::Execution::begin(ceiling, &flag);
         Bounded {
             flag,
@@ -61,13 +74,19 @@ impl Bounded {
     /// Close the account; `memoryExhausted` when the execution crossed its ceiling. Big
     /// executions give their memory back to the system.
     pub fn finish(self) -> Option<HostError> {
+        self.close().1
+    }
+
+    /// [`Bounded::finish`], also returning what the execution held.
+    pub fn close(self) -> (memory::Usage, Option<HostError>) {
         let usage = self.account.usage();
         drop(self.account);
-        if usage.peak_bytes > crate::mcp::exec::GIVE_BACK_AFTER_BYTES {
+        if usage.peak_bytes > GIVE_BACK_AFTER_BYTES {
             memory::give_back();
         }
-        usage
+        let exhausted = usage
             .exceeded
-            .then(|| HostError::memory_exhausted(self.ceiling))
+            .then(|| HostError::memory_exhausted(self.ceiling));
+        (usage, exhausted)
     }
 }

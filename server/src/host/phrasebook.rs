@@ -11,8 +11,9 @@
 //! module only reads the file and keeps the result.
 
 use super::hosterror::HostError;
-use super::validate::echo;
-use crate::assets;
+use super::quote::echo;
+use crate::host::assets;
+use ajisai_core::code::normalize;
 use ajisai_core::outcome::{ErrorCategory, LangError};
 use ajisai_core::phrasebook::{Entry, LoadError, Phrasebook as Book};
 use ajisai_core::suggest::closest;
@@ -257,7 +258,8 @@ impl Phrasebook {
     /// The `invalidRequest` for a `words` entry that names no phrasebook Word.
     fn unknown_entry(&self, tool: &str, i: usize, written: &str) -> HostError {
         let shown = echo(written);
-        let mut message = if super::lookup::canonical(written).is_some() {
+        let core = ajisai_core::word::registry();
+        let mut message = if core.lookup(&normalize(written.trim())).is_some() {
             format!(
                 "Entry `words[{i}]` of {tool} names `{shown}`, a Core Word: Core Words need no `words` entry, only phrasebook Words do"
             )
@@ -366,13 +368,13 @@ mod tests {
     use super::*;
 
     fn book() -> Phrasebook {
-        crate::backend::link();
+        crate::host::backend::link();
         Phrasebook::embedded().expect("the embedded phrasebook loads")
     }
 
     #[test]
     fn empty_phrasebook_refuses_every_name_but_accepts_none() {
-        crate::backend::link();
+        crate::host::backend::link();
         let p = Phrasebook::empty();
         assert_eq!(p.resolve("compute", &[]), Ok(vec![]));
         let e = p.resolve("compute", &["double".to_string()]).unwrap_err();
@@ -453,7 +455,7 @@ mod tests {
 
     #[test]
     fn faults_are_one_line_with_the_line_number() {
-        crate::backend::link();
+        crate::host::backend::link();
         let text = format!(
             "{{ 2 * }} 'DOUBLE' DEF\n#:digest sha256:{}\n",
             "0".repeat(64)
@@ -473,7 +475,7 @@ mod tests {
 
     #[test]
     fn an_override_replaces_the_phrasebook_in_the_asset_digest() {
-        crate::backend::link();
+        crate::host::backend::link();
         let embedded = book();
         assert_eq!(embedded.asset_digest(), assets::asset_digest());
         let text = "# nothing here\n";

@@ -6,12 +6,12 @@
 //! check does not stop independent ones; a check whose prerequisite failed reports
 //! `FAIL … skipped: <prerequisite>`.
 
-use super::config::ServerOptions;
-use super::content;
-use super::handler::AjisaiServer;
-use super::modes::{self, EXIT_FAULT, EXIT_OK};
-use super::phrasebook::{Fault, Phrasebook};
-use super::validate::ToolKind;
+use super::version::{self, EXIT_FAULT, EXIT_OK};
+use crate::host::content;
+use crate::host::phrasebook::{Fault, Phrasebook};
+use crate::mcp::config::ServerOptions;
+use crate::mcp::handler::AjisaiServer;
+use crate::mcp::validate::ToolKind;
 use ajisai_core::numerics;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -50,11 +50,11 @@ fn skipped(label: &'static str, prerequisite: &str) -> Check {
 
 /// Run every check and print the report; the result is the exit code.
 pub fn run() -> u8 {
-    crate::backend::link();
+    crate::host::backend::link();
     // Backend first: reading the phrasebook must not fix one by itself.
-    let selected = crate::backend::select_from_env();
+    let selected = crate::host::backend::select_from_env();
     let phrasebook = Phrasebook::from_env();
-    print!("{}", modes::version_text(&selected, &phrasebook));
+    print!("{}", version::version_text(&selected, &phrasebook));
     println!();
     let checks = checks(&selected, &phrasebook);
     for c in &checks {
@@ -78,7 +78,7 @@ pub fn checks(
 ) -> Vec<Check> {
     let mut out = Vec::with_capacity(7);
     // D1 runtime.
-    let runtime = modes::runtime().map_err(|e| format!("cannot start the async runtime: {e}"));
+    let runtime = version::runtime().map_err(|e| format!("cannot start the async runtime: {e}"));
     let runtime = runtime.and_then(|rt| {
         let pool = rt.block_on(async { tokio::task::spawn_blocking(|| 1 + 1).await });
         match pool {
@@ -125,7 +125,11 @@ pub fn checks(
     out.push(Check {
         label: "numeric backend",
         result: match selected {
-            Ok(s) => Ok(format!("{} — {}", modes::numerics_text(selected), s.reason)),
+            Ok(s) => Ok(format!(
+                "{} — {}",
+                version::numerics_text(selected),
+                s.reason
+            )),
             Err(e) => Err(e.clone()),
         },
     });
@@ -163,7 +167,7 @@ pub fn checks(
 
 fn build_detail() -> String {
     let memory = ServerOptions::production().memory_bytes();
-    let counted = if crate::memory::counting() {
+    let counted = if crate::host::memory::counting() {
         "every allocation counted"
     } else {
         "allocations not counted in this executable"
@@ -313,7 +317,7 @@ fn parity(
     examples: &[Program],
 ) -> Result<String, String> {
     // Every available backend: the built-in ones and a configured, loaded plugin.
-    let backends = crate::backend::available();
+    let backends = crate::host::backend::available();
     let label = |b: &numerics::Selected| format!("{} ({})", b.backend.kind().id(), b.origin.id());
     if backends.len() < 2 {
         let only = backends

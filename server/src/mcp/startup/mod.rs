@@ -1,28 +1,18 @@
 //! The command line (MCP-2, MCP-5..7; docs/mcp/transports.md, docs/mcp/index.md) and serve mode (MCP-3, MCP-4).
 
-use super::config::{ServerOptions, Transport};
-use super::content;
-use super::handler::AjisaiServer;
-use super::phrasebook::{Fault, Origin, Phrasebook};
-use super::{doctor, framing, http, logging, transport, PROGRAM, SERVER_VERSION};
-use ajisai_core::numerics::Selected;
-use ajisai_core::Profile;
+pub mod doctor;
+pub mod version;
+
+use crate::host::content;
+use crate::host::phrasebook::Phrasebook;
+use crate::mcp::config::{ServerOptions, Transport};
+use crate::mcp::handler::AjisaiServer;
+use crate::mcp::{framing, http, logging, transport, PROGRAM, SERVER_VERSION};
 use rmcp::ServiceExt;
 use std::ffi::OsString;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-
-/// Native stack of every runtime thread, the blocking pool that runs the engine
-/// included. The engine never recurses over program or value depth; this is defence in
-/// depth, not a requirement (the memory is reserved, not committed).
-pub const ENGINE_STACK_BYTES: usize = 256 * 1024 * 1024;
-
-/// Exit code: served until EOF, printed help/version, or every doctor check passed.
-pub const EXIT_OK: u8 = 0;
-/// Exit code: a startup fault, or a failing doctor check.
-pub const EXIT_FAULT: u8 = 1;
-/// Exit code: a usage error.
-pub const EXIT_USAGE: u8 = 2;
+use version::{runtime, version_text, EXIT_FAULT, EXIT_OK, EXIT_USAGE};
 
 /// The usage line (clap prints it in usage errors, MCP-5 as amended: clap's format).
 pub const USAGE: &str = "ajisai-mcp-server [--help | --version | --doctor] [--http <ADDR:PORT>] [--max-concurrency <N>] [--max-connections <N>] [--allowed-host <NAME>]... [--allowed-origin <ORIGIN>]...";
@@ -116,9 +106,9 @@ pub fn run(args: &[OsString]) -> u8 {
             EXIT_OK
         }
         Mode::Version => {
-            crate::backend::link();
+            crate::host::backend::link();
             // Backend first: reading the phrasebook must not fix one by itself.
-            let selected = crate::backend::select_from_env();
+            let selected = crate::host::backend::select_from_env();
             let phrasebook = Phrasebook::from_env();
             print!("{}", version_text(&selected, &phrasebook));
             EXIT_OK
@@ -176,66 +166,33 @@ succeeded; 1 startup fault or a failing doctor check; 2 usage error.
     )
 }
 
-/// The `numerics` line's value, or why it is unavailable.
-pub fn numerics_text(selected: &Result<Selected, String>) -> String {
-    match selected {
-        Ok(s) => {
-            let p = s.provenance();
-            format!("{} ({}, {})", p.kind, p.library, p.origin)
-        }
-        Err(e) => format!("unavailable ({e})"),
-    }
-}
-
-/// The `assets` line's value: the asset digest with the effective phrasebook (MCP-83; docs/mcp/resources.md),
-/// or why it is unavailable.
-pub fn assets_text(phrasebook: &Result<Phrasebook, Fault>) -> String {
-    match phrasebook {
-        Ok(p) => p.asset_digest().to_string(),
-        Err(Fault::Unreadable { .. }) => {
-            "unavailable (the AJISAI_PHRASEBOOK file cannot be read)".to_string()
-        }
-        Err(Fault::Invalid {
-            origin: Origin::Override(_),
-            ..
-        }) => "unavailable (the AJISAI_PHRASEBOOK file is not a valid phrasebook)".to_string(),
-        Err(Fault::Invalid { .. }) => {
-            "unavailable (the embedded phrasebook does not verify)".to_string()
-        }
-    }
-}
-
-/// The seven lines of `--version` (MCP-7), with the asset digest of the effective
-/// phrasebook.
-pub fn version_text(
-    selected: &Result<Selected, String>,
-    phrasebook: &Result<Phrasebook, Fault>,
-) -> String {
-    let c = content::content();
-    format!(
-        "{PROGRAM} {SERVER_VERSION}\nengine: {}\nspecification: {}\nassets: {}\nregistry: {}\nnumerics: {}\nprofile: {}\n",
-        ajisai_core::ENGINE_VERSION,
-        ajisai_core::SPECIFICATION_VERSION,
-        assets_text(phrasebook),
-        c.registry_digest,
-        numerics_text(selected),
-        Profile::MCP_LOCAL_STDIO.name
-    )
-}
-
-/// Build the runtime: worker threads and the blocking pool, all with a large stack.
-pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_name("ajisai-mcp")
-        .thread_stack_size(ENGINE_STACK_BYTES)
-        .max_blocking_threads(16)
-        .build()
-}
-
 fn fault(step: &str, why: &str) -> u8 {
     logging::line(format_args!("startup: {step}: {why}"));
     EXIT_FAULT
+}
+
+/// The HTTP settings of the command line and the token variable's value. The error is the
+/// startup fault's text: a token that is not text, shorter than
+/// [`http::MIN_TOKEN_CHARS`], or missing on a non-loopback bind.
+fn http_settings(
+    addr: std::net::SocketAddr,
+    args: &Args,
+    token: Option<OsString>,
+) -> Result<http::Settings, String> {
+    let token = match token {
+        None => None,
+        Some(t) => Some(
+            t.into_string()
+                .map_err(|_| format!("{} is not valid text", http::TOKEN_VAR))?,
+        ),
+    };
+    http::Settings::new(
+        addr,
+        token,
+        args.allowed_hosts.clone(),
+        args.allowed_origins.clone(),
+        args.max_connections as usize,
+    )
 }
 
 /// Serve mode: verify, select, build, then speak MCP until stdin closes, or over HTTP
@@ -252,24 +209,22 @@ fn serve_logged(args: &Args) -> u8 {
     // The HTTP settings are checked before anything is built: a bad token or an
     // unprotected public bind is a startup fault of its own.
     let http = match args.http {
-        Some(addr) => {
-            match http::Settings::from_args(addr, args, std::env::var_os(http::TOKEN_VAR)) {
-                Ok(settings) => Some(settings),
-                Err(why) => return fault("http", &why),
-            }
-        }
+        Some(addr) => match http_settings(addr, args, std::env::var_os(http::TOKEN_VAR)) {
+            Ok(settings) => Some(settings),
+            Err(why) => return fault("http", &why),
+        },
         None => None,
     };
-    crate::backend::link();
+    crate::host::backend::link();
     if let Err(e) = content::verify() {
         return fault("embedded assets", &e);
     }
     // The backend is fixed before the phrasebook is read, so that reading it cannot
     // fix one by itself (a big literal needs arithmetic); faults still answer in the
     // order of MCP-4: phrasebook before backend.
-    let selected = crate::backend::select_with(
-        std::env::var_os(crate::backend::CHOICE_VAR),
-        std::env::var_os(crate::backend::PLUGIN_VAR),
+    let selected = crate::host::backend::select_with(
+        std::env::var_os(crate::host::backend::CHOICE_VAR),
+        std::env::var_os(crate::host::backend::PLUGIN_VAR),
         &mut |w| logging::line(format_args!("warning: {w}")),
     );
     // Step 2 (MCP-78; docs/phrasebook.md): the fault line is `[ajisai-mcp] phrasebook: line <n>: <problem>`.
