@@ -388,7 +388,7 @@ pub fn compare(expect: &Expect, report: &ComputeReport) -> Vec<String> {
 }
 
 /// The 70 canonical Core Word names in the order of the founding specification's Summary
-/// table (WORDS.md of the steering repository; docs/words/index.md lists them by family)
+/// table (the founding Word reference; docs/words/index.md lists them by family)
 /// (independent of which families are linked into this build).
 pub const CORE_WORDS: [&str; 70] = [
     "TRUE",
@@ -731,6 +731,27 @@ pub fn workspace_scripts() -> Vec<(std::path::PathBuf, String)> {
     out.extend(files_ending(&root.join("golden/e2e"), ".mjs"));
     out.extend(files_ending(&root.join("golden/python"), ".py"));
     out.extend(files_ending(&root.join("golden/mcp-conformance"), ".sh"));
+    out.extend(files_ending(&root.join("packaging"), ".mjs"));
+    out.extend(files_ending(&root.join("packaging"), ".js"));
+    out
+}
+
+/// The golden data and the evaluation corpus with their READMEs (`golden/*.json`,
+/// `golden/seed/`, `golden/conformance/`, `eval/`): their notes cite the guide, as code
+/// does.
+pub fn golden_data() -> Vec<(std::path::PathBuf, String)> {
+    let root = repository_root();
+    let mut out = Vec::new();
+    for dir in ["golden", "golden/seed", "golden/conformance", "eval"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("a readable folder") {
+            let path = entry.expect("a readable entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.ends_with(".json") || name == "README.md" {
+                let text = std::fs::read_to_string(&path).expect("readable data");
+                out.push((path, text));
+            }
+        }
+    }
     out
 }
 

@@ -759,8 +759,8 @@ fn cites_a_public_standard(line: &str, at: usize) -> bool {
     ["JSON-RPC", "RFC"].iter().any(|s| before.contains(s))
 }
 
-/// Code, scripts, the guide, the README and the codemap point at pages of `docs/`, never at
-/// section numbers or files of a specification outside the repository.
+/// Code, scripts, the golden data, the guide, the README and the codemap point at pages of
+/// `docs/`, never at section numbers or files of a specification outside the repository.
 #[test]
 fn nothing_cites_a_document_outside_the_repository() {
     let root = docs()
@@ -772,6 +772,7 @@ fn nothing_cites_a_document_outside_the_repository() {
     for (path, text) in sources
         .into_iter()
         .chain(ajisai_golden::workspace_scripts())
+        .chain(ajisai_golden::golden_data())
     {
         let rel = path
             .strip_prefix(&root)
@@ -818,8 +819,9 @@ fn nothing_cites_a_document_outside_the_repository() {
     );
 }
 
-/// Every `docs/….md` or `docs/….md#anchor` a source file or script names is a page of
-/// the guide with that heading, so a link in a comment does not rot when pages move.
+/// Every `docs/….md` or `docs/….md#anchor` a source file, script or golden data file names
+/// is a page of the guide with that heading, so a link in a note does not rot when pages
+/// move.
 #[test]
 fn every_guide_page_the_code_names_exists() {
     let anchors_of: BTreeMap<String, BTreeSet<String>> = pages()
@@ -835,6 +837,7 @@ fn every_guide_page_the_code_names_exists() {
     for (path, text) in sources
         .into_iter()
         .chain(ajisai_golden::workspace_scripts())
+        .chain(ajisai_golden::golden_data())
     {
         for (at, _) in text.match_indices("docs/") {
             let target: String = text[at + 5..]

@@ -1,5 +1,6 @@
-//! Every example written in the specification (golden/spec-examples.json, extracted
-//! from LANGUAGE.md and WORDS.md) runs and gives exactly the stated result.
+//! Every example written in the specification (golden/spec-examples.json, extracted from
+//! the founding language specification and Word reference, each with the guide page that
+//! states it now) runs and gives exactly the stated result.
 
 use ajisai_core::display::display;
 use ajisai_core::engine::{compute, Options};
