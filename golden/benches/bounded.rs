@@ -16,7 +16,7 @@ use ajisai_core::limits::InterruptFlag;
 use ajisai_golden::programs;
 use ajisai_golden::{link, Rng};
 use ajisai_server::host::memory::{self, Counting};
-use ajisai_server::mcp::validate::ToolKind;
+use ajisai_server::mcp::service::validate::ToolKind;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use serde_json::Value;
 use std::sync::mpsc;

@@ -630,6 +630,34 @@ fn the_server_hosts_use_host_and_not_each_other() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The MCP server's layers, from the top: each uses only those below it (and `logging`,
+/// which every layer may use, uses none).
+const MCP_LAYERS: [&str; 5] = ["startup", "transport", "protocol", "service", "logging"];
+
+/// Inside the MCP server, imports point down: startup → transport → protocol → service
+/// (→ `host`, checked above); a transport only moves messages, the service knows no wire.
+#[test]
+fn the_mcp_layers_point_down() {
+    let graph = server_module_graph();
+    let rank = |module: &str| {
+        let layer = module.strip_prefix("mcp::")?.split("::").next()?;
+        MCP_LAYERS.iter().position(|l| *l == layer)
+    };
+    let mut seen = 0;
+    let mut problems = Vec::new();
+    for (module, targets) in &graph {
+        let Some(from) = rank(module) else { continue };
+        seen += 1;
+        for t in targets {
+            if rank(t).is_some_and(|to| to < from) {
+                problems.push(format!("{module} uses {t}, a layer above it"));
+            }
+        }
+    }
+    assert!(seen > 15, "the scan sees the layers: {seen}");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// The cycle check sees a cycle, grouped imports and `super` paths included.
 #[test]
 fn the_cycle_check_sees_a_cycle() {

@@ -34,7 +34,7 @@ use ajisai_core::lexer;
 use ajisai_core::Profile;
 use ajisai_golden::{link, load, on_big_stack, Generator};
 use ajisai_server::host::phrasebook::Phrasebook;
-use ajisai_server::mcp::validate::ToolKind;
+use ajisai_server::mcp::service::validate::ToolKind;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use serde_json::Value;
 use std::collections::BTreeSet;

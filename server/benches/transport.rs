@@ -132,7 +132,8 @@ fn stdio(calls: u64) {
             s.exchange(&line(id));
         }
     }
-    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(calls as usize); 3];
+    let mut times: Vec<Vec<Duration>> =
+        (0..3).map(|_| Vec::with_capacity(calls as usize)).collect();
     let mut bytes = [0usize; 3];
     for i in 0..calls {
         // Each goes first, second and third in turn.

@@ -524,7 +524,7 @@ fn a_growing_call_stops_within_the_overshoot() {
     let integers = "{ [ 'N' ] BIND 3 N POW N 1000 + F } 'F' DEF 1000 F";
     for source in [holding(2000), wide_fractions, integers.to_string()] {
         let (answer, usage) = server.executor().execute_measured(
-            ajisai_server::mcp::validate::ToolKind::COMPUTE
+            ajisai_server::mcp::service::validate::ToolKind::COMPUTE
                 .source_tool()
                 .expect("compute runs source"),
             &source,
@@ -551,8 +551,8 @@ fn a_growing_call_stops_within_the_overshoot() {
 /// exactly under an earlier revision does not fit under 2026-07-28 and is elided there.
 #[test]
 fn response_bytes_count_the_frame_of_each_revision() {
-    use ajisai_server::mcp::exec::Delivery;
-    use ajisai_server::mcp::validate::ToolKind;
+    use ajisai_server::mcp::service::exec::Delivery;
+    use ajisai_server::mcp::service::validate::ToolKind;
     ajisai_server::host::backend::link();
     let source = "0 99 RANGE 1 2 ADD";
     let measure = |limit: u64, delivery: Delivery| {
@@ -581,13 +581,13 @@ fn response_bytes_count_the_frame_of_each_revision() {
     assert_eq!(at_limit, whole);
     assert!(env.get("stackElided").is_none(), "fits exactly: {env}");
     // Under 2026-07-28 the same limit holds 24 bytes less of it: a slot is elided.
-    let modern = Delivery::for_revision(Some("2026-07-28"));
+    let modern = ajisai_server::mcp::protocol::revision::delivery(Some("2026-07-28"));
     assert_eq!(
         modern.frame_bytes,
         Delivery::RESULT_TYPE_MEMBER.len() as u64
     );
     assert_eq!(
-        Delivery::for_revision(Some("2025-11-25")),
+        ajisai_server::mcp::protocol::revision::delivery(Some("2025-11-25")),
         Delivery::default()
     );
     let (framed, env) = measure(whole, modern);

@@ -1,34 +1,27 @@
-//! The MCP server `ajisai-mcp-server` (docs/mcp/): rmcp over stdio or Streamable HTTP
-//! ([`http`]), four tools, six resources and a Word template, host errors, admission and
-//! delivery limits, and Prometheus metrics in HTTP mode ([`metrics`]).
+//! The MCP server `ajisai-mcp-server` (docs/mcp/), in layers whose imports point one way
+//! (`golden/tests/architecture.rs`):
 //!
-//! The engine owns every language-visible field; this host validates requests
-//! ([`validate`]), admits them through the concurrency gate ([`gate`]), runs them on
-//! blocking threads under the wall-time deadline ([`exec`]), fits the result into the
-//! response limit, attaches the `mcp` provenance block ([`crate::host::provenance`]) and delivers it.
+//! - [`startup`] — the command line, serve mode, `--version`, `--doctor`, exit codes;
+//! - [`transport`] — stdin/stdout, and Streamable HTTP with its guards, probes and metrics
+//!   endpoint; a transport only moves messages;
+//! - [`protocol`] — JSON-RPC framing, the revision rule, the rmcp adapter;
+//! - [`service`] — what the server does, knowing no transport: four tools, six resources
+//!   and a Word template, validation, the concurrency gate, the deadline, the memory
+//!   account, fitting the result into the response limit with the `mcp` provenance block;
+//! - below them all, [`crate::host`] (what every host shares) and [`logging`] (every stderr
+//!   line through one bounded queue).
 //!
-//! Startup ([`startup`]): no arguments serves MCP on stdin/stdout, `--http ADDR:PORT` serves
-//! it at `/mcp`; `--help`, `--version` and `--doctor` ([`startup::doctor`]) print and exit. Only JSON-RPC ever reaches stdout in serve
-//! mode; diagnostics go to stderr as single `[ajisai-mcp]` lines ([`logging`]).
+//! The engine owns every language-visible field. Only JSON-RPC ever reaches stdout in
+//! serve mode; diagnostics go to stderr as single `[ajisai-mcp]` lines.
 
-pub mod config;
-pub mod exec;
-pub mod framing;
-pub mod gate;
-pub mod handler;
-pub mod http;
-pub mod inline;
 pub mod logging;
-pub mod metrics;
-pub mod resources;
-pub mod result;
+pub mod protocol;
+pub mod service;
 pub mod startup;
-pub mod tools;
 pub mod transport;
-pub mod validate;
 
-pub use config::{Hooks, ServerOptions};
-pub use handler::AjisaiServer;
+pub use service::config::{Hooks, ServerOptions};
+pub use service::AjisaiServer;
 
 use std::process::ExitCode;
 

@@ -9,9 +9,9 @@
 use super::version::{self, EXIT_FAULT, EXIT_OK};
 use crate::host::content;
 use crate::host::phrasebook::{Fault, Phrasebook};
-use crate::mcp::config::ServerOptions;
-use crate::mcp::handler::AjisaiServer;
-use crate::mcp::validate::ToolKind;
+use crate::mcp::service::config::ServerOptions;
+use crate::mcp::service::validate::ToolKind;
+use crate::mcp::service::AjisaiServer;
 use ajisai_core::numerics;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;

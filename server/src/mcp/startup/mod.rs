@@ -5,9 +5,12 @@ pub mod version;
 
 use crate::host::content;
 use crate::host::phrasebook::Phrasebook;
-use crate::mcp::config::{ServerOptions, Transport};
-use crate::mcp::handler::AjisaiServer;
-use crate::mcp::{framing, http, logging, transport, PROGRAM, SERVER_VERSION};
+use crate::mcp::protocol::framing;
+use crate::mcp::service::config;
+use crate::mcp::service::config::{ServerOptions, Transport};
+use crate::mcp::service::AjisaiServer;
+use crate::mcp::transport::{http, stdio};
+use crate::mcp::{logging, PROGRAM, SERVER_VERSION};
 use rmcp::ServiceExt;
 use std::ffi::OsString;
 use std::time::Duration;
@@ -43,11 +46,11 @@ pub struct Args {
     #[arg(long, value_name = "ADDR:PORT")]
     pub http: Option<std::net::SocketAddr>,
     /// Execution slots (`concurrentExecutions`), on either transport.
-    #[arg(long, value_name = "N", default_value_t = super::config::DEFAULT_SLOTS,
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_SLOTS,
           value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub max_concurrency: u64,
     /// Open HTTP connections at most; further connections wait to be accepted.
-    #[arg(long, value_name = "N", default_value_t = super::http::DEFAULT_MAX_CONNECTIONS,
+    #[arg(long, value_name = "N", default_value_t = http::DEFAULT_MAX_CONNECTIONS,
           value_parser = clap::value_parser!(u64).range(1..=65_536), requires = "http")]
     pub max_connections: u64,
     /// A `Host` accepted on `/mcp` and `/metrics` besides the loopback names.
@@ -161,8 +164,8 @@ environment:
 exit codes: 0 stdin closed or the HTTP server drained, or help/version/doctor
 succeeded; 1 startup fault or a failing doctor check; 2 usage error.
 ",
-        slots = super::config::DEFAULT_SLOTS,
-        connections = super::http::DEFAULT_MAX_CONNECTIONS,
+        slots = config::DEFAULT_SLOTS,
+        connections = http::DEFAULT_MAX_CONNECTIONS,
     )
 }
 
@@ -305,7 +308,7 @@ fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
             s.precheck(params)
         }))
     };
-    let (io, writer) = match transport::stdio(framing, server.clone()) {
+    let (io, writer) = match stdio::stdio(framing, server.clone()) {
         Ok(t) => t,
         Err(e) => return fault("stdio", &e.to_string()),
     };

@@ -1,97 +1,102 @@
-//! The four tools (MCP-16..24; docs/mcp/tools.md), each described once in a [`ToolSpec`]: name, title,
-//! description, accepted arguments (which decide its input schema) and handler.
-//! Adding a tool means adding one `const` here and listing it in [`ToolSpec::ALL`].
+//! The tools (MCP-16..24; docs/mcp/tools.md), one file each in this folder: its
+//! [`ToolSpec`] (name, title, description, accepted arguments, how it is answered) and its
+//! own code. Adding a tool means adding its file and its name to the `tools!` list below;
+//! listing, validation, dispatch and metrics labels follow from the spec.
 //!
-//! The description texts live in `server/src/tools/*.md`; `compute`'s Word families
+//! The description texts live in `tools/*.md` beside this file; `compute`'s Word families
 //! and the `words` argument's phrasebook sentence are generated at startup from the
 //! registry and the effective phrasebook, so they cannot drift from what runs.
 
-use super::exec::{Executor, Runner, SourceCall, SourceTool};
-use super::result::ToolAnswer;
 use crate::host::hosterror::HostError;
 use crate::host::phrasebook::{Phrasebook, MAX_NAME_CHARS, MAX_WORDS};
-use ajisai_core::engine;
-use ajisai_core::envelope;
-use ajisai_core::phrasebook::Entry;
+use crate::mcp::service::exec::{Delivery, Runner, SourceTool};
+use crate::mcp::service::result::ToolAnswer;
+use crate::mcp::service::AjisaiServer;
 use ajisai_core::word::{registry, Family};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
 /// How a tool is answered.
 #[derive(Clone, Copy)]
-pub enum Handler {
+pub enum Answer {
     /// Runs a program (`source`, `words`): passes the concurrency gate, the deadline
-    /// and the memory account, then this function builds the delivered result.
+    /// and the memory account, then this function builds the delivered result. The
+    /// arguments, their schema and their validation are those of every source tool
+    /// ([`source_schema`], `validate`'s steps 4 to 7).
     Source(Runner),
-    /// Looks a Word up (`word`), answered at once without running anything.
-    WordLookup,
+    /// Answered at once from one validated argument, without running anything.
+    Immediate {
+        /// The input schema (MCP-17).
+        schema: fn(&Phrasebook) -> JsonObject,
+        /// MCP-19's steps 4 onwards for the tool's argument (docs/mcp/host-errors.md); its
+        /// value.
+        validate: fn(&Map<String, Value>) -> Result<String, HostError>,
+        /// The answer in a revision's frame.
+        answer: fn(&AjisaiServer, &str, Delivery) -> ToolAnswer,
+    },
 }
 
-/// One tool, described in one place.
+/// A tool answered at once, as a validated call carries it: its name and its answer.
+#[derive(Clone, Copy)]
+pub struct ImmediateTool {
+    /// The tool's name.
+    pub name: &'static str,
+    /// Its answer in a revision's frame.
+    pub answer: fn(&AjisaiServer, &str, Delivery) -> ToolAnswer,
+}
+
+/// Tools are told apart by name (one answer per name).
+impl PartialEq for ImmediateTool {
+    fn eq(&self, other: &ImmediateTool) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for ImmediateTool {}
+
+impl std::fmt::Debug for ImmediateTool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// One tool, described in one place: its file in this folder.
 pub struct ToolSpec {
     /// The tool's name (MCP-16).
     pub name: &'static str,
     /// Its title (MCP-21).
     pub title: &'static str,
-    /// Its description as written in `server/src/tools/`, before placeholders are filled.
-    description: &'static str,
-    /// The arguments it declares, sorted (its input schema follows from them).
+    /// Its description as written in `tools/`, before placeholders are filled.
+    pub description: &'static str,
+    /// The arguments it declares (its input schema follows from them).
     pub arguments: &'static [&'static str],
     /// How it is answered.
-    pub handler: Handler,
+    pub answer: Answer,
 }
 
-/// The longest `word` argument, in characters (MCP-18; docs/mcp/tools.md).
-pub const MAX_WORD_CHARS: usize = 64;
+/// The tools, one module each, in `tools/list` order: adding a tool is adding its file
+/// and its name here. Listing, validation, dispatch and the metrics' labels all read
+/// [`ToolSpec::ALL`].
+macro_rules! tools {
+    ($($tool:ident),+ $(,)?) => {
+        $(pub mod $tool;)+
 
-/// `compute`: run a program.
-pub const COMPUTE: ToolSpec = ToolSpec {
-    name: "compute",
-    title: "Run an Ajisai program",
-    description: include_str!("../tools/compute.md"),
-    arguments: SOURCE_ARGUMENTS,
-    handler: Handler::Source(run_compute),
-};
+        impl ToolSpec {
+            /// Every tool, in `tools/list` order.
+            pub const ALL: &'static [&'static ToolSpec] = &[$(&$tool::SPEC),+];
+        }
+    };
+}
 
-/// `check`: check a program without running it.
-pub const CHECK: ToolSpec = ToolSpec {
-    name: "check",
-    title: "Check an Ajisai program",
-    description: include_str!("../tools/check.md"),
-    arguments: SOURCE_ARGUMENTS,
-    handler: Handler::Source(run_check),
-};
-
-/// `infer_contracts`: infer the contracts of the Words a source defines.
-pub const INFER_CONTRACTS: ToolSpec = ToolSpec {
-    name: "infer_contracts",
-    title: "Infer Ajisai Word contracts",
-    description: include_str!("../tools/infer_contracts.md"),
-    arguments: SOURCE_ARGUMENTS,
-    handler: Handler::Source(run_infer_contracts),
-};
-
-/// `word_contract`: look a Word up in the registry or the phrasebook.
-pub const WORD_CONTRACT: ToolSpec = ToolSpec {
-    name: "word_contract",
-    title: "Look up an Ajisai Word",
-    description: include_str!("../tools/word_contract.md"),
-    arguments: &["word"],
-    handler: Handler::WordLookup,
-};
+tools!(compute, check, infer_contracts, word_contract);
 
 /// The arguments of the tools that run a program.
-const SOURCE_ARGUMENTS: &[&str] = &["source", "words"];
+pub const SOURCE_ARGUMENTS: &[&str] = &["source", "words"];
 
-const SOURCE: &str = include_str!("../tools/source.md");
-const WORDS: &str = include_str!("../tools/words.md");
-const WORD: &str = include_str!("../tools/word.md");
-
-impl ToolSpec {
-    /// Every tool, in `tools/list` order.
-    pub const ALL: [&'static ToolSpec; 4] = [&COMPUTE, &CHECK, &INFER_CONTRACTS, &WORD_CONTRACT];
-}
+const SOURCE: &str = include_str!("source.md");
+const WORDS: &str = include_str!("words.md");
+const WORD: &str = include_str!("word.md");
 
 /// A tool, as calls and validation pass it around: a handle on its [`ToolSpec`].
 #[derive(Clone, Copy)]
@@ -99,17 +104,17 @@ pub struct ToolKind(&'static ToolSpec);
 
 impl ToolKind {
     /// `compute`.
-    pub const COMPUTE: ToolKind = ToolKind(&COMPUTE);
+    pub const COMPUTE: ToolKind = ToolKind(&compute::SPEC);
     /// `check`.
-    pub const CHECK: ToolKind = ToolKind(&CHECK);
+    pub const CHECK: ToolKind = ToolKind(&check::SPEC);
     /// `infer_contracts`.
-    pub const INFER_CONTRACTS: ToolKind = ToolKind(&INFER_CONTRACTS);
+    pub const INFER_CONTRACTS: ToolKind = ToolKind(&infer_contracts::SPEC);
     /// `word_contract`.
-    pub const WORD_CONTRACT: ToolKind = ToolKind(&WORD_CONTRACT);
+    pub const WORD_CONTRACT: ToolKind = ToolKind(&word_contract::SPEC);
 
     /// Every tool, in `tools/list` order.
     pub fn all() -> impl Iterator<Item = ToolKind> {
-        ToolSpec::ALL.into_iter().map(ToolKind)
+        ToolSpec::ALL.iter().copied().map(ToolKind)
     }
 
     /// The tool with this exact name.
@@ -139,12 +144,12 @@ impl ToolKind {
 
     /// The tool as the executor runs it, when it runs source text.
     pub fn source_tool(self) -> Option<SourceTool> {
-        match self.0.handler {
-            Handler::Source(run) => Some(SourceTool {
+        match self.0.answer {
+            Answer::Source(run) => Some(SourceTool {
                 name: self.0.name,
                 run,
             }),
-            Handler::WordLookup => None,
+            Answer::Immediate { .. } => None,
         }
     }
 }
@@ -161,41 +166,6 @@ impl std::fmt::Debug for ToolKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.0.name)
     }
-}
-
-fn run_compute(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
-    let defined: Vec<&Entry> = call.prelude.iter().collect();
-    let mut report = engine::compute_in(call.source, &defined, call.options);
-    if report.interrupted {
-        return Err(HostError::timeout(exec.options.wall_time_ms()));
-    }
-    if let Some(e) = report.error.as_mut() {
-        exec.phrasebook.annotate_unknown(e, call.prelude);
-    }
-    exec.fit_compute(&report, call.prelude, call.delivery)
-}
-
-fn run_check(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
-    let defined: Vec<&Entry> = call.prelude.iter().collect();
-    let mut report = engine::check_in(call.source, &defined, call.options);
-    if let Some(e) = report.error.as_mut() {
-        exec.phrasebook.annotate_unknown(e, call.prelude);
-    }
-    let json = envelope::check_json(
-        &report,
-        &super::exec::host_fields(call.prelude, &exec.provenance),
-    );
-    exec.fit_plain(json, call.delivery)
-}
-
-fn run_infer_contracts(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
-    let defined: Vec<&Entry> = call.prelude.iter().collect();
-    let report = engine::infer_contracts_in(call.source, &defined, call.options);
-    let json = envelope::infer_json(
-        &report,
-        &super::exec::host_fields(call.prelude, &exec.provenance),
-    );
-    exec.fit_plain(json, call.delivery)
 }
 
 /// `compute`'s description may not exceed this many characters (MCP-24).
@@ -263,7 +233,8 @@ pub fn argument_description(argument: &str, phrasebook: &Phrasebook) -> String {
     }
 }
 
-fn object(v: Value) -> JsonObject {
+/// A JSON object's members (nothing for anything else).
+pub fn object(v: Value) -> JsonObject {
     match v {
         Value::Object(m) => m,
         _ => JsonObject::new(),
@@ -272,41 +243,51 @@ fn object(v: Value) -> JsonObject {
 
 /// The input schema of a tool, exactly as MCP-17/18 state it.
 pub fn input_schema(tool: ToolKind, source_bytes: u64, phrasebook: &Phrasebook) -> JsonObject {
-    match tool.spec().handler {
-        Handler::WordLookup => object(json!({
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-                "word": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": MAX_WORD_CHARS,
-                    "description": argument_description("word", phrasebook)
-                }
-            },
-            "required": ["word"]
-        })),
-        Handler::Source(_) => object(json!({
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-                "source": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": source_bytes,
-                    "description": argument_description("source", phrasebook)
-                },
-                "words": {
-                    "type": "array",
-                    "items": { "type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS },
-                    "uniqueItems": true,
-                    "maxItems": MAX_WORDS,
-                    "description": argument_description("words", phrasebook)
-                }
-            },
-            "required": ["source"]
-        })),
+    match tool.spec().answer {
+        Answer::Immediate { schema, .. } => schema(phrasebook),
+        Answer::Source(_) => source_schema(source_bytes, phrasebook),
     }
+}
+
+/// The input schema of every source tool: `source` and `words`.
+pub fn source_schema(source_bytes: u64, phrasebook: &Phrasebook) -> JsonObject {
+    object(json!({
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+            "source": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": source_bytes,
+                "description": argument_description("source", phrasebook)
+            },
+            "words": {
+                "type": "array",
+                "items": { "type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS },
+                "uniqueItems": true,
+                "maxItems": MAX_WORDS,
+                "description": argument_description("words", phrasebook)
+            }
+        },
+        "required": ["source"]
+    }))
+}
+
+/// A JSON value's type, as messages name it (`a string`, `an object`, …).
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The `invalidRequest` answer for a missing required argument.
+pub fn missing(tool: &str, arg: &str) -> HostError {
+    HostError::invalid(format!("Missing required argument `{arg}` for {tool}."))
 }
 
 /// The four tools, in order, each with `output_schema` as its output schema.
@@ -354,7 +335,7 @@ mod tests {
         let schema = Arc::new(JsonObject::new());
         let listed = tools(&schema, 1_000, &Phrasebook::empty());
         assert_eq!(listed.len(), ToolSpec::ALL.len());
-        for (tool, spec) in listed.iter().zip(ToolSpec::ALL) {
+        for (tool, spec) in listed.iter().zip(ToolSpec::ALL.iter().copied()) {
             assert_eq!(tool.name, spec.name);
             assert_eq!(tool.title.as_deref(), Some(spec.title));
             let description = tool.description.as_deref().unwrap_or("");

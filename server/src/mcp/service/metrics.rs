@@ -7,7 +7,6 @@
 
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
-use std::time::Duration;
 
 /// Tool calls by tool and outcome (`ok`, `error`, `hostError`; unknown tools are `other`).
 pub const TOOL_CALLS: &str = "ajisai_tool_calls_total";
@@ -34,27 +33,10 @@ const DURATION_BUCKETS: [f64; 14] = [
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 2.5, 5.0,
 ];
 
-/// The tool names counted by name; anything else is `other`.
-const KNOWN_TOOLS: [&str; 4] = ["compute", "check", "infer_contracts", "word_contract"];
-
-/// The tool labels, `other` last.
-const TOOL_LABELS: [&str; 5] = [
-    "compute",
-    "check",
-    "infer_contracts",
-    "word_contract",
-    "other",
-];
-
-/// The outcome labels, `other` last.
-const OUTCOME_LABELS: [&str; 4] = ["ok", "error", "hostError", "other"];
-
 /// Every metric's handle, registered once: a call then costs an atomic add, not a
 /// registry lookup. Taken after the recorder is installed (HTTP mode installs it before
 /// serving); without a recorder they are the facade's no-op handles.
 struct Handles {
-    calls: Vec<metrics::Counter>,
-    durations: Vec<metrics::Histogram>,
     in_flight: metrics::Gauge,
     capacity_exhausted: metrics::Counter,
     memory_exhausted: metrics::Counter,
@@ -63,29 +45,10 @@ struct Handles {
 fn handles() -> &'static Handles {
     static HANDLES: OnceLock<Handles> = OnceLock::new();
     HANDLES.get_or_init(|| Handles {
-        calls: TOOL_LABELS
-            .iter()
-            .flat_map(|t| {
-                OUTCOME_LABELS
-                    .iter()
-                    .map(move |o| metrics::counter!(TOOL_CALLS, "tool" => *t, "outcome" => *o))
-            })
-            .collect(),
-        durations: TOOL_LABELS
-            .iter()
-            .map(|t| metrics::histogram!(TOOL_CALL_DURATION, "tool" => *t))
-            .collect(),
         in_flight: metrics::gauge!(EXECUTIONS_IN_FLIGHT),
         capacity_exhausted: metrics::counter!(CAPACITY_EXHAUSTED),
         memory_exhausted: metrics::counter!(MEMORY_EXHAUSTED),
     })
-}
-
-fn index_of(labels: &[&str], label: &str) -> usize {
-    labels
-        .iter()
-        .position(|l| *l == label)
-        .unwrap_or(labels.len() - 1)
 }
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
@@ -107,14 +70,14 @@ pub fn install(backend: &str) -> Option<&'static PrometheusHandle> {
     metrics::set_global_recorder(recorder).ok()?;
     let _ = HANDLE.set(handle);
     describe();
-    metrics::gauge!(BUILD_INFO, "version" => super::SERVER_VERSION, "backend" => backend.to_string())
+    metrics::gauge!(BUILD_INFO, "version" => crate::mcp::SERVER_VERSION, "backend" => backend.to_string())
         .set(1.0);
     // Present from the start, so a scrape before the first call sees zeros.
     metrics::gauge!(EXECUTIONS_IN_FLIGHT).set(0.0);
     metrics::gauge!(EXECUTIONS_WAITING).set(0.0);
     metrics::counter!(CAPACITY_EXHAUSTED).absolute(0);
     metrics::counter!(MEMORY_EXHAUSTED).absolute(0);
-    metrics::counter!(LOG_LINES_DROPPED).absolute(super::logging::dropped_total());
+    metrics::counter!(LOG_LINES_DROPPED).absolute(crate::mcp::logging::dropped_total());
     HANDLE.get()
 }
 
@@ -147,27 +110,8 @@ fn describe() {
 pub fn render(waiting: usize) -> Option<String> {
     let handle = HANDLE.get()?;
     metrics::gauge!(EXECUTIONS_WAITING).set(waiting as f64);
-    metrics::counter!(LOG_LINES_DROPPED).absolute(super::logging::dropped_total());
+    metrics::counter!(LOG_LINES_DROPPED).absolute(crate::mcp::logging::dropped_total());
     Some(handle.render())
-}
-
-/// The label of a tool name: itself when known, else `other` (names are chosen by
-/// clients, so they must not grow the label set).
-pub fn tool_label(name: &str) -> &'static str {
-    KNOWN_TOOLS
-        .iter()
-        .find(|t| **t == name)
-        .copied()
-        .unwrap_or("other")
-}
-
-/// Count one answered tool call.
-pub fn tool_call(tool: &str, outcome: &'static str, took: Duration) {
-    let h = handles();
-    let t = index_of(&TOOL_LABELS, tool_label(tool));
-    let o = index_of(&OUTCOME_LABELS, outcome);
-    h.calls[t * OUTCOME_LABELS.len() + o].increment(1);
-    h.durations[t].record(took.as_secs_f64());
 }
 
 /// Count a `capacityExhausted` answer.
@@ -194,18 +138,5 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         handles().in_flight.decrement(1.0);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unknown_tools_share_one_label() {
-        assert_eq!(tool_label("compute"), "compute");
-        assert_eq!(tool_label("word_contract"), "word_contract");
-        assert_eq!(tool_label("rm -rf"), "other");
-        assert_eq!(tool_label(""), "other");
     }
 }

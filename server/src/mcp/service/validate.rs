@@ -4,12 +4,12 @@
 //! failure is a host error (`invalidRequest`, `unknownTool` or `sourceTooLarge`),
 //! delivered as a tool result, never as a JSON-RPC error.
 
-use super::exec::SourceTool;
-use super::tools::Handler;
-pub use super::tools::ToolKind;
 use crate::host::hosterror::{HostError, HostErrorCode};
 use crate::host::phrasebook::Phrasebook;
 use crate::host::quote::echo;
+use crate::mcp::service::exec::SourceTool;
+pub use crate::mcp::service::tools::ToolKind;
+use crate::mcp::service::tools::{missing, type_name, Answer, ImmediateTool};
 use serde_json::Value;
 
 /// A validated call.
@@ -24,24 +24,13 @@ pub enum Call {
         /// The requested phrasebook Words, canonical spelling, as requested.
         words: Vec<String>,
     },
-    /// `word_contract`.
-    Word {
-        /// The name as given (trimmed later by the lookup).
-        name: String,
+    /// A tool answered at once (`word_contract`), with its validated argument.
+    Immediate {
+        /// Which tool.
+        tool: ImmediateTool,
+        /// Its argument's value (`word_contract`: the name as given).
+        argument: String,
     },
-}
-
-pub use super::tools::MAX_WORD_CHARS;
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// The `unknownTool` answer for `name`.
@@ -107,9 +96,17 @@ pub fn validate(
             tool.accepted().join(", ")
         )));
     }
-    match tool.spec().handler {
-        Handler::WordLookup => validate_word(args),
-        Handler::Source(run) => validate_source(
+    match tool.spec().answer {
+        Answer::Immediate {
+            validate, answer, ..
+        } => validate(args).map(|argument| Call::Immediate {
+            tool: ImmediateTool {
+                name: tool.name(),
+                answer,
+            },
+            argument,
+        }),
+        Answer::Source(run) => validate_source(
             SourceTool {
                 name: tool.name(),
                 run,
@@ -119,10 +116,6 @@ pub fn validate(
             phrasebook,
         ),
     }
-}
-
-fn missing(tool: &str, arg: &str) -> HostError {
-    HostError::invalid(format!("Missing required argument `{arg}` for {tool}."))
 }
 
 fn validate_source(
@@ -183,31 +176,6 @@ fn validate_source(
         source: source.clone(),
         words,
     })
-}
-
-fn validate_word(args: &serde_json::Map<String, Value>) -> Result<Call, HostError> {
-    let tool = ToolKind::WORD_CONTRACT;
-    let word = args
-        .get("word")
-        .ok_or_else(|| missing(tool.name(), "word"))?;
-    let Value::String(word) = word else {
-        return Err(HostError::invalid(format!(
-            "Argument `word` of word_contract must be a string, not {}.",
-            type_name(word)
-        )));
-    };
-    // 8. Blank, or longer than the schema allows.
-    if word.trim().is_empty() {
-        return Err(HostError::invalid(
-            "Argument `word` of word_contract is blank; pass a Word name such as `LENGTH`.",
-        ));
-    }
-    if word.chars().count() > MAX_WORD_CHARS {
-        return Err(HostError::invalid(format!(
-            "Argument `word` of word_contract is longer than {MAX_WORD_CHARS} characters; no Word name is that long."
-        )));
-    }
-    Ok(Call::Word { name: word.clone() })
 }
 
 #[cfg(test)]
@@ -314,8 +282,12 @@ mod tests {
         );
         assert_eq!(
             v("word_contract", json!({"word": " add "})),
-            Ok(Call::Word {
-                name: " add ".into()
+            Ok(Call::Immediate {
+                tool: ImmediateTool {
+                    name: "word_contract",
+                    answer: crate::mcp::service::tools::word_contract::answer
+                },
+                argument: " add ".into()
             })
         );
     }

@@ -43,6 +43,10 @@ impl Transport {
 
 pub use crate::host::RETRY_AFTER_MS;
 
+/// The largest accepted message: ample for a 64 KiB source however escaped (6 bytes a
+/// character at most, plus the envelope of the request).
+pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
+
 /// The stack budget of `ok` results (`valueStackBudget`, MCP-53; docs/mcp/envelope.md): 440 KiB.
 pub const VALUE_STACK_BYTES: u64 = ajisai_core::render::VALUE_STACK_BUDGET;
 

@@ -7,8 +7,8 @@
 //! every request line gets exactly one answer. The output channel is bounded: a client
 //! that stops reading holds the server back instead of growing its memory.
 
-use super::framing::{DirectCall, Framing, Held, Inbound, MAX_MESSAGE_BYTES};
-use super::handler::AjisaiServer;
+use crate::mcp::protocol::framing::{DirectCall, Framing, Held, Inbound, MAX_MESSAGE_BYTES};
+use crate::mcp::service::AjisaiServer;
 use rmcp::model::{JsonRpcMessage, NumberOrString};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;

@@ -29,9 +29,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 
-/// The largest accepted message: ample for a 64 KiB source however escaped (6 bytes a
-/// character at most, plus the envelope of the request).
-pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
+pub use crate::mcp::service::config::MAX_MESSAGE_BYTES;
 
 use crate::host::quote::QUOTED_CHARS;
 
@@ -74,7 +72,7 @@ pub enum Inbound {
 /// Such a call is the server's busiest message, and rmcp's path for it costs more than
 /// the computation: a typed parse, a task, a JSON value of the result and its
 /// serialization. Answered here, the result is written around the envelope's text once
-/// ([`super::result::ToolAnswer::response`]), byte for byte as rmcp writes it
+/// ([`crate::mcp::service::result::ToolAnswer::response`]), byte for byte as rmcp writes it
 /// (`result::tests::written_answers_are_what_rmcp_serializes`, and `server/tests/direct.rs`
 /// against rmcp's own answers on both transports). Everything else still goes to rmcp.
 #[derive(Debug)]
@@ -1154,7 +1152,7 @@ mod tests {
     /// The `initialize` answer rmcp sends in `revision`, as the transport hands it back.
     fn initialize_answer(f: &Framing, internal: i64, revision: rmcp::model::ProtocolVersion) {
         use rmcp::model::{JsonRpcResponse, JsonRpcVersion2_0, NumberOrString, ServerResult};
-        let result = crate::mcp::handler::AjisaiServer::config().with_protocol_version(revision);
+        let result = crate::mcp::service::AjisaiServer::config().with_protocol_version(revision);
         let answer = JsonRpcMessage::Response(JsonRpcResponse {
             jsonrpc: JsonRpcVersion2_0,
             id: NumberOrString::Number(internal),

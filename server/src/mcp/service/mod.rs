@@ -1,31 +1,35 @@
-//! The rmcp `ServerHandler`: initialize, tools, resources.
-//!
-//! `tools/call` takes its arguments as a raw JSON object and validates them itself
-//! (MCP-19; docs/mcp/host-errors.md); `get_tool` stays `None`, so rmcp validates nothing and never turns a bad
-//! argument into a protocol error.
+//! What the server does, knowing no transport: one entry point per request kind —
+//! [`AjisaiServer::call_in`] for every tool call, [`AjisaiServer::read`] for every resource
+//! — over the tools (one file each in [`tools`]), argument validation ([`validate`]), the
+//! concurrency gate ([`gate`]), execution under the deadline and the memory account and
+//! delivery in the revision's frame ([`exec`], [`result`]), the limits per transport
+//! ([`config`]), resources and metrics. `tools/call` takes its arguments as a raw JSON
+//! object and validates them itself (MCP-19; docs/mcp/host-errors.md).
 
-use super::config::ServerOptions;
-use super::exec::{Delivery, Executor};
-use super::resources;
-use super::result::{self, ToolAnswer};
-use super::tools;
-use super::validate::{self, Call, ToolKind};
+pub mod config;
+pub mod exec;
+pub mod gate;
+pub mod inline;
+pub mod metrics;
+pub mod resources;
+pub mod result;
+pub mod tool_metrics;
+pub mod tools;
+pub mod validate;
+
 use crate::host::content::{self, Content};
 use crate::host::hosterror::HostError;
 use crate::host::phrasebook::Phrasebook;
 use crate::host::provenance::Provenance;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourceContents, ResourcesCapability, ServerCapabilities, ServerConfig, Tool, ToolsCapability,
-};
-use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler};
+use config::ServerOptions;
+use exec::{Delivery, Executor};
+use result::ToolAnswer;
+use rmcp::model::{CallToolResult, JsonObject, Tool};
+use rmcp::ErrorData;
 use serde_json::{json, Value};
-use std::borrow::Cow;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
+use validate::{Call, ToolKind};
 
 /// The `instructions` sent at initialize (MCP-10; docs/mcp/index.md).
 pub const INSTRUCTIONS: &str = "Read ajisai://guide/quickstart first. Ajisai programs are postfix (operands, then the Word: `1 2 ADD`) over exact numbers: rationals and square roots, never floats. Look Word names up with word_contract or ajisai://vocabulary rather than guessing them.";
@@ -144,21 +148,9 @@ impl AjisaiServer {
         let started = std::time::Instant::now();
         let answer = self.call_uncounted(name, arguments, ct, delivery).await;
         if let Some(a) = &answer {
-            super::metrics::tool_call(name, a.outcome(), started.elapsed());
+            crate::mcp::service::tool_metrics::tool_call(name, a.outcome(), started.elapsed());
         }
         answer
-    }
-
-    /// A tool call its transport answers itself ([`super::framing::DirectCall`]), in the
-    /// frame of the revisions before 2026-07-28. `None`: it was cancelled.
-    pub async fn call_direct(&self, call: &super::framing::DirectCall) -> Option<ToolAnswer> {
-        self.call_in(
-            &call.name,
-            call.arguments.as_ref(),
-            call.cancel.clone(),
-            Delivery::default(),
-        )
-        .await
     }
 
     async fn call_uncounted(
@@ -179,7 +171,7 @@ impl AjisaiServer {
             Err(e) => return Some(exec.host_error(&crate::host::quote::echo(name), &e)),
         };
         match call {
-            Call::Word { name } => Some(self.word_contract_in(&name, delivery)),
+            Call::Immediate { tool, argument } => Some((tool.answer)(self, &argument, delivery)),
             // The requested Words and their dependencies become the engine's prelude.
             Call::Source {
                 tool,
@@ -194,25 +186,12 @@ impl AjisaiServer {
 
     /// `word_contract` for a validated name (also the text of `ajisai://words/{name}`).
     pub fn word_contract(&self, written: &str) -> ToolAnswer {
-        self.word_contract_in(written, Delivery::default())
+        tools::word_contract::answer(self, written, Delivery::default())
     }
 
-    /// [`AjisaiServer::word_contract`] answered in `delivery`'s frame.
-    fn word_contract_in(&self, written: &str, delivery: Delivery) -> ToolAnswer {
-        let exec = &self.inner.exec;
-        let context = ToolKind::WORD_CONTRACT.name();
-        match crate::host::lookup::word_contract(
-            written,
-            self.inner.content,
-            &self.inner.phrasebook,
-            &exec.provenance,
-        ) {
-            Ok(json) => match exec.fit_plain(json, delivery) {
-                Ok(r) => r,
-                Err(e) => exec.host_error(context, &e),
-            },
-            Err(e) => exec.host_error(context, &e),
-        }
+    /// The embedded content this server serves.
+    pub fn content(&self) -> &'static Content {
+        self.inner.content
     }
 
     /// The text `word_contract` answers for a raw `word` argument, validation included.
@@ -225,7 +204,7 @@ impl AjisaiServer {
             exec.options.source_bytes(),
             &self.inner.phrasebook,
         ) {
-            Ok(Call::Word { name }) => self.word_contract(&name),
+            Ok(Call::Immediate { argument, .. }) => self.word_contract(&argument),
             Ok(Call::Source { .. }) => exec.host_error(
                 "word_contract",
                 &HostError::backend_failure("word_contract validated as a source tool"),
@@ -270,45 +249,6 @@ impl AjisaiServer {
         Ok((mime, text))
     }
 
-    /// Answer a `tools/call` before rmcp parses it, given its raw `params`: a call whose
-    /// `arguments` are present but not an object gets its MCP-19 tool result here (rmcp's
-    /// typed parameters would reject it as a protocol error). Everything else is `None`.
-    pub fn precheck(&self, params: &Value) -> Option<Value> {
-        let started = std::time::Instant::now();
-        let params = params.as_object()?;
-        let name = params.get("name")?.as_str()?;
-        let arguments = params.get("arguments")?;
-        if arguments.is_object() {
-            return None;
-        }
-        let exec = &self.inner.exec;
-        let error = validate::validate(
-            name,
-            Some(arguments),
-            exec.options.source_bytes(),
-            &self.inner.phrasebook,
-        )
-        .err()?;
-        let answer = exec.host_error(&crate::host::quote::echo(name), &error);
-        super::metrics::tool_call(name, answer.outcome(), started.elapsed());
-        let wire = result::wire_value(&answer.to_call_tool_result());
-        // A 2026-07-28 request names its revision in `_meta`; its results carry
-        // `resultType`, first, as rmcp writes them.
-        let revision = params
-            .get("_meta")
-            .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
-            .and_then(Value::as_str);
-        match wire {
-            Value::Object(members) if Delivery::for_revision(revision).frame_bytes > 0 => {
-                let mut framed = serde_json::Map::new();
-                framed.insert("resultType".into(), Value::from("complete"));
-                framed.extend(members);
-                Some(Value::Object(framed))
-            }
-            other => Some(other),
-        }
-    }
-
     /// Run a source tool on the current thread, outside the gate and without a deadline
     /// (`--doctor` uses it to compare backends under `with_backend`).
     pub fn execute_now(&self, tool: ToolKind, source: &str) -> Result<CallToolResult, HostError> {
@@ -339,104 +279,9 @@ impl AjisaiServer {
             ajisai_core::limits::InterruptFlag::new(),
         ) {
             Ok(answer) => answer.map(|a| a.to_call_tool_result()),
-            Err(payload) => Err(HostError::backend_failure(super::exec::panic_text(
-                payload.as_ref(),
-            ))),
+            Err(payload) => Err(HostError::backend_failure(
+                crate::mcp::service::exec::panic_text(payload.as_ref()),
+            )),
         }
-    }
-
-    /// The initialize answer (MCP-10).
-    pub fn config() -> ServerConfig {
-        let mut tools_cap = ToolsCapability::default();
-        tools_cap.list_changed = Some(false);
-        let mut resources_cap = ResourcesCapability::default();
-        resources_cap.subscribe = Some(false);
-        resources_cap.list_changed = Some(false);
-        let mut capabilities = ServerCapabilities::default();
-        capabilities.tools = Some(tools_cap);
-        capabilities.resources = Some(resources_cap);
-        ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new("ajisai", super::SERVER_VERSION))
-            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
-            .with_instructions(INSTRUCTIONS)
-    }
-}
-
-impl ServerHandler for AjisaiServer {
-    fn get_info(&self) -> ServerConfig {
-        AjisaiServer::config()
-    }
-
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        // Every revision rmcp knows: 2024-11-05 … 2025-11-25 with `initialize`, and
-        // 2026-07-28 with `server/discover` and per-request `_meta`.
-        Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.inner.tools.clone()))
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = request.arguments.map(Value::Object);
-        // Over HTTP, the request's log line names the outcome.
-        let cell = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|p| p.extensions.get::<super::logging::OutcomeCell>())
-            .cloned();
-        let revision = context.protocol_version();
-        let delivery = Delivery::for_revision(revision.as_ref().map(|v| v.as_str()));
-        match self
-            .call_in(&request.name, arguments.as_ref(), context.ct, delivery)
-            .await
-        {
-            Some(answer) => {
-                if let Some(cell) = cell {
-                    cell.set(answer.outcome());
-                }
-                Ok(answer.to_call_tool_result().into())
-            }
-            // Cancelled: rmcp drops whatever is answered for a cancelled request.
-            None => Err(ErrorData::internal_error("request cancelled", None)),
-        }
-    }
-
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(resources::list()))
-    }
-
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(ListResourceTemplatesResult::with_all_items(
-            resources::templates(),
-        ))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let (mime, text) = self.read(&request.uri)?;
-        Ok(ReadResourceResult::new(vec![
-            ResourceContents::text(text, request.uri).with_mime_type(mime)
-        ])
-        .into())
     }
 }

@@ -15,9 +15,9 @@
 //! offers neither a header read timeout nor a connection cap; hyper still does all of
 //! HTTP, and its graceful shutdown closes keep-alive connections (`Connection: close`).
 
-use super::framing::{Body as Framed, Framing, MAX_MESSAGE_BYTES};
-use super::handler::AjisaiServer;
-use super::validate::ToolKind;
+use crate::mcp::protocol::framing::{Body as Framed, Framing, MAX_MESSAGE_BYTES};
+use crate::mcp::service::validate::ToolKind;
+use crate::mcp::service::AjisaiServer;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
@@ -200,7 +200,7 @@ pub async fn serve(
     let local = listener.local_addr()?;
     let wall_time = server.executor().options.wall_time();
     let backend = server.provenance_backend();
-    super::metrics::install(&backend);
+    crate::mcp::service::metrics::install(&backend);
     let rmcp_ct = CancellationToken::new();
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
@@ -330,10 +330,15 @@ fn log_request(
         .exact()
         .map_or_else(|| "-".to_string(), |b| b.to_string());
     let field = |v: Option<&str>| v.map_or_else(|| "-".to_string(), crate::host::quote::echo);
-    super::logging::request(format_args!(
+    crate::mcp::logging::request(format_args!(
         "http method={method} path={path} rpc={} tool={} outcome={} status={} ms={} bytes={bytes}",
         field(logged.rpc.as_deref()),
-        field(logged.tool.as_deref().map(super::metrics::tool_label)),
+        field(
+            logged
+                .tool
+                .as_deref()
+                .map(crate::mcp::service::tool_metrics::tool_label)
+        ),
         logged.outcome.unwrap_or("-"),
         response.status().as_u16(),
         took.as_millis(),
@@ -361,7 +366,7 @@ async fn metrics_endpoint(
     let started = Instant::now();
     let response = match shared.refusal(request.headers()) {
         Some(refusal) => refusal,
-        None => match super::metrics::render(shared.server.executor().waiting()) {
+        None => match crate::mcp::service::metrics::render(shared.server.executor().waiting()) {
             Some(body) => Response::builder()
                 .status(StatusCode::OK)
                 .header(
@@ -495,7 +500,7 @@ impl Shared {
                 .body(Body::empty())
                 .unwrap_or_else(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "error\n")),
             Framed::Forward { bytes, remapped } => {
-                let cell = super::logging::OutcomeCell::default();
+                let cell = crate::mcp::logging::OutcomeCell::default();
                 parts.extensions.insert(cell.clone());
                 parts.headers.insert(
                     header::CONTENT_LENGTH,
@@ -548,7 +553,8 @@ impl Restore {
         let (mut parts, body) = response.into_parts();
         let Ok(collected) = body.collect().await;
         let bytes = collected.to_bytes();
-        let rewritten = super::framing::with_id(&bytes, &id).unwrap_or_else(|| bytes.to_vec());
+        let rewritten =
+            crate::mcp::protocol::framing::with_id(&bytes, &id).unwrap_or_else(|| bytes.to_vec());
         parts.headers.remove(header::CONTENT_LENGTH);
         Response::from_parts(parts, Body::from(rewritten))
     }
@@ -756,7 +762,7 @@ pub mod guard {
 
     /// Whether a request's `MCP-Protocol-Version` names a revision before 2026-07-28
     /// that rmcp accepts, or is absent (2025-03-26): its plain tool calls are then
-    /// answered directly (see [`super::super::framing::DirectCall`]); rmcp checks every
+    /// answered directly (see [`crate::mcp::protocol::framing::DirectCall`]); rmcp checks every
     /// other header itself.
     pub fn before_2026(headers: &HeaderMap) -> bool {
         let mut values = headers.get_all("mcp-protocol-version").iter();

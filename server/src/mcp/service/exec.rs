@@ -2,21 +2,21 @@
 //! cancellation, panics, and fitting the result into `responseBytes` (MCP-50..53; docs/mcp/limits.md).
 //!
 //! A call first runs inline on the async worker that received it, under the small
-//! budget of [`super::inline`]; one that outlives it starts again on a blocking thread,
+//! budget of [`crate::mcp::service::inline`]; one that outlives it starts again on a blocking thread,
 //! so a long computation cannot delay `ping`, listings, resources or `word_contract` by
 //! more than that budget. The slot is moved into the blocking task and released only when
 //! the engine has stopped. The deadline starts when the slot is acquired; when it passes,
 //! the interrupt flag is raised and the `timeout` result is sent at once, while the
 //! engine winds down on its own thread.
 
-use super::config::ServerOptions;
-use super::gate::{Admission, Gate};
-use super::result::{self, ToolAnswer, Undeliverable};
 use crate::host::bounded::Bounded;
 use crate::host::hosterror::HostError;
 use crate::host::memory;
 use crate::host::phrasebook::{self, Phrasebook};
 use crate::host::provenance::Provenance;
+use crate::mcp::service::config::ServerOptions;
+use crate::mcp::service::gate::{Admission, Gate};
+use crate::mcp::service::result::{self, ToolAnswer, Undeliverable};
 use ajisai_core::engine::{ComputeReport, Options};
 use ajisai_core::envelope::{self, Rendered};
 use ajisai_core::json::HostFields;
@@ -82,18 +82,11 @@ impl Delivery {
     /// The member 2026-07-28 adds to every result (`"resultType":"complete",`).
     pub const RESULT_TYPE_MEMBER: &'static str = "\"resultType\":\"complete\",";
 
-    /// The delivery of an answer in protocol revision `revision` (`None`: a revision
-    /// before 2026-07-28).
-    pub fn for_revision(revision: Option<&str>) -> Delivery {
-        // Revisions are dates: they order as text.
-        let carries_result_type =
-            revision.is_some_and(|v| v >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
+    /// The delivery of a revision whose results carry `resultType` first (the protocol
+    /// decides which: `protocol::revision::delivery`).
+    pub fn with_result_type() -> Delivery {
         Delivery {
-            frame_bytes: if carries_result_type {
-                Self::RESULT_TYPE_MEMBER.len() as u64
-            } else {
-                0
-            },
+            frame_bytes: Self::RESULT_TYPE_MEMBER.len() as u64,
         }
     }
 }
@@ -204,7 +197,7 @@ impl Executor {
         let slot = match admission {
             Admission::Immediate(s) | Admission::AfterWait(s) => s,
             Admission::Expired | Admission::QueueFull => {
-                super::metrics::capacity_exhausted();
+                crate::mcp::service::metrics::capacity_exhausted();
                 let e = HostError::capacity_exhausted(
                     self.options.slots(),
                     self.options.capacity_wait_ms,
@@ -217,8 +210,8 @@ impl Executor {
         // which may block to hold the slot).
         if self.options.hooks.is_none() {
             let flag = InterruptFlag::new();
-            if let Some(attempt) = super::inline::Attempt::start(&flag) {
-                let in_flight = super::metrics::InFlight::start();
+            if let Some(attempt) = crate::mcp::service::inline::Attempt::start(&flag) {
+                let in_flight = crate::mcp::service::metrics::InFlight::start();
                 let (answer, usage) =
                     self.execute_measured(tool, &source, &prelude, flag, delivery);
                 drop(in_flight);
@@ -239,7 +232,7 @@ impl Executor {
             tokio::task::spawn_blocking(move || {
                 // Held until the engine has stopped, whatever the caller saw.
                 let _slot = slot;
-                let _in_flight = super::metrics::InFlight::start();
+                let _in_flight = crate::mcp::service::metrics::InFlight::start();
                 this.execute_measured(tool, &source, &prelude, flag, delivery)
                     .0
             })
@@ -352,7 +345,7 @@ impl Executor {
         // panic hook symbolizes a backtrace under the call's account).
         match exhausted {
             Some(e) if answer.is_ok() => {
-                super::metrics::memory_exhausted();
+                crate::mcp::service::metrics::memory_exhausted();
                 (Ok(Err(e)), usage)
             }
             _ => (answer, usage),
@@ -473,5 +466,5 @@ fn undeliverable(u: Undeliverable) -> HostError {
 
 /// The operator-facing text of a caught panic.
 pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    format!("panic: {}", super::logging::payload_text(payload))
+    format!("panic: {}", crate::mcp::logging::payload_text(payload))
 }

@@ -1,0 +1,7 @@
+//! JSON-RPC and MCP over whatever carries the bytes: the front every message passes
+//! ([`framing`]: one answer per request, id remapping, refusals, the calls answered without
+//! rmcp), the revision rule ([`revision`]) and the thin rmcp adapter ([`rmcp`]).
+
+pub mod framing;
+pub mod revision;
+pub mod rmcp;

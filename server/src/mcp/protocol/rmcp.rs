@@ -1,0 +1,173 @@
+//! The thin rmcp adapter: [`AjisaiServer`] as rmcp's `ServerHandler` (initialize, MCP-10;
+//! docs/mcp/index.md; `server/discover`, tools, resources), and the one request the
+//! protocol answers before rmcp sees it (MCP-19's non-object `arguments`;
+//! docs/mcp/host-errors.md). Every tool call rmcp hands over goes to the service's one
+//! entry point.
+
+use crate::mcp::protocol::revision;
+use crate::mcp::service::exec::Delivery;
+use crate::mcp::service::resources;
+use crate::mcp::service::result::{self, ToolAnswer};
+use crate::mcp::service::validate;
+use crate::mcp::service::AjisaiServer;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ResourcesCapability, ServerCapabilities, ServerConfig, ToolsCapability,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+use std::borrow::Cow;
+
+impl AjisaiServer {
+    /// A tool call its transport answers itself ([`crate::mcp::protocol::framing::DirectCall`]), in the
+    /// frame of the revisions before 2026-07-28. `None`: it was cancelled.
+    pub async fn call_direct(
+        &self,
+        call: &crate::mcp::protocol::framing::DirectCall,
+    ) -> Option<ToolAnswer> {
+        self.call_in(
+            &call.name,
+            call.arguments.as_ref(),
+            call.cancel.clone(),
+            Delivery::default(),
+        )
+        .await
+    }
+
+    /// The initialize answer (MCP-10).
+    pub fn config() -> ServerConfig {
+        let mut tools_cap = ToolsCapability::default();
+        tools_cap.list_changed = Some(false);
+        let mut resources_cap = ResourcesCapability::default();
+        resources_cap.subscribe = Some(false);
+        resources_cap.list_changed = Some(false);
+        let mut capabilities = ServerCapabilities::default();
+        capabilities.tools = Some(tools_cap);
+        capabilities.resources = Some(resources_cap);
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new("ajisai", crate::mcp::SERVER_VERSION))
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+            .with_instructions(crate::mcp::service::INSTRUCTIONS)
+    }
+
+    /// Answer a `tools/call` before rmcp parses it, given its raw `params`: a call whose
+    /// `arguments` are present but not an object gets its MCP-19 tool result here (rmcp's
+    /// typed parameters would reject it as a protocol error). Everything else is `None`.
+    pub fn precheck(&self, params: &Value) -> Option<Value> {
+        let started = std::time::Instant::now();
+        let params = params.as_object()?;
+        let name = params.get("name")?.as_str()?;
+        let arguments = params.get("arguments")?;
+        if arguments.is_object() {
+            return None;
+        }
+        let exec = self.executor();
+        let error = validate::validate(
+            name,
+            Some(arguments),
+            exec.options.source_bytes(),
+            self.phrasebook(),
+        )
+        .err()?;
+        let answer = exec.host_error(&crate::host::quote::echo(name), &error);
+        crate::mcp::service::tool_metrics::tool_call(name, answer.outcome(), started.elapsed());
+        let wire = result::wire_value(&answer.to_call_tool_result());
+        // A 2026-07-28 request names its revision in `_meta`; its results carry
+        // `resultType`, first, as rmcp writes them.
+        let revision = params
+            .get("_meta")
+            .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+            .and_then(Value::as_str);
+        match wire {
+            Value::Object(members) if revision::delivery(revision).frame_bytes > 0 => {
+                let mut framed = serde_json::Map::new();
+                framed.insert("resultType".into(), Value::from("complete"));
+                framed.extend(members);
+                Some(Value::Object(framed))
+            }
+            other => Some(other),
+        }
+    }
+}
+
+impl ServerHandler for AjisaiServer {
+    fn get_info(&self) -> ServerConfig {
+        AjisaiServer::config()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        // Every revision rmcp knows: 2024-11-05 … 2025-11-25 with `initialize`, and
+        // 2026-07-28 with `server/discover` and per-request `_meta`.
+        Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tool_list().to_vec()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.map(Value::Object);
+        // Over HTTP, the request's log line names the outcome.
+        let cell = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|p| p.extensions.get::<crate::mcp::logging::OutcomeCell>())
+            .cloned();
+        let revision = context.protocol_version();
+        let delivery = revision::delivery(revision.as_ref().map(|v| v.as_str()));
+        match self
+            .call_in(&request.name, arguments.as_ref(), context.ct, delivery)
+            .await
+        {
+            Some(answer) => {
+                if let Some(cell) = cell {
+                    cell.set(answer.outcome());
+                }
+                Ok(answer.to_call_tool_result().into())
+            }
+            // Cancelled: rmcp drops whatever is answered for a cancelled request.
+            None => Err(ErrorData::internal_error("request cancelled", None)),
+        }
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(resources::list()))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let (mime, text) = self.read(&request.uri)?;
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(text, request.uri).with_mime_type(mime)
+        ])
+        .into())
+    }
+}

@@ -1,0 +1,29 @@
+//! `compute` (MCP-16; docs/mcp/tools.md): run a program, answer its envelope.
+
+use super::{ToolSpec, SOURCE_ARGUMENTS};
+use crate::host::hosterror::HostError;
+use crate::mcp::service::exec::{Executor, SourceCall};
+use crate::mcp::service::result::ToolAnswer;
+use ajisai_core::engine;
+use ajisai_core::phrasebook::Entry;
+
+/// The tool.
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "compute",
+    title: "Run an Ajisai program",
+    description: include_str!("compute.md"),
+    arguments: SOURCE_ARGUMENTS,
+    answer: super::Answer::Source(run),
+};
+
+fn run(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
+    let defined: Vec<&Entry> = call.prelude.iter().collect();
+    let mut report = engine::compute_in(call.source, &defined, call.options);
+    if report.interrupted {
+        return Err(HostError::timeout(exec.options.wall_time_ms()));
+    }
+    if let Some(e) = report.error.as_mut() {
+        exec.phrasebook.annotate_unknown(e, call.prelude);
+    }
+    exec.fit_compute(&report, call.prelude, call.delivery)
+}

@@ -1,0 +1,5 @@
+//! What moves the bytes: stdin/stdout ([`stdio`]) and Streamable HTTP ([`http`]). A
+//! transport reads messages, hands them to the protocol, and writes what comes back.
+
+pub mod http;
+pub mod stdio;
