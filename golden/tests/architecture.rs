@@ -658,6 +658,32 @@ fn the_mcp_layers_point_down() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Whether a request is in a self-contained revision (2026-07-28 or later) is decided in
+/// one place, `server/src/mcp/protocol/revision.rs`: no other code of the server names
+/// that revision (unit tests may).
+#[test]
+fn the_revision_rule_is_decided_in_one_place() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src");
+    let mut found = Vec::new();
+    for (path, text) in ajisai_golden::rust_files(&root) {
+        if path.ends_with("mcp/protocol/revision.rs") {
+            continue;
+        }
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split_once("//").map_or(line, |(code, _)| code);
+            if line.contains("V_2026_07_28") || line.contains("\"2026-07-28\"") {
+                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "ask protocol::revision instead:\n{}",
+        found.join("\n")
+    );
+}
+
 /// The cycle check sees a cycle, grouped imports and `super` paths included.
 #[test]
 fn the_cycle_check_sees_a_cycle() {

@@ -32,6 +32,7 @@ use tokio_util::sync::CancellationToken;
 pub use crate::mcp::service::config::MAX_MESSAGE_BYTES;
 
 use crate::host::quote::QUOTED_CHARS;
+use crate::mcp::protocol::revision;
 
 /// JSON-RPC error codes used here.
 pub mod code {
@@ -114,11 +115,7 @@ const OFFERED_METHODS: [&str; 8] = [
 /// Whether a request's params name revision 2026-07-28 or later in `_meta` (where
 /// `initialize` no longer exists).
 fn names_a_modern_revision(params: Option<&Value>) -> bool {
-    params
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
-        .and_then(Value::as_str)
-        .is_some_and(|v| v >= "2026-07-28")
+    revision::named_in_meta(params).is_some_and(revision::is_self_contained)
 }
 
 /// Whether this server takes `method` with typed params in this request: params that do
@@ -733,9 +730,7 @@ impl Framing {
     ) -> Option<(Vec<u8>, Option<Held>)> {
         if let JsonRpcMessage::Response(r) = item {
             if let rmcp::model::ServerResult::InitializeResult(init) = &r.result {
-                let state = if init.protocol_version.as_str()
-                    < rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
-                {
+                let state = if !revision::is_self_contained(init.protocol_version.as_str()) {
                     session::ANSWERED
                 } else {
                     session::OPENING

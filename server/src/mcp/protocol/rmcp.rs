@@ -56,9 +56,9 @@ impl AjisaiServer {
     /// Answer a `tools/call` before rmcp parses it, given its raw `params`: a call whose
     /// `arguments` are present but not an object gets its MCP-19 tool result here (rmcp's
     /// typed parameters would reject it as a protocol error). Everything else is `None`.
-    pub fn precheck(&self, params: &Value) -> Option<Value> {
+    pub fn precheck(&self, raw: &Value) -> Option<Value> {
         let started = std::time::Instant::now();
-        let params = params.as_object()?;
+        let params = raw.as_object()?;
         let name = params.get("name")?.as_str()?;
         let arguments = params.get("arguments")?;
         if arguments.is_object() {
@@ -75,12 +75,9 @@ impl AjisaiServer {
         let answer = exec.host_error(&crate::host::quote::echo(name), &error);
         crate::mcp::service::tool_metrics::tool_call(name, answer.outcome(), started.elapsed());
         let wire = result::wire_value(&answer.to_call_tool_result());
-        // A 2026-07-28 request names its revision in `_meta`; its results carry
+        // A self-contained request names its revision in `_meta`; its results carry
         // `resultType`, first, as rmcp writes them.
-        let revision = params
-            .get("_meta")
-            .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
-            .and_then(Value::as_str);
+        let revision = revision::named_in_meta(Some(raw));
         match wire {
             Value::Object(members) if revision::delivery(revision).frame_bytes > 0 => {
                 let mut framed = serde_json::Map::new();

@@ -775,10 +775,8 @@ pub mod guard {
         let Ok(version) = first.to_str() else {
             return false;
         };
-        rmcp::model::ProtocolVersion::KNOWN_VERSIONS
-            .iter()
-            .any(|v| v.as_str() == version)
-            && version < rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+        crate::mcp::protocol::revision::is_known(version)
+            && !crate::mcp::protocol::revision::is_self_contained(version)
     }
 
     /// Whether a POST accepts both answer types and sends JSON (otherwise rmcp answers
