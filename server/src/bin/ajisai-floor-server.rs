@@ -6,8 +6,8 @@
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-    ToolsCapability,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool, ToolsCapability,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -31,6 +31,11 @@ impl ServerHandler for Floor {
             "ajisai-floor",
             env!("CARGO_PKG_VERSION"),
         ))
+    }
+
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        // Every revision, as `ajisai-mcp-server` serves them (2026-07-28 included).
+        std::borrow::Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
     }
 
     async fn list_tools(

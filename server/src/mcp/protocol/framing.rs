@@ -68,7 +68,8 @@ pub enum Inbound {
 }
 
 /// A `tools/call` answered by the transport itself instead of rmcp's typed path: a plain
-/// call (`name` and object `arguments`, nothing else) in a revision before 2026-07-28.
+/// call (`name`, object `arguments`, an object `_meta` or none) that passes every check rmcp
+/// makes of it (`protocol::revision::of_call`), in any revision.
 ///
 /// Such a call is the server's busiest message, and rmcp's path for it costs more than
 /// the computation: a typed parse, a task, a JSON value of the result and its
@@ -89,6 +90,9 @@ pub struct DirectCall {
     pub arguments: Option<Value>,
     /// Cancelled when the client cancels the request (one connection).
     pub cancel: CancellationToken,
+    /// The revision its `_meta` names (`None`: the session's, before 2026-07-28): how
+    /// its answer is framed (`protocol::revision::delivery`).
+    pub revision: Option<String>,
 }
 
 /// The message text of a raw line or body: without a trailing `\r` and a UTF-8 byte order
@@ -160,7 +164,9 @@ struct Ids {
 
 /// Where one connection's session stands, for [`DirectCall`]s: they start once the
 /// client has sent `notifications/initialized` after an `initialize` answered in a
-/// revision before 2026-07-28 (until then rmcp answers everything, as it must).
+/// revision before 2026-07-28, or once a request with a complete `_meta` has opened the
+/// session without `initialize`, as rmcp opens it (until then rmcp answers everything,
+/// as it must).
 mod session {
     /// `initialize` not yet answered, or answered in 2026-07-28 or later.
     pub const OPENING: u8 = 0;
@@ -168,6 +174,9 @@ mod session {
     pub const ANSWERED: u8 = 1;
     /// Initialized: direct calls are on.
     pub const INITIALIZED: u8 = 2;
+    /// Opened without `initialize` by a request with a complete `_meta` (a 2026-07-28
+    /// client): direct calls are on for requests that carry one too, as rmcp requires.
+    pub const SELF_CONTAINED: u8 = 3;
 }
 
 /// The framing state of one connection (stdio) or of a whole service (HTTP, where each
@@ -305,8 +314,21 @@ impl Framing {
     /// Classify one inbound message (a line without its newline, or a body).
     pub fn inbound(&self, raw: &[u8]) -> Inbound {
         let direct =
-            self.refuse_duplicates && self.session.load(Ordering::Acquire) == session::INITIALIZED;
+            self.refuse_duplicates && self.session.load(Ordering::Acquire) != session::ANSWERED;
         self.classify(raw, direct)
+    }
+
+    /// Whether a direct call must carry the keys of a complete `_meta` (a stdio session
+    /// not opened by `initialize`), and whether the session is still opening.
+    fn session_needs_keys(&self) -> (bool, bool) {
+        if !self.refuse_duplicates {
+            return (false, false);
+        }
+        match self.session.load(Ordering::Acquire) {
+            session::INITIALIZED => (false, false),
+            session::OPENING => (true, true),
+            _ => (true, false),
+        }
     }
 
     /// [`Framing::inbound`]; `direct`: a plain tool call becomes a [`DirectCall`].
@@ -430,6 +452,7 @@ impl Framing {
         if self.refuse_duplicates && self.ids().in_flight.contains_key(&id) {
             return Inbound::Reply(duplicate(raw, &id));
         }
+        self.note_session_opening(&method, message.get("params"));
         let typed = takes_typed_params(&method, message.get("params"));
         if let Some(problem) = params_problem(&method, message.get("params"), typed) {
             return Inbound::Reply(refuse(
@@ -547,7 +570,7 @@ impl Framing {
         call: PlainCall<'_>,
         direct: bool,
     ) -> Option<Inbound> {
-        if direct && call.bare {
+        if direct && !call.extra {
             if let Some(d) = self.direct_call(raw, &call) {
                 return Some(d);
             }
@@ -585,14 +608,45 @@ impl Framing {
         Some(Inbound::Message(Box::new(m)))
     }
 
-    /// A bare tool call as a [`DirectCall`], its id taken into flight on one connection;
-    /// `None` to take the other paths (an id rmcp cannot hold, over HTTP).
+    /// A request that opens a stdio session without `initialize` (one with a complete
+    /// `_meta`, not `ping`, `initialize` or `server/discover`) marks the session opened, as
+    /// rmcp marks it when it reads the request.
+    fn note_session_opening(&self, method: &str, params: Option<&Value>) {
+        if !self.refuse_duplicates
+            || self.session.load(Ordering::Acquire) != session::OPENING
+            || !revision::opens_a_session(method)
+        {
+            return;
+        }
+        let meta = params
+            .and_then(|p| p.get("_meta"))
+            .and_then(Value::as_object);
+        if meta.is_some() && revision::of_call(meta, true).is_some() {
+            self.session
+                .store(session::SELF_CONTAINED, Ordering::Release);
+        }
+    }
+
+    /// A plain tool call as a [`DirectCall`], its id taken into flight on one connection;
+    /// `None` to take the other paths (its `_meta` is one rmcp refuses or decides on,
+    /// `protocol::revision::of_call`; an id rmcp cannot hold, over HTTP).
     fn direct_call(&self, raw: &[u8], call: &PlainCall<'_>) -> Option<Inbound> {
+        let meta = match call.meta {
+            None => None,
+            Some(m) => Some(serde_json::from_str::<rmcp::model::JsonObject>(m.get()).ok()?),
+        };
+        let (needs_keys, opening) = self.session_needs_keys();
+        let named = revision::of_call(meta.as_ref(), needs_keys)?;
         let name = serde_json::from_str::<String>(call.name.get()).ok()?;
         let arguments = match call.arguments {
             None => None,
             Some(a) => Some(serde_json::from_str::<Value>(a.get()).ok()?),
         };
+        if opening {
+            // rmcp opens the session with this request, which it would answer as we do.
+            self.session
+                .store(session::SELF_CONTAINED, Ordering::Release);
+        }
         let cancel = CancellationToken::new();
         let internal = if self.refuse_duplicates {
             let mut ids = self.ids();
@@ -617,6 +671,7 @@ impl Framing {
             name,
             arguments,
             cancel,
+            revision: named,
         })))
     }
 
@@ -889,14 +944,13 @@ fn plain_tool_call(text: &str) -> Option<PlainCall<'_>> {
     if !plain {
         return None;
     }
-    let bare = m.params.meta.0.is_none()
-        && m.params.input_responses.0.is_none()
-        && m.params.request_state.0.is_none();
+    let extra = m.params.input_responses.0.is_some() || m.params.request_state.0.is_some();
     Some(PlainCall {
         id: raw_client_id(m.id.get())?,
         name: m.params.name,
         arguments: m.params.arguments.0,
-        bare,
+        meta: m.params.meta.0,
+        extra,
     })
 }
 
@@ -907,8 +961,10 @@ struct PlainCall<'a> {
     name: &'a RawValue,
     /// The `arguments` member as written (a JSON object), if present.
     arguments: Option<&'a RawValue>,
-    /// Its params hold only `name` and `arguments`.
-    bare: bool,
+    /// The `_meta` member as written (a JSON object), if present.
+    meta: Option<&'a RawValue>,
+    /// Its params also hold `inputResponses` or `requestState` (left to rmcp).
+    extra: bool,
 }
 
 /// The id of a parsed message: a string, or an integer of any length (read back from the
@@ -1108,7 +1164,7 @@ mod tests {
     #[test]
     fn plain_tool_calls_are_recognised_and_everything_else_is_left_to_the_general_path() {
         let plain = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"compute","arguments":{"source":"1 2 ADD"},"_meta":{}}}"#;
-        let found = |text| plain_tool_call(text).map(|c| (c.id, c.bare));
+        let found = |text| plain_tool_call(text).map(|c| (c.id, c.meta.is_none() && !c.extra));
         assert_eq!(found(plain), Some((ClientId::Integer("7".into()), false)));
         assert_eq!(
             found(r#"{"id":"a","params":{"name":"x"},"method":"tools/call","jsonrpc":"2.0"}"#),
@@ -1120,7 +1176,7 @@ mod tests {
         .expect("plain");
         assert_eq!(call.name.get(), r#""c\u0064""#);
         assert_eq!(call.arguments.map(RawValue::get), Some(r#"{"source":"1"}"#));
-        assert!(call.bare);
+        assert!(call.meta.is_none() && !call.extra);
         for other in [
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"compute","arguments":null}}"#,
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"compute","arguments":[1]}}"#,
@@ -1160,6 +1216,85 @@ mod tests {
     const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
     const BARE_CALL: &str = r#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"compute","arguments":{"source":"1 2 ADD"}}}"#;
 
+    /// A `tools/call` line with `meta` as its `_meta`.
+    fn meta_call(id: &str, meta: &str) -> String {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"compute","arguments":{{"source":"1"}},"_meta":{meta}}}}}"#
+        )
+    }
+
+    const COMPLETE_2026: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+    /// The revision a direct call is answered in, or `None` for a call left to rmcp.
+    fn direct_revision(f: &Framing, line: &str) -> Option<Option<String>> {
+        match f.inbound(line.as_bytes()) {
+            Inbound::Direct(call) => Some(call.revision.clone()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn calls_with_meta_are_direct_when_rmcp_would_take_them() {
+        // A session opened by `initialize` (2025-06-18).
+        let f = framing();
+        let Inbound::Message(_) = f.inbound(INITIALIZE.as_bytes()) else {
+            panic!("initialize goes to rmcp");
+        };
+        initialize_answer(&f, 1, rmcp::model::ProtocolVersion::V_2025_06_18);
+        assert!(matches!(
+            f.inbound(INITIALIZED.as_bytes()),
+            Inbound::Message(_)
+        ));
+        assert_eq!(direct_revision(&f, &meta_call("a", "{}")), Some(None));
+        assert_eq!(
+            direct_revision(&f, &meta_call("b", COMPLETE_2026)),
+            Some(Some("2026-07-28".into()))
+        );
+        // Incomplete for 2026-07-28, or an unknown revision: rmcp's to refuse.
+        let incomplete = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#;
+        assert_eq!(direct_revision(&f, &meta_call("c", incomplete)), None);
+        let unknown = r#"{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}"#;
+        assert_eq!(direct_revision(&f, &meta_call("d", unknown)), None);
+        // `inputResponses` and `requestState` stay rmcp's.
+        let state = r#"{"jsonrpc":"2.0","id":"e","method":"tools/call","params":{"name":"compute","requestState":null}}"#;
+        assert_eq!(direct_revision(&f, state), None);
+    }
+
+    #[test]
+    fn a_complete_meta_opens_a_session_without_initialize() {
+        // Before anything: a bare call, or `server/discover`, opens nothing.
+        let f = framing();
+        assert_eq!(direct_revision(&f, BARE_CALL), None);
+        let discover = format!(
+            r#"{{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{{"_meta":{COMPLETE_2026}}}}}"#
+        );
+        assert!(matches!(
+            f.inbound(discover.as_bytes()),
+            Inbound::Message(_)
+        ));
+        assert_eq!(f.session.load(Ordering::Acquire), session::OPENING);
+        // A call with a complete `_meta` opens it (rmcp would, answering as we do).
+        assert_eq!(
+            direct_revision(&f, &meta_call("a", COMPLETE_2026)),
+            Some(Some("2026-07-28".into()))
+        );
+        assert_eq!(f.session.load(Ordering::Acquire), session::SELF_CONTAINED);
+        // From then on every call must carry the keys, whatever revision it names.
+        assert_eq!(direct_revision(&f, &meta_call("b", "{}")), None);
+        let older = r#"{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}"#;
+        assert_eq!(
+            direct_revision(&f, &meta_call("f", older)),
+            Some(Some("2025-11-25".into()))
+        );
+        // Any other request with a complete `_meta` opens it too.
+        let g = framing();
+        let list = format!(
+            r#"{{"jsonrpc":"2.0","id":"l","method":"tools/list","params":{{"_meta":{COMPLETE_2026}}}}}"#
+        );
+        assert!(matches!(g.inbound(list.as_bytes()), Inbound::Message(_)));
+        assert_eq!(g.session.load(Ordering::Acquire), session::SELF_CONTAINED);
+    }
+
     #[test]
     fn bare_tool_calls_are_direct_once_the_session_is_initialized_before_2026() {
         for (revision, direct) in [
@@ -1198,9 +1333,9 @@ mod tests {
                 assert!(f.hold(internal, permits.clone().try_acquire_owned().unwrap()));
                 assert!(f.complete(internal).is_some(), "answered once");
                 assert!(f.complete(internal).is_none());
-                // A call with `_meta` still goes to rmcp.
+                // So does a call with an empty `_meta` (the session's revision).
                 let meta = r#"{"jsonrpc":"2.0","id":"e","method":"tools/call","params":{"name":"compute","_meta":{}}}"#;
-                assert!(matches!(f.inbound(meta.as_bytes()), Inbound::Message(_)));
+                assert!(matches!(f.inbound(meta.as_bytes()), Inbound::Direct(_)));
             }
         }
     }

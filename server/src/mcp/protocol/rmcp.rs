@@ -4,8 +4,8 @@
 //! docs/mcp/host-errors.md). Every tool call rmcp hands over goes to the service's one
 //! entry point.
 
+use crate::mcp::protocol::framing::DirectCall;
 use crate::mcp::protocol::revision;
-use crate::mcp::service::exec::Delivery;
 use crate::mcp::service::resources;
 use crate::mcp::service::result::{self, ToolAnswer};
 use crate::mcp::service::validate;
@@ -22,19 +22,23 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 impl AjisaiServer {
-    /// A tool call its transport answers itself ([`crate::mcp::protocol::framing::DirectCall`]), in the
-    /// frame of the revisions before 2026-07-28. `None`: it was cancelled.
-    pub async fn call_direct(
-        &self,
-        call: &crate::mcp::protocol::framing::DirectCall,
-    ) -> Option<ToolAnswer> {
+    /// A tool call its transport answers itself ([`DirectCall`]), fitted in the frame
+    /// of the revision it is answered in; with [`AjisaiServer::direct_response`] that
+    /// writes it. `None`: it was cancelled.
+    pub async fn call_direct(&self, call: &DirectCall) -> Option<ToolAnswer> {
         self.call_in(
             &call.name,
             call.arguments.as_ref(),
             call.cancel.clone(),
-            Delivery::default(),
+            revision::delivery(call.revision.as_deref()),
         )
         .await
+    }
+
+    /// The JSON-RPC response to the direct call `call`, answered `answer`, byte for byte
+    /// as rmcp writes it in the call's revision.
+    pub fn direct_response(answer: &ToolAnswer, call: &DirectCall) -> Vec<u8> {
+        answer.response(&call.id_json, revision::delivery(call.revision.as_deref()))
     }
 
     /// The initialize answer (MCP-10).

@@ -3,6 +3,7 @@
 //! for host errors; and its size as MCP-52 measures it.
 
 use crate::host::hosterror::HostError;
+use crate::mcp::service::exec::Delivery;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
@@ -96,9 +97,14 @@ impl ToolAnswer {
     }
 
     /// Append the result object's compact JSON, byte for byte as rmcp serializes
-    /// [`ToolAnswer::to_call_tool_result`] for a revision before 2026-07-28.
-    pub fn write_result(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"content\":[{\"type\":\"text\",\"text\":");
+    /// [`ToolAnswer::to_call_tool_result`] in `delivery`'s revision (a self-contained
+    /// revision's result starts with `"resultType":"complete"`).
+    pub fn write_result(&self, out: &mut Vec<u8>, delivery: Delivery) {
+        out.push(b'{');
+        if delivery.frame_bytes > 0 {
+            out.extend_from_slice(Delivery::RESULT_TYPE_MEMBER.as_bytes());
+        }
+        out.extend_from_slice(b"\"content\":[{\"type\":\"text\",\"text\":");
         // serde_json's own string escaping, as rmcp's serialization uses.
         serde_json::to_writer(&mut *out, self.envelope.as_str())
             .expect("writing to a vector cannot fail");
@@ -111,15 +117,15 @@ impl ToolAnswer {
     }
 
     /// The JSON-RPC response carrying this result for the request whose id is
-    /// `id_json` (its JSON text), for a revision before 2026-07-28.
-    pub fn response(&self, id_json: &str) -> Vec<u8> {
+    /// `id_json` (its JSON text), in `delivery`'s revision.
+    pub fn response(&self, id_json: &str, delivery: Delivery) -> Vec<u8> {
         let mut out = Vec::with_capacity(
             64 + id_json.len() + 2 * self.envelope.len() + self.envelope.len() / 8,
         );
         out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
         out.extend_from_slice(id_json.as_bytes());
         out.extend_from_slice(b",\"result\":");
-        self.write_result(&mut out);
+        self.write_result(&mut out, delivery);
         out.push(b'}');
         out
     }
@@ -287,29 +293,35 @@ mod tests {
         use rmcp::model::{JsonRpcResponse, JsonRpcVersion2_0, NumberOrString, ServerResult};
         for (env, host_error) in ENVELOPES {
             let a = ToolAnswer::new(env.to_string(), host_error).expect("deliverable");
-            let mut result = a.to_call_tool_result();
-            // A revision before 2026-07-28: no `resultType`.
-            result.result_type = None;
-            let mut written = Vec::new();
-            a.write_result(&mut written);
-            assert_eq!(
-                String::from_utf8(written).unwrap(),
-                serde_json::to_string(&result).unwrap()
-            );
-            for id in [
-                NumberOrString::Number(7),
-                NumberOrString::String("a\"b".into()),
-            ] {
-                let response = rmcp::model::ServerJsonRpcMessage::Response(JsonRpcResponse {
-                    jsonrpc: JsonRpcVersion2_0,
-                    id: id.clone(),
-                    result: ServerResult::CallToolResult(result.clone()),
-                });
-                let id_json = serde_json::to_string(&id).unwrap();
+            for delivery in [Delivery::default(), Delivery::with_result_type()] {
+                let mut result = a.to_call_tool_result();
+                // Before 2026-07-28 rmcp strips `resultType`; from it on, it comes first.
+                if delivery.frame_bytes == 0 {
+                    result.result_type = None;
+                }
+                let mut written = Vec::new();
+                a.write_result(&mut written, delivery);
+                let serialized = serde_json::to_string(&result).unwrap();
+                assert_eq!(String::from_utf8(written).unwrap(), serialized);
                 assert_eq!(
-                    String::from_utf8(a.response(&id_json)).unwrap(),
-                    serde_json::to_string(&response).unwrap()
+                    serialized.starts_with("{\"resultType\":\"complete\","),
+                    delivery.frame_bytes > 0
                 );
+                for id in [
+                    NumberOrString::Number(7),
+                    NumberOrString::String("a\"b".into()),
+                ] {
+                    let response = rmcp::model::ServerJsonRpcMessage::Response(JsonRpcResponse {
+                        jsonrpc: JsonRpcVersion2_0,
+                        id: id.clone(),
+                        result: ServerResult::CallToolResult(result.clone()),
+                    });
+                    let id_json = serde_json::to_string(&id).unwrap();
+                    assert_eq!(
+                        String::from_utf8(a.response(&id_json, delivery)).unwrap(),
+                        serde_json::to_string(&response).unwrap()
+                    );
+                }
             }
         }
     }

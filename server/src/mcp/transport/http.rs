@@ -469,15 +469,23 @@ impl Shared {
             Ok(Ok(collected)) => collected.to_bytes(),
         };
         peek(&bytes, logged);
-        let direct = guard::before_2026(&parts.headers);
-        match self.framing.body(&bytes, direct) {
+        let mut framed = self.framing.body(&bytes, true);
+        if let Framed::Direct(call) = &framed {
+            if !guard::admits_direct(&parts.headers, call.revision.as_deref(), &call.name) {
+                framed = self.framing.body(&bytes, false);
+            }
+        }
+        match framed {
             Framed::Direct(call) => {
                 // Over HTTP a call ends when its client hangs up: this future is dropped,
                 // and the execution with it (it stops its engine).
                 match self.server.call_direct(&call).await {
                     Some(answer) => {
                         logged.outcome = Some(answer.outcome());
-                        json(StatusCode::OK, answer.response(&call.id_json))
+                        json(
+                            StatusCode::OK,
+                            AjisaiServer::direct_response(&answer, &call),
+                        )
                     }
                     // Never cancelled over HTTP: nothing else holds its token.
                     None => text(StatusCode::INTERNAL_SERVER_ERROR, "cancelled\n"),
@@ -777,6 +785,30 @@ pub mod guard {
         };
         crate::mcp::protocol::revision::is_known(version)
             && !crate::mcp::protocol::revision::is_self_contained(version)
+    }
+
+    /// Whether a tool call the framing found directly answerable (its `_meta`, naming
+    /// `revision` or none, passes rmcp's checks) also passes rmcp's header checks, so that
+    /// answering it here is answering it as rmcp would: without a revision in `_meta`, as
+    /// [`before_2026`] says; with one, a single `MCP-Protocol-Version` equal to it, and in
+    /// a self-contained revision a single `Mcp-Method: tools/call` and a single `Mcp-Name`
+    /// equal to the tool's name (a Base64-encoded name is left to rmcp).
+    pub fn admits_direct(headers: &HeaderMap, revision: Option<&str>, name: &str) -> bool {
+        let Some(revision) = revision else {
+            return before_2026(headers);
+        };
+        let single = |header: &str| {
+            let mut values = headers.get_all(header).iter();
+            match (values.next(), values.next()) {
+                (Some(v), None) => v.to_str().ok(),
+                _ => None,
+            }
+        };
+        if single("mcp-protocol-version") != Some(revision) {
+            return false;
+        }
+        !crate::mcp::protocol::revision::is_self_contained(revision)
+            || (single("mcp-method") == Some("tools/call") && single("mcp-name") == Some(name))
     }
 
     /// Whether a POST accepts both answer types and sends JSON (otherwise rmcp answers

@@ -210,7 +210,9 @@ impl StdioTransport {
             let answer = server.call_direct(&call).await;
             // `complete` is `None` once the client cancelled the call.
             if let (Some(answer), Some(held)) = (answer, framing.complete(internal)) {
-                let _ = tx.send((answer.response(&call.id_json), Some(held))).await;
+                let _ = tx
+                    .send((AjisaiServer::direct_response(&answer, &call), Some(held)))
+                    .await;
             }
         });
     }
