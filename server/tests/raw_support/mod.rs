@@ -274,3 +274,22 @@ pub fn exit_within(child: &mut Child, wait: Duration) -> Result<Option<i32>, Str
         }
     }
 }
+
+/// The builtin numeric backends this build of the server can select: `pure` always,
+/// `gmp` when the build links it (probed with `--version`, one process each).
+pub fn builtin_backends() -> Vec<&'static str> {
+    ["gmp", "pure"]
+        .into_iter()
+        .filter(|kind| {
+            let out = Command::new(BIN)
+                .arg("--version")
+                .env_remove("AJISAI_NUMERICS_PLUGIN")
+                .env("AJISAI_NUMERICS", kind)
+                .output()
+                .expect("--version runs");
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .any(|l| l.starts_with(&format!("numerics: {kind} ")))
+        })
+        .collect()
+}
