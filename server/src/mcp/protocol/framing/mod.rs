@@ -17,13 +17,30 @@
 //! - an over-long line → `-32600` "request too large", answered by the reader that saw it.
 //!
 //! Each refused message is logged as one stderr line quoting at most 64 characters of it.
+//!
+//! This file classifies messages and keeps the state of a connection (ids in flight, the
+//! session); by job, the rest is in `text.rs` (the text before it is read), `plain.rs`
+//! (recognising a plain tool call without building a value), `ids.rs` (ids as the client
+//! wrote them, written back into answers) and `refusals.rs` (the errors answered here).
+
+mod ids;
+mod plain;
+mod refusals;
+mod text;
+
+pub use ids::with_id;
+pub use refusals::code;
+
+use ids::{client_id, raw_client_id, ClientId};
+use plain::{plain_tool_call, PlainCall};
+use refusals::{answer, duplicate, log_refusal, params_problem, refusal_code, refuse, shorten};
+use text::{message_bytes, replace_lone_surrogates};
 
 use rmcp::model::{ClientRequest, JsonRpcMessage};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::RoleServer;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
@@ -31,20 +48,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::mcp::service::config::MAX_MESSAGE_BYTES;
 
-use crate::host::quote::QUOTED_CHARS;
 use crate::mcp::protocol::revision;
-
-/// JSON-RPC error codes used here.
-pub mod code {
-    /// Invalid JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// Not a valid request object.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// Invalid method parameters.
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// A method this server does not offer.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-}
 
 /// Answers a `tools/call` before rmcp sees it (MCP-19's non-object `arguments`): given the
 /// call's params, the tool result to send, or `None` to let the call through.
@@ -95,13 +99,6 @@ pub struct DirectCall {
     pub revision: Option<String>,
 }
 
-/// The message text of a raw line or body: without a trailing `\r` and a UTF-8 byte order
-/// mark.
-fn message_bytes(raw: &[u8]) -> &[u8] {
-    let bytes = raw.strip_suffix(b"\r").unwrap_or(raw);
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
-}
-
 /// The typed methods this server offers: params they cannot take are `-32602`. Any
 /// other method, typed or not, reaches rmcp, which answers `-32601` for what the server
 /// does not offer (and, over HTTP, 404), whatever its params.
@@ -127,25 +124,6 @@ fn names_a_modern_revision(params: Option<&Value>) -> bool {
 fn takes_typed_params(method: &str, params: Option<&Value>) -> bool {
     OFFERED_METHODS.contains(&method)
         && !(method == "initialize" && names_a_modern_revision(params))
-}
-
-/// The id of a request as the client wrote it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum ClientId {
-    /// A JSON string (its decoded text).
-    Text(String),
-    /// A JSON integer of any length (its digits, with a leading `-` if negative).
-    Integer(String),
-}
-
-impl ClientId {
-    /// The id as JSON text.
-    fn json(&self) -> String {
-        match self {
-            ClientId::Text(s) => Value::String(s.clone()).to_string(),
-            ClientId::Integer(d) => d.clone(),
-        }
-    }
 }
 
 /// A token held while a request's answer is unwritten (the transport's backpressure);
@@ -826,313 +804,6 @@ impl Framing {
         let bytes = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},{body}}}", id.json()).into_bytes();
         Some((bytes, held))
     }
-}
-
-/// The error code of a refusal this module wrote.
-fn refusal_code(bytes: &[u8]) -> Option<i64> {
-    #[derive(serde::Deserialize)]
-    struct Error {
-        code: i64,
-    }
-    #[derive(serde::Deserialize)]
-    struct Refusal {
-        error: Error,
-    }
-    serde_json::from_slice::<Refusal>(bytes)
-        .ok()
-        .map(|r| r.error.code)
-}
-
-/// A JSON-RPC answer (`bytes`) with its `id` member replaced by `id_json`, every other
-/// member unchanged and in order; `None` if `bytes` is not a JSON object.
-pub fn with_id(bytes: &[u8], id_json: &str) -> Option<Vec<u8>> {
-    /// The members of an object, in order, their values unparsed.
-    struct Members<'a>(Vec<(String, &'a RawValue)>);
-    impl<'de> serde::Deserialize<'de> for Members<'de> {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct Visit;
-            impl<'de> serde::de::Visitor<'de> for Visit {
-                type Value = Members<'de>;
-                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str("a JSON object")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(
-                    self,
-                    mut map: A,
-                ) -> Result<Self::Value, A::Error> {
-                    let mut members = Vec::new();
-                    while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
-                        members.push((k, v));
-                    }
-                    Ok(Members(members))
-                }
-            }
-            d.deserialize_map(Visit)
-        }
-    }
-    let Members(members) = serde_json::from_slice::<Members<'_>>(bytes).ok()?;
-    let mut out = Vec::with_capacity(bytes.len() + id_json.len());
-    out.push(b'{');
-    for (i, (key, value)) in members.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(Value::String(key.clone()).to_string().as_bytes());
-        out.push(b':');
-        if key == "id" {
-            out.extend_from_slice(id_json.as_bytes());
-        } else {
-            out.extend_from_slice(value.get().as_bytes());
-        }
-    }
-    out.push(b'}');
-    Some(out)
-}
-
-/// The id of a `tools/call` request that every rule of this module lets through as it
-/// stands, found with a scan that builds nothing: an object with `"jsonrpc":"2.0"`, a
-/// string or integer id, params with a string `name`, object `arguments` (or none) and
-/// object `_meta` (or none). Anything else (`None`) takes the general path, which decides
-/// it the same way or refuses it.
-fn plain_tool_call(text: &str) -> Option<PlainCall<'_>> {
-    /// A member's unparsed value, or its absence (`Option` would read `null` as absent).
-    #[derive(Default)]
-    struct Member<'a>(Option<&'a RawValue>);
-    impl<'de: 'a, 'a> serde::Deserialize<'de> for Member<'a> {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            <&'a RawValue>::deserialize(d).map(|v| Member(Some(v)))
-        }
-    }
-    // Members beyond these take the general path.
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Params<'a> {
-        #[serde(borrow)]
-        name: &'a RawValue,
-        #[serde(borrow, default)]
-        arguments: Member<'a>,
-        #[serde(borrow, default, rename = "_meta")]
-        meta: Member<'a>,
-        #[serde(borrow, default, rename = "inputResponses")]
-        input_responses: Member<'a>,
-        #[serde(borrow, default, rename = "requestState")]
-        request_state: Member<'a>,
-    }
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Message<'a> {
-        #[serde(borrow)]
-        jsonrpc: &'a RawValue,
-        #[serde(borrow)]
-        id: &'a RawValue,
-        #[serde(borrow)]
-        method: &'a RawValue,
-        #[serde(borrow)]
-        params: Params<'a>,
-    }
-    // A struct would also read a JSON array, field by field.
-    if !text.trim_start().starts_with('{') {
-        return None;
-    }
-    let m: Message<'_> = serde_json::from_str(text).ok()?;
-    let is_object = |v: &Member<'_>| v.0.is_none_or(|v| v.get().starts_with('{'));
-    let plain = m.jsonrpc.get() == "\"2.0\""
-        && m.method.get() == "\"tools/call\""
-        && m.params.name.get().starts_with('"')
-        && is_object(&m.params.arguments)
-        && is_object(&m.params.meta);
-    if !plain {
-        return None;
-    }
-    let extra = m.params.input_responses.0.is_some() || m.params.request_state.0.is_some();
-    Some(PlainCall {
-        id: raw_client_id(m.id.get())?,
-        name: m.params.name,
-        arguments: m.params.arguments.0,
-        meta: m.params.meta.0,
-        extra,
-    })
-}
-
-/// A tool call as [`plain_tool_call`] found it.
-struct PlainCall<'a> {
-    id: ClientId,
-    /// The `name` member as written (a JSON string).
-    name: &'a RawValue,
-    /// The `arguments` member as written (a JSON object), if present.
-    arguments: Option<&'a RawValue>,
-    /// The `_meta` member as written (a JSON object), if present.
-    meta: Option<&'a RawValue>,
-    /// Its params also hold `inputResponses` or `requestState` (left to rmcp).
-    extra: bool,
-}
-
-/// The id of a parsed message: a string, or an integer of any length (read back from the
-/// text when serde_json could only hold it as a float).
-fn client_id(v: &Value, text: &str) -> Option<ClientId> {
-    match v {
-        Value::String(s) => Some(ClientId::Text(s.clone())),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Some(ClientId::Integer(n.to_string())),
-        Value::Number(_) => {
-            #[derive(serde::Deserialize)]
-            struct IdOnly<'a> {
-                #[serde(borrow)]
-                id: &'a RawValue,
-            }
-            let raw = serde_json::from_str::<IdOnly<'_>>(text).ok()?.id.get();
-            match raw_client_id(raw)? {
-                id @ ClientId::Integer(_) => Some(id),
-                ClientId::Text(_) => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// The id written as `raw` JSON text, if it is a string or an integer.
-fn raw_client_id(raw: &str) -> Option<ClientId> {
-    if raw.starts_with('"') {
-        return serde_json::from_str::<String>(raw).ok().map(ClientId::Text);
-    }
-    let digits = raw.strip_prefix('-').unwrap_or(raw);
-    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| ClientId::Integer(raw.to_string()))
-}
-
-/// Why the params of a request cannot serve its method, for the methods whose params
-/// this server reads itself; the rest are decided by rmcp's types.
-fn params_problem(method: &str, params: Option<&Value>, typed: bool) -> Option<String> {
-    let field = |name: &str| -> Option<String> {
-        match params {
-            None => Some(format!("params are missing; they need a string `{name}`")),
-            Some(Value::Object(p)) => match p.get(name) {
-                Some(Value::String(_)) => None,
-                None => Some(format!("params have no `{name}`; it must be a string")),
-                Some(_) => Some(format!("`{name}` must be a string")),
-            },
-            Some(_) => Some("params must be an object".to_string()),
-        }
-    };
-    match method {
-        "tools/call" => field("name"),
-        "resources/read" => field("uri"),
-        _ => match params {
-            Some(Value::Object(_)) | None => None,
-            Some(_) if typed => Some("params must be an object".to_string()),
-            Some(_) => None,
-        },
-    }
-}
-
-/// The refusal of a request whose id is already in flight.
-fn duplicate(raw: &[u8], id: &ClientId) -> Vec<u8> {
-    refuse(
-        raw,
-        None,
-        code::INVALID_REQUEST,
-        &format!(
-            "Invalid request: id {} is already in flight; wait for its answer or use another id",
-            shorten(&id.json())
-        ),
-    )
-}
-
-/// A success answer to `id` carrying `result`.
-fn answer(id: &ClientId, result: &Value) -> Vec<u8> {
-    format!(
-        "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{result}}}",
-        id.json()
-    )
-    .into_bytes()
-}
-
-/// The error answer to a refused message, logged as one stderr line.
-fn refuse(raw: &[u8], id: Option<&ClientId>, code: i64, message: &str) -> Vec<u8> {
-    log_refusal(raw, &format!("code={code} {message}"));
-    let id = id.map_or_else(|| "null".to_string(), ClientId::json);
-    let error = json!({ "code": code, "message": message });
-    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}").into_bytes()
-}
-
-/// One stderr line about a refused message, quoting at most [`QUOTED_CHARS`] of it.
-fn log_refusal(raw: &[u8], what: &str) {
-    let text = String::from_utf8_lossy(&raw[..raw.len().min(QUOTED_CHARS * 4)]);
-    let quoted: String = text.chars().take(QUOTED_CHARS).collect();
-    let more = if text.chars().count() > QUOTED_CHARS || raw.len() > QUOTED_CHARS * 4 {
-        "…"
-    } else {
-        ""
-    };
-    tracing::warn!("refused input {what}; message {quoted:?}{more}");
-}
-
-/// At most 64 characters of an id for a message.
-fn shorten(s: &str) -> String {
-    crate::host::quote::excerpt(s)
-}
-
-/// `\uD800`–`\uDFFF` escapes that do not form a valid surrogate pair, inside strings,
-/// become `\uFFFD` (the same six bytes); everything else is unchanged.
-fn replace_lone_surrogates(text: &str) -> Cow<'_, str> {
-    let b = text.as_bytes();
-    if !text.contains("\\u") {
-        return Cow::Borrowed(text);
-    }
-    let mut out: Option<Vec<u8>> = None;
-    let mut in_string = false;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if !in_string {
-            if c == b'"' {
-                in_string = true;
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'"' => {
-                in_string = false;
-                i += 1;
-            }
-            b'\\' if b.get(i + 1) == Some(&b'u') => {
-                let unit = hex4(b, i + 2);
-                match unit {
-                    Some(hi @ 0xD800..=0xDBFF) => {
-                        let lo = (b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u'))
-                            .then(|| hex4(b, i + 8))
-                            .flatten();
-                        if matches!(lo, Some(0xDC00..=0xDFFF)) {
-                            let _ = hi;
-                            i += 12;
-                        } else {
-                            out.get_or_insert_with(|| b.to_vec())[i..i + 6]
-                                .copy_from_slice(b"\\uFFFD");
-                            i += 6;
-                        }
-                    }
-                    Some(0xDC00..=0xDFFF) => {
-                        out.get_or_insert_with(|| b.to_vec())[i..i + 6].copy_from_slice(b"\\uFFFD");
-                        i += 6;
-                    }
-                    _ => i += 2,
-                }
-            }
-            b'\\' => i += 2,
-            _ => i += 1,
-        }
-    }
-    match out {
-        // Only ASCII escapes were replaced by ASCII, so the text stays UTF-8.
-        Some(bytes) => Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())),
-        None => Cow::Borrowed(text),
-    }
-}
-
-/// The value of four hex digits at `b[at..at + 4]`.
-fn hex4(b: &[u8], at: usize) -> Option<u32> {
-    let s = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
-    u32::from_str_radix(s, 16).ok()
 }
 
 #[cfg(test)]
