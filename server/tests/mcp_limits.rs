@@ -551,7 +551,7 @@ fn a_growing_call_stops_within_the_overshoot() {
 /// exactly under an earlier revision does not fit under 2026-07-28 and is elided there.
 #[test]
 fn response_bytes_count_the_frame_of_each_revision() {
-    use ajisai_server::mcp::service::exec::Delivery;
+    use ajisai_server::mcp::service::result::Delivery;
     use ajisai_server::mcp::service::validate::ToolKind;
     ajisai_server::host::backend::link();
     let source = "0 99 RANGE 1 2 ADD";

@@ -1,5 +1,6 @@
 //! Running the three source tools: admission, the execution, the deadline,
-//! cancellation, panics, and fitting the result into `responseBytes` (MCP-50..53; docs/mcp/limits.md).
+//! cancellation, panics, and fitting the result into `responseBytes` (MCP-50..53; docs/mcp/limits.md),
+//! in the envelope MCP-28..36 describe (docs/mcp/envelope.md).
 //!
 //! A call first runs inline on the async worker that received it, under the small
 //! budget of [`crate::mcp::service::inline`]; one that outlives it starts again on a blocking thread,
@@ -16,7 +17,7 @@ use crate::host::phrasebook::{self, Phrasebook};
 use crate::host::provenance::Provenance;
 use crate::mcp::service::config::ServerOptions;
 use crate::mcp::service::gate::{Admission, Gate};
-use crate::mcp::service::result::{self, ToolAnswer, Undeliverable};
+use crate::mcp::service::result::{self, Delivery, ToolAnswer, Undeliverable};
 use ajisai_core::engine::{ComputeReport, Options};
 use ajisai_core::envelope::{self, Rendered};
 use ajisai_core::json::HostFields;
@@ -68,27 +69,6 @@ pub struct SourceCall<'a> {
     pub options: &'a Options,
     /// The revision's framing of the result.
     pub delivery: Delivery,
-}
-
-/// How an answer is framed on the wire: the bytes the negotiated protocol revision adds
-/// to the result that `responseBytes` measures (MCP-52 (docs/mcp/envelope.md) measures what is delivered).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Delivery {
-    /// Bytes the revision's frame adds to the result object.
-    pub frame_bytes: u64,
-}
-
-impl Delivery {
-    /// The member 2026-07-28 adds to every result (`"resultType":"complete",`).
-    pub const RESULT_TYPE_MEMBER: &'static str = "\"resultType\":\"complete\",";
-
-    /// The delivery of a revision whose results carry `resultType` first (the protocol
-    /// decides which: `protocol::revision::delivery`).
-    pub fn with_result_type() -> Delivery {
-        Delivery {
-            frame_bytes: Self::RESULT_TYPE_MEMBER.len() as u64,
-        }
-    }
 }
 
 /// What the engine and the host need to run a source tool, shared by every call.

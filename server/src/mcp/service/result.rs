@@ -3,9 +3,29 @@
 //! for host errors; and its size as MCP-52 measures it.
 
 use crate::host::hosterror::HostError;
-use crate::mcp::service::exec::Delivery;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
+
+/// How an answer is framed on the wire: the bytes the negotiated protocol revision adds
+/// to the result that `responseBytes` measures (MCP-52 (docs/mcp/envelope.md) measures what is delivered).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delivery {
+    /// Bytes the revision's frame adds to the result object.
+    pub frame_bytes: u64,
+}
+
+impl Delivery {
+    /// The member 2026-07-28 adds to every result (`"resultType":"complete",`).
+    pub const RESULT_TYPE_MEMBER: &'static str = "\"resultType\":\"complete\",";
+
+    /// The delivery of a revision whose results carry `resultType` first (the protocol
+    /// decides which: `protocol::revision::delivery`).
+    pub fn with_result_type() -> Delivery {
+        Delivery {
+            frame_bytes: Self::RESULT_TYPE_MEMBER.len() as u64,
+        }
+    }
+}
 
 /// The deepest envelope the server sends. The envelope sits two levels inside its
 /// JSON-RPC message and common parsers (`serde_json`, used by rmcp clients) stop at

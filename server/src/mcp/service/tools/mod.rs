@@ -9,7 +9,8 @@
 
 use crate::host::hosterror::HostError;
 use crate::host::phrasebook::{Phrasebook, MAX_NAME_CHARS, MAX_WORDS};
-use crate::mcp::service::exec::{Delivery, Runner, SourceTool};
+use crate::mcp::service::exec::{Runner, SourceTool};
+use crate::mcp::service::result::Delivery;
 use crate::mcp::service::result::ToolAnswer;
 use crate::mcp::service::AjisaiServer;
 use ajisai_core::word::{registry, Family};

@@ -4,7 +4,7 @@
 use super::{argument_description, object, type_name, ToolSpec};
 use crate::host::hosterror::HostError;
 use crate::host::phrasebook::Phrasebook;
-use crate::mcp::service::exec::Delivery;
+use crate::mcp::service::result::Delivery;
 use crate::mcp::service::result::ToolAnswer;
 use crate::mcp::service::AjisaiServer;
 use rmcp::model::JsonObject;
