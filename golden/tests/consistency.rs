@@ -33,7 +33,7 @@ use ajisai_core::compile as parser;
 use ajisai_core::lexer;
 use ajisai_core::Profile;
 use ajisai_golden::{link, load, on_big_stack, Generator};
-use ajisai_server::host::phrasebook::Phrasebook;
+use ajisai_server::host::phrasebook::ServedPhrasebook;
 use ajisai_server::mcp::service::validate::ToolKind;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use serde_json::Value;
@@ -200,7 +200,7 @@ fn requested_words(arguments: &Value) -> Vec<String> {
 /// The phrasebook: the whole file, each DEF line, each example with its Word requested.
 fn phrasebook_sources() -> Vec<Source> {
     link();
-    let book = Phrasebook::embedded().unwrap_or_else(|f| panic!("{}", f.diagnostic()));
+    let book = ServedPhrasebook::embedded().unwrap_or_else(|f| panic!("{}", f.diagnostic()));
     let mut out = vec![Source::new("phrasebook (the whole file)", book.text())];
     for e in book.entries() {
         out.push(Source::new(

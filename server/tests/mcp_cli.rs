@@ -205,7 +205,7 @@ fn startup_faults_exit_1_with_one_line_and_nothing_on_stdout() {
         assert!(out.stdout.is_empty(), "{env:?}: {}", out.stdout);
         let lines: Vec<&str> = out.stderr.lines().collect();
         assert_eq!(lines.len(), 1, "{}", out.stderr);
-        // Phrasebook faults have their own form (MCP-78; docs/phrasebook.md).
+        // ServedPhrasebook faults have their own form (MCP-78; docs/phrasebook.md).
         assert!(
             lines[0].starts_with("[ajisai-mcp] startup: ")
                 || lines[0].starts_with("[ajisai-mcp] phrasebook: "),

@@ -10,7 +10,7 @@ use ajisai_core::identity;
 use ajisai_core::numerics;
 use ajisai_core::{Machine, Profile};
 use ajisai_server::host::assets;
-use ajisai_server::host::phrasebook::{Origin, Phrasebook};
+use ajisai_server::host::phrasebook::{Origin, ServedPhrasebook};
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use mcp_support::*;
 use serde_json::{json, Value};
@@ -200,7 +200,7 @@ async fn the_contract_cases_hold_on_the_live_server_on_every_backend() {
 #[tokio::test]
 async fn every_phrasebook_example_holds_with_only_its_word_requested() {
     ajisai_server::host::backend::link();
-    let book = Phrasebook::embedded().expect("the embedded phrasebook loads");
+    let book = ServedPhrasebook::embedded().expect("the embedded phrasebook loads");
     let mut failures = Vec::new();
     let mut count = 0;
     for kind in backend_kinds() {
@@ -248,7 +248,7 @@ async fn every_phrasebook_example_holds_with_only_its_word_requested() {
 async fn prelude_digests_are_the_digest_lines_and_the_engine_identity() {
     ajisai_server::host::backend::link();
     let text = assets::phrasebook_ajisai();
-    let book = Phrasebook::embedded().expect("loads");
+    let book = ServedPhrasebook::embedded().expect("loads");
     assert!(book.entries().len() >= 25);
     // The engine's own identity of every Word, from running the file as a program.
     let mut m = Machine::new(Profile::MCP_LOCAL_STDIO, ajisai_core::word::registry());
@@ -288,11 +288,12 @@ async fn prelude_digests_are_the_digest_lines_and_the_engine_identity() {
 fn digests_follow_content_not_layout_and_dependencies_propagate() {
     let base = bless("{ 2 * } 'BASE' DEF\n{ BASE 1 + } 'DEP' DEF\n{ DEP DEP } 'TOP' DEF\n");
     let load = |t: &str| {
-        Phrasebook::from_text(t, Origin::Override("test".into()))
+        ServedPhrasebook::from_text(t, Origin::Override("test".into()))
             .unwrap_or_else(|f| panic!("{}", f.diagnostic()))
     };
-    let digests =
-        |p: &Phrasebook| -> Vec<String> { p.entries().iter().map(|e| e.digest.clone()).collect() };
+    let digests = |p: &ServedPhrasebook| -> Vec<String> {
+        p.entries().iter().map(|e| e.digest.clone()).collect()
+    };
     let a = load(&base);
     // Reformatted, lower-case and alias spellings: the same Words.
     let relaid =
@@ -310,7 +311,7 @@ fn digests_follow_content_not_layout_and_dependencies_propagate() {
     assert_ne!(digests(&a)[2], digests(&c)[2]);
     // A digest line that no longer matches is refused with its line.
     let stale = changed.replace(&digests(&b)[1], &digests(&a)[1]);
-    let fault = Phrasebook::from_text(&stale, Origin::Override("stale.ajisai".into()))
+    let fault = ServedPhrasebook::from_text(&stale, Origin::Override("stale.ajisai".into()))
         .expect_err("a stale digest is refused");
     assert!(
         fault
@@ -327,7 +328,8 @@ async fn an_in_process_override_serves_its_own_words() {
     let text = bless(
         "# Tiny\n#:contract TRIPLE inputs=1 outputs=1 field=closed\n#:example 2 TRIPLE => 6/1\n{ 3 * } 'TRIPLE' DEF\n{ TRIPLE TRIPLE } 'NINEFOLD' DEF\n",
     );
-    let book = Phrasebook::from_text(&text, Origin::Override("tiny.ajisai".into())).expect("loads");
+    let book =
+        ServedPhrasebook::from_text(&text, Origin::Override("tiny.ajisai".into())).expect("loads");
     let server = AjisaiServer::with_phrasebook(ServerOptions::production(), book.clone());
     let (mime, served) = server.read("ajisai://phrasebook").expect("served");
     assert_eq!((mime, served.as_str()), ("text/plain", text.as_str()));
@@ -531,7 +533,7 @@ async fn more_than_64_words_are_listed_by_the_resource_not_the_description() {
         text.push_str(&format!("{{ {i} }} 'K{i}' DEF\n"));
     }
     let book =
-        Phrasebook::from_text(&bless(&text), Origin::Override("many".into())).expect("loads");
+        ServedPhrasebook::from_text(&bless(&text), Origin::Override("many".into())).expect("loads");
     let server = AjisaiServer::with_phrasebook(ServerOptions::production(), book);
     let words = server.tool_list()[0].input_schema["properties"]["words"]["description"]
         .as_str()
@@ -600,7 +602,7 @@ fn the_doctor_runs_the_phrasebook_examples() {
     ajisai_server::host::backend::link();
     let (code, stdout, _) = run_bin(&["--doctor"], &[]);
     assert_eq!(code, 0, "{stdout}");
-    let book = Phrasebook::embedded().expect("loads");
+    let book = ServedPhrasebook::embedded().expect("loads");
     let examples: usize = book.entries().iter().map(|e| e.examples.len()).sum();
     let d3 = stdout
         .lines()
@@ -631,7 +633,7 @@ fn the_doctor_runs_the_phrasebook_examples() {
 fn the_guide_lists_every_phrasebook_word_with_its_contract() {
     ajisai_server::host::backend::link();
     let guide = read_repo("docs/phrasebook.md");
-    let book = Phrasebook::embedded().expect("loads");
+    let book = ServedPhrasebook::embedded().expect("loads");
     for e in book.entries() {
         let contract = e
             .contract

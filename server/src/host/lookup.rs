@@ -4,7 +4,7 @@
 
 use super::content::Content;
 use super::hosterror::{HostError, HostErrorCode};
-use super::phrasebook::Phrasebook;
+use super::phrasebook::ServedPhrasebook;
 use super::provenance::Provenance;
 use ajisai_core::code::normalize;
 use ajisai_core::envelope::{message_line, SCHEMA_VERSION};
@@ -52,7 +52,7 @@ pub fn miss_message(name: &str, found: &[String], extra: Option<String>) -> Stri
 pub fn word_contract(
     written: &str,
     content: &Content,
-    phrasebook: &Phrasebook,
+    phrasebook: &ServedPhrasebook,
     provenance: &Provenance,
 ) -> Result<String, HostError> {
     /// The envelope (MCP-71/72), in its key order; the host's `mcp` block follows.
@@ -142,7 +142,7 @@ mod tests {
                 origin: "builtin",
             },
         );
-        let book = Phrasebook::embedded().expect("the embedded phrasebook loads");
+        let book = ServedPhrasebook::embedded().expect("the embedded phrasebook loads");
         let answer = |name: &str| -> serde_json::Value {
             let json = word_contract(name, crate::host::content::content(), &book, &provenance)
                 .expect("an envelope");

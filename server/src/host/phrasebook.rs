@@ -93,18 +93,20 @@ impl Fault {
     }
 }
 
-/// A loaded, verified phrasebook and what the server derives from it.
+/// A loaded, verified phrasebook as a host serves it: the Words (core's
+/// `Phrasebook`, read from the text), their prelude, and what the host derives from them
+/// (origin, digests, the `words` argument's description).
 #[derive(Clone, Debug)]
-pub struct Phrasebook {
+pub struct ServedPhrasebook {
     book: Arc<Book>,
     origin: Origin,
     asset_digest: String,
 }
 
-impl Phrasebook {
+impl ServedPhrasebook {
     /// A phrasebook without Words (tests; the server always serves a loaded file).
-    pub fn empty() -> Phrasebook {
-        Phrasebook {
+    pub fn empty() -> ServedPhrasebook {
+        ServedPhrasebook {
             book: Arc::new(Book::default()),
             origin: Origin::Embedded,
             asset_digest: assets::asset_digest(),
@@ -112,16 +114,18 @@ impl Phrasebook {
     }
 
     /// The embedded phrasebook, verified once per process.
-    pub fn embedded() -> Result<Phrasebook, Fault> {
-        static EMBEDDED: OnceLock<Result<Phrasebook, Fault>> = OnceLock::new();
+    pub fn embedded() -> Result<ServedPhrasebook, Fault> {
+        static EMBEDDED: OnceLock<Result<ServedPhrasebook, Fault>> = OnceLock::new();
         EMBEDDED
-            .get_or_init(|| Phrasebook::from_text(assets::phrasebook_ajisai(), Origin::Embedded))
+            .get_or_init(|| {
+                ServedPhrasebook::from_text(assets::phrasebook_ajisai(), Origin::Embedded)
+            })
             .clone()
     }
 
     /// Load and verify phrasebook `text` from `origin`. An override's bytes replace the
     /// embedded file's in the asset digest.
-    pub fn from_text(text: &str, origin: Origin) -> Result<Phrasebook, Fault> {
+    pub fn from_text(text: &str, origin: Origin) -> Result<ServedPhrasebook, Fault> {
         let book = Book::load(text).map_err(|error| Fault::Invalid {
             origin: origin.clone(),
             error,
@@ -130,7 +134,7 @@ impl Phrasebook {
             Origin::Embedded => assets::asset_digest(),
             Origin::Override(_) => assets::asset_digest_with(&[(ASSET, text.as_bytes())]),
         };
-        Ok(Phrasebook {
+        Ok(ServedPhrasebook {
             book: Arc::new(book),
             origin,
             asset_digest,
@@ -138,7 +142,7 @@ impl Phrasebook {
     }
 
     /// Read and verify the override file at `path` (relative to the working directory).
-    pub fn from_file(path: &OsStr) -> Result<Phrasebook, Fault> {
+    pub fn from_file(path: &OsStr) -> Result<ServedPhrasebook, Fault> {
         let shown = path.to_string_lossy().into_owned();
         let bytes = std::fs::read(path).map_err(|e| Fault::Unreadable {
             path: shown.clone(),
@@ -151,22 +155,22 @@ impl Phrasebook {
                 e.utf8_error().valid_up_to()
             ),
         })?;
-        Phrasebook::from_text(&text, Origin::Override(shown))
+        ServedPhrasebook::from_text(&text, Origin::Override(shown))
     }
 
     /// The effective phrasebook for a value of `AJISAI_PHRASEBOOK`: the file it names
     /// when set and non-empty, else the embedded one. Never falls back silently.
-    pub fn from_setting(setting: Option<&OsStr>) -> Result<Phrasebook, Fault> {
+    pub fn from_setting(setting: Option<&OsStr>) -> Result<ServedPhrasebook, Fault> {
         match setting {
-            Some(path) if !path.is_empty() => Phrasebook::from_file(path),
-            _ => Phrasebook::embedded(),
+            Some(path) if !path.is_empty() => ServedPhrasebook::from_file(path),
+            _ => ServedPhrasebook::embedded(),
         }
     }
 
     /// The effective phrasebook of this process's environment (read once, at startup).
-    pub fn from_env() -> Result<Phrasebook, Fault> {
+    pub fn from_env() -> Result<ServedPhrasebook, Fault> {
         let setting: Option<OsString> = std::env::var_os(ENV);
-        Phrasebook::from_setting(setting.as_deref())
+        ServedPhrasebook::from_setting(setting.as_deref())
     }
 
     /// Where it came from.
@@ -367,15 +371,15 @@ impl<'a> PreludeRecord<'a> {
 mod tests {
     use super::*;
 
-    fn book() -> Phrasebook {
+    fn book() -> ServedPhrasebook {
         crate::host::backend::link();
-        Phrasebook::embedded().expect("the embedded phrasebook loads")
+        ServedPhrasebook::embedded().expect("the embedded phrasebook loads")
     }
 
     #[test]
     fn empty_phrasebook_refuses_every_name_but_accepts_none() {
         crate::host::backend::link();
-        let p = Phrasebook::empty();
+        let p = ServedPhrasebook::empty();
         assert_eq!(p.resolve("compute", &[]), Ok(vec![]));
         let e = p.resolve("compute", &["double".to_string()]).unwrap_err();
         assert!(e.message.contains("`double`"), "{}", e.message);
@@ -460,14 +464,15 @@ mod tests {
             "{{ 2 * }} 'DOUBLE' DEF\n#:digest sha256:{}\n",
             "0".repeat(64)
         );
-        let f = Phrasebook::from_text(&text, Origin::Override("x.ajisai".into())).unwrap_err();
+        let f =
+            ServedPhrasebook::from_text(&text, Origin::Override("x.ajisai".into())).unwrap_err();
         let d = f.diagnostic();
         assert!(
             d.starts_with("phrasebook: line 2: the #:digest of DOUBLE does not match"),
             "{d}"
         );
         assert!(d.ends_with("(AJISAI_PHRASEBOOK=x.ajisai)"), "{d}");
-        let f = Phrasebook::from_file(OsStr::new("/nonexistent/phrases.ajisai")).unwrap_err();
+        let f = ServedPhrasebook::from_file(OsStr::new("/nonexistent/phrases.ajisai")).unwrap_err();
         assert!(f.diagnostic().starts_with(
             "phrasebook: cannot read AJISAI_PHRASEBOOK=/nonexistent/phrases.ajisai: "
         ));
@@ -479,7 +484,7 @@ mod tests {
         let embedded = book();
         assert_eq!(embedded.asset_digest(), assets::asset_digest());
         let text = "# nothing here\n";
-        let o = Phrasebook::from_text(text, Origin::Override("p".into())).expect("loads");
+        let o = ServedPhrasebook::from_text(text, Origin::Override("p".into())).expect("loads");
         assert_eq!(
             o.asset_digest(),
             assets::asset_digest_with(&[(ASSET, text.as_bytes())])

@@ -13,7 +13,7 @@
 use crate::host::bounded::Bounded;
 use crate::host::hosterror::HostError;
 use crate::host::memory;
-use crate::host::phrasebook::{self, Phrasebook};
+use crate::host::phrasebook::{self, ServedPhrasebook};
 use crate::host::provenance::Provenance;
 use crate::mcp::service::config::ServerOptions;
 use crate::mcp::service::gate::{Admission, Gate};
@@ -80,7 +80,7 @@ pub struct Executor {
     /// Whether the numeric backend was loaded as a plugin (a fault then poisons it).
     pub plugin_backend: bool,
     /// The effective phrasebook (for the hints of unknown names).
-    pub phrasebook: Phrasebook,
+    pub phrasebook: ServedPhrasebook,
     gate: Gate,
     poisoned: AtomicBool,
 }
@@ -123,7 +123,7 @@ impl Executor {
         options: ServerOptions,
         provenance: Provenance,
         plugin_backend: bool,
-        phrasebook: Phrasebook,
+        phrasebook: ServedPhrasebook,
     ) -> Executor {
         let gate = Gate::new(options.slots() as usize, options.max_waiting() as usize);
         Executor {

@@ -19,7 +19,7 @@ pub mod validate;
 
 use crate::host::content::{self, Content};
 use crate::host::hosterror::HostError;
-use crate::host::phrasebook::Phrasebook;
+use crate::host::phrasebook::ServedPhrasebook;
 use crate::host::provenance::Provenance;
 use config::ServerOptions;
 use exec::Executor;
@@ -44,7 +44,7 @@ pub struct AjisaiServer {
 struct Inner {
     exec: Arc<Executor>,
     content: &'static Content,
-    phrasebook: Phrasebook,
+    phrasebook: ServedPhrasebook,
     tools: Vec<Tool>,
     limits: String,
 }
@@ -56,16 +56,16 @@ impl AjisaiServer {
     pub fn new(options: ServerOptions) -> AjisaiServer {
         // The embedded phrasebook is verified by the build's tests and again at startup
         // (serve mode loads it before building a server), so it loads here.
-        let phrasebook = Phrasebook::embedded().unwrap_or_else(|fault| {
+        let phrasebook = ServedPhrasebook::embedded().unwrap_or_else(|fault| {
             tracing::error!("{}", fault.diagnostic());
-            Phrasebook::empty()
+            ServedPhrasebook::empty()
         });
         AjisaiServer::with_phrasebook(options, phrasebook)
     }
 
     /// A server enforcing `options` that serves `phrasebook` (the effective one of
     /// MCP-80 (docs/phrasebook.md): embedded or the `AJISAI_PHRASEBOOK` file, loaded and verified by the caller).
-    pub fn with_phrasebook(options: ServerOptions, phrasebook: Phrasebook) -> AjisaiServer {
+    pub fn with_phrasebook(options: ServerOptions, phrasebook: ServedPhrasebook) -> AjisaiServer {
         let content = content::content();
         let selected = ajisai_core::numerics::process();
         let provenance = Provenance::new(
@@ -121,7 +121,7 @@ impl AjisaiServer {
     }
 
     /// The phrasebook this server serves.
-    pub fn phrasebook(&self) -> &Phrasebook {
+    pub fn phrasebook(&self) -> &ServedPhrasebook {
         &self.inner.phrasebook
     }
 

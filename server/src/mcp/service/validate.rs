@@ -5,7 +5,7 @@
 //! delivered as a tool result, never as a JSON-RPC error.
 
 use crate::host::hosterror::{HostError, HostErrorCode};
-use crate::host::phrasebook::Phrasebook;
+use crate::host::phrasebook::ServedPhrasebook;
 use crate::host::quote::echo;
 use crate::mcp::service::exec::SourceTool;
 pub use crate::mcp::service::tools::ToolKind;
@@ -61,7 +61,7 @@ pub fn validate(
     name: &str,
     arguments: Option<&Value>,
     source_bytes: u64,
-    phrasebook: &Phrasebook,
+    phrasebook: &ServedPhrasebook,
 ) -> Result<Call, HostError> {
     // 1. Unknown tool.
     let tool = ToolKind::from_name(name).ok_or_else(|| unknown_tool(name))?;
@@ -122,7 +122,7 @@ fn validate_source(
     tool: SourceTool,
     args: &serde_json::Map<String, Value>,
     source_bytes: u64,
-    phrasebook: &Phrasebook,
+    phrasebook: &ServedPhrasebook,
 ) -> Result<Call, HostError> {
     // 4. Missing required argument.
     let source = args
@@ -184,7 +184,7 @@ mod tests {
     use serde_json::json;
 
     fn v(name: &str, args: Value) -> Result<Call, HostError> {
-        validate(name, Some(&args), 65_536, &Phrasebook::empty())
+        validate(name, Some(&args), 65_536, &ServedPhrasebook::empty())
     }
 
     fn msg(r: Result<Call, HostError>) -> (HostErrorCode, String) {
@@ -218,7 +218,13 @@ mod tests {
             "Missing required argument `source` for check."
         );
         assert_eq!(
-            msg(validate("compute", None, 65_536, &Phrasebook::empty())).1,
+            msg(validate(
+                "compute",
+                None,
+                65_536,
+                &ServedPhrasebook::empty()
+            ))
+            .1,
             "Missing required argument `source` for compute."
         );
         assert_eq!(

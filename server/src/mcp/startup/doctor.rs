@@ -8,7 +8,7 @@
 
 use super::version::{self, EXIT_FAULT, EXIT_OK};
 use crate::host::content;
-use crate::host::phrasebook::{Fault, Phrasebook};
+use crate::host::phrasebook::{Fault, ServedPhrasebook};
 use crate::mcp::service::config::ServerOptions;
 use crate::mcp::service::validate::ToolKind;
 use crate::mcp::service::AjisaiServer;
@@ -53,7 +53,7 @@ pub fn run() -> u8 {
     crate::host::backend::link();
     // Backend first: reading the phrasebook must not fix one by itself.
     let selected = crate::host::backend::select_from_env();
-    let phrasebook = Phrasebook::from_env();
+    let phrasebook = ServedPhrasebook::from_env();
     print!("{}", version::version_text(&selected, &phrasebook));
     println!();
     let checks = checks(&selected, &phrasebook);
@@ -74,7 +74,7 @@ pub fn run() -> u8 {
 /// The seven checks, D1 to D7, for the selected backend and the effective phrasebook.
 pub fn checks(
     selected: &Result<numerics::Selected, String>,
-    phrasebook: &Result<Phrasebook, Fault>,
+    phrasebook: &Result<ServedPhrasebook, Fault>,
 ) -> Vec<Check> {
     let mut out = Vec::with_capacity(7);
     // D1 runtime.
@@ -108,7 +108,9 @@ pub fn checks(
     // the examples run on the selected backend.
     let server = AjisaiServer::with_phrasebook(
         ServerOptions::production(),
-        phrasebook.clone().unwrap_or_else(|_| Phrasebook::empty()),
+        phrasebook
+            .clone()
+            .unwrap_or_else(|_| ServedPhrasebook::empty()),
     );
     out.push(Check {
         label: "phrasebook",
@@ -248,7 +250,7 @@ struct Program {
 }
 
 /// Every `#:example` of the phrasebook, each requesting only the Word it documents.
-fn examples(p: &Phrasebook) -> Vec<Program> {
+fn examples(p: &ServedPhrasebook) -> Vec<Program> {
     p.entries()
         .iter()
         .flat_map(|e| {
@@ -276,7 +278,7 @@ fn envelope_text(server: &AjisaiServer, program: &Program) -> Result<String, Str
 
 /// D3's examples: each runs with only its own Word requested and must show its
 /// expected display (`error:<category>` expects that outcome instead).
-fn phrasebook_examples(server: &AjisaiServer, p: &Phrasebook) -> Result<String, String> {
+fn phrasebook_examples(server: &AjisaiServer, p: &ServedPhrasebook) -> Result<String, String> {
     let programs = examples(p);
     let mut failures = Vec::new();
     for program in &programs {

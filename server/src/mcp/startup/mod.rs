@@ -4,7 +4,7 @@ pub mod doctor;
 pub mod version;
 
 use crate::host::content;
-use crate::host::phrasebook::Phrasebook;
+use crate::host::phrasebook::ServedPhrasebook;
 use crate::mcp::protocol::framing;
 use crate::mcp::service::config;
 use crate::mcp::service::config::{ServerOptions, Transport};
@@ -112,7 +112,7 @@ pub fn run(args: &[OsString]) -> u8 {
             crate::host::backend::link();
             // Backend first: reading the phrasebook must not fix one by itself.
             let selected = crate::host::backend::select_from_env();
-            let phrasebook = Phrasebook::from_env();
+            let phrasebook = ServedPhrasebook::from_env();
             print!("{}", version_text(&selected, &phrasebook));
             EXIT_OK
         }
@@ -231,7 +231,7 @@ fn serve_logged(args: &Args) -> u8 {
         &mut |w| logging::line(format_args!("warning: {w}")),
     );
     // Step 2 (MCP-78; docs/phrasebook.md): the fault line is `[ajisai-mcp] phrasebook: line <n>: <problem>`.
-    let phrasebook = match Phrasebook::from_env() {
+    let phrasebook = match ServedPhrasebook::from_env() {
         Ok(p) => p,
         Err(f) => {
             logging::line(format_args!("{}", f.diagnostic()));

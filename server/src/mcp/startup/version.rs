@@ -2,7 +2,7 @@
 //! exit codes, the version block (MCP-7; docs/mcp/index.md) and the async runtime.
 
 use crate::host::content;
-use crate::host::phrasebook::{Fault, Origin, Phrasebook};
+use crate::host::phrasebook::{Fault, Origin, ServedPhrasebook};
 use crate::host::ENGINE_STACK_BYTES;
 use crate::mcp::{PROGRAM, SERVER_VERSION};
 use ajisai_core::numerics::Selected;
@@ -28,7 +28,7 @@ pub fn numerics_text(selected: &Result<Selected, String>) -> String {
 
 /// The `assets` line's value: the asset digest with the effective phrasebook (MCP-83; docs/mcp/resources.md),
 /// or why it is unavailable.
-pub fn assets_text(phrasebook: &Result<Phrasebook, Fault>) -> String {
+pub fn assets_text(phrasebook: &Result<ServedPhrasebook, Fault>) -> String {
     match phrasebook {
         Ok(p) => p.asset_digest().to_string(),
         Err(Fault::Unreadable { .. }) => {
@@ -48,7 +48,7 @@ pub fn assets_text(phrasebook: &Result<Phrasebook, Fault>) -> String {
 /// phrasebook.
 pub fn version_text(
     selected: &Result<Selected, String>,
-    phrasebook: &Result<Phrasebook, Fault>,
+    phrasebook: &Result<ServedPhrasebook, Fault>,
 ) -> String {
     let c = content::content();
     format!(

@@ -8,7 +8,7 @@
 //! registry and the effective phrasebook, so they cannot drift from what runs.
 
 use crate::host::hosterror::HostError;
-use crate::host::phrasebook::{Phrasebook, MAX_NAME_CHARS, MAX_WORDS};
+use crate::host::phrasebook::{ServedPhrasebook, MAX_NAME_CHARS, MAX_WORDS};
 use crate::mcp::service::exec::{Runner, SourceTool};
 use crate::mcp::service::result::Delivery;
 use crate::mcp::service::result::ToolAnswer;
@@ -29,7 +29,7 @@ pub enum Answer {
     /// Answered at once from one validated argument, without running anything.
     Immediate {
         /// The input schema (MCP-17).
-        schema: fn(&Phrasebook) -> JsonObject,
+        schema: fn(&ServedPhrasebook) -> JsonObject,
         /// MCP-19's steps 4 onwards for the tool's argument (docs/mcp/host-errors.md); its
         /// value.
         validate: fn(&Map<String, Value>) -> Result<String, HostError>,
@@ -224,7 +224,7 @@ pub fn description(tool: ToolKind) -> String {
 }
 
 /// The description of an argument (`source`, `words` or `word`).
-pub fn argument_description(argument: &str, phrasebook: &Phrasebook) -> String {
+pub fn argument_description(argument: &str, phrasebook: &ServedPhrasebook) -> String {
     match argument {
         "source" => SOURCE.trim_end().to_string(),
         "words" => WORDS
@@ -243,7 +243,11 @@ pub fn object(v: Value) -> JsonObject {
 }
 
 /// The input schema of a tool, exactly as MCP-17/18 state it.
-pub fn input_schema(tool: ToolKind, source_bytes: u64, phrasebook: &Phrasebook) -> JsonObject {
+pub fn input_schema(
+    tool: ToolKind,
+    source_bytes: u64,
+    phrasebook: &ServedPhrasebook,
+) -> JsonObject {
     match tool.spec().answer {
         Answer::Immediate { schema, .. } => schema(phrasebook),
         Answer::Source(_) => source_schema(source_bytes, phrasebook),
@@ -251,7 +255,7 @@ pub fn input_schema(tool: ToolKind, source_bytes: u64, phrasebook: &Phrasebook) 
 }
 
 /// The input schema of every source tool: `source` and `words`.
-pub fn source_schema(source_bytes: u64, phrasebook: &Phrasebook) -> JsonObject {
+pub fn source_schema(source_bytes: u64, phrasebook: &ServedPhrasebook) -> JsonObject {
     object(json!({
         "type": "object",
         "additionalProperties": false,
@@ -295,7 +299,7 @@ pub fn missing(tool: &str, arg: &str) -> HostError {
 pub fn tools(
     output_schema: &Arc<JsonObject>,
     source_bytes: u64,
-    phrasebook: &Phrasebook,
+    phrasebook: &ServedPhrasebook,
 ) -> Vec<Tool> {
     ToolKind::all()
         .map(|kind| {
@@ -334,7 +338,7 @@ mod tests {
     fn tools_are_listed_from_their_specs() {
         crate::host::backend::link();
         let schema = Arc::new(JsonObject::new());
-        let listed = tools(&schema, 1_000, &Phrasebook::empty());
+        let listed = tools(&schema, 1_000, &ServedPhrasebook::empty());
         assert_eq!(listed.len(), ToolSpec::ALL.len());
         for (tool, spec) in listed.iter().zip(ToolSpec::ALL.iter().copied()) {
             assert_eq!(tool.name, spec.name);

@@ -3,7 +3,7 @@
 
 use super::{argument_description, object, type_name, ToolSpec};
 use crate::host::hosterror::HostError;
-use crate::host::phrasebook::Phrasebook;
+use crate::host::phrasebook::ServedPhrasebook;
 use crate::mcp::service::result::Delivery;
 use crate::mcp::service::result::ToolAnswer;
 use crate::mcp::service::AjisaiServer;
@@ -26,7 +26,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     },
 };
 
-fn schema(phrasebook: &Phrasebook) -> JsonObject {
+fn schema(phrasebook: &ServedPhrasebook) -> JsonObject {
     object(json!({
         "type": "object",
         "additionalProperties": false,
