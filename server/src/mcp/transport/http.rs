@@ -21,10 +21,11 @@ use crate::mcp::service::AjisaiServer;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use axum::middleware;
 use axum::routing::{any, get};
 use axum::Router;
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use sha2::{Digest, Sha256};
@@ -236,11 +237,21 @@ pub async fn serve(
             checking: tokio::sync::Mutex::new(()),
         },
     });
-    let app = Router::new()
+    // The cross-cutting checks are layers, outermost first: the request's log line, then
+    // Host, Origin and the token, then (for a negotiable POST) the body's size and time
+    // limits. The probes are neither logged nor guarded (load balancers call them).
+    let guarded = Router::new()
         .route(MCP_PATH, any(mcp_endpoint))
+        .route("/metrics", get(metrics_endpoint))
+        .route_layer(middleware::from_fn(layers::read_body))
+        .route_layer(middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            layers::guard,
+        ))
+        .route_layer(middleware::from_fn(layers::log));
+    let app = guarded
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
-        .route("/metrics", get(metrics_endpoint))
         .with_state(Arc::clone(&shared));
     tracing::info!(
         "listening on http://{local}{MCP_PATH} (token {}; at most {} connections)",
@@ -310,6 +321,106 @@ fn digest(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
+/// A POST body read in full by [`layers::read_body`], within its size and time limits.
+#[derive(Clone)]
+struct ReadBody(Bytes);
+
+/// The HTTP guards and the request log, as axum layers around `/mcp` and `/metrics`.
+mod layers {
+    use super::{
+        guard, log_request, text, too_large, Logged, ReadBody, Shared, BODY_READ_TIMEOUT,
+        MAX_MESSAGE_BYTES,
+    };
+    use axum::body::Body;
+    use axum::extract::State;
+    use axum::http::{header, Method, Request, Response, StatusCode};
+    use axum::middleware::Next;
+    use http_body_util::{BodyExt, Limited};
+    use std::sync::{Arc, Mutex};
+    use std::time::Instant;
+
+    /// Where a handler leaves what its request did, for the log line.
+    #[derive(Clone, Default)]
+    pub struct LogCell(Arc<Mutex<Logged>>);
+
+    impl LogCell {
+        /// Record what the request did.
+        pub fn record(&self, logged: Logged) {
+            *self.0.lock().unwrap_or_else(|p| p.into_inner()) = logged;
+        }
+
+        fn take(&self) -> Logged {
+            std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()))
+        }
+    }
+
+    /// One stderr line per request, whatever answers it (MCP-3 as amended for HTTP;
+    /// docs/mcp/transports.md#logs).
+    pub async fn log(mut request: Request<Body>, next: Next) -> Response<Body> {
+        let started = Instant::now();
+        let method = request.method().clone();
+        let path = request.uri().path().to_string();
+        let cell = LogCell::default();
+        request.extensions_mut().insert(cell.clone());
+        let response = next.run(request).await;
+        log_request(&method, &path, &cell.take(), &response, started.elapsed());
+        response
+    }
+
+    /// Host, Origin and the bearer token (docs/mcp/transports.md#token-host-and-origin).
+    pub async fn guard(
+        State(shared): State<Arc<Shared>>,
+        request: Request<Body>,
+        next: Next,
+    ) -> Response<Body> {
+        match shared.refusal(request.headers()) {
+            Some(refusal) => refusal,
+            None => next.run(request).await,
+        }
+    }
+
+    /// A POST rmcp could answer has its body read here, within [`MAX_MESSAGE_BYTES`]
+    /// (declared or sent: 413) and [`BODY_READ_TIMEOUT`] (408); the handler finds it as
+    /// [`ReadBody`]. Other requests pass untouched: rmcp answers them without a body.
+    pub async fn read_body(request: Request<Body>, next: Next) -> Response<Body> {
+        if request.method() != Method::POST || !guard::negotiable(request.headers()) {
+            return next.run(request).await;
+        }
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > MAX_MESSAGE_BYTES as u64) {
+            return too_large();
+        }
+        let (mut parts, body) = request.into_parts();
+        let read = tokio::time::timeout(
+            BODY_READ_TIMEOUT,
+            Limited::new(body, MAX_MESSAGE_BYTES).collect(),
+        )
+        .await;
+        let bytes = match read {
+            Err(_) => {
+                return text(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "Request Timeout: the body was not sent in time\n",
+                )
+            }
+            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
+            Ok(Err(e)) => {
+                return text(
+                    StatusCode::BAD_REQUEST,
+                    format!("Bad Request: cannot read the body: {e}\n"),
+                )
+            }
+            Ok(Ok(collected)) => collected.to_bytes(),
+        };
+        parts.extensions.insert(ReadBody(bytes));
+        next.run(Request::from_parts(parts, Body::empty())).await
+    }
+}
+
 /// What one request did, for its log line.
 #[derive(Default)]
 struct Logged {
@@ -359,41 +470,27 @@ async fn readyz(State(shared): State<Arc<Shared>>) -> Response<Body> {
     }
 }
 
-async fn metrics_endpoint(
-    State(shared): State<Arc<Shared>>,
-    request: Request<Body>,
-) -> Response<Body> {
-    let started = Instant::now();
-    let response = match shared.refusal(request.headers()) {
-        Some(refusal) => refusal,
-        None => match crate::mcp::service::metrics::render(shared.server.executor().waiting()) {
-            Some(body) => Response::builder()
-                .status(StatusCode::OK)
-                .header(
-                    header::CONTENT_TYPE,
-                    "text/plain; version=0.0.4; charset=utf-8",
-                )
-                .body(Body::from(body))
-                .unwrap_or_else(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "error\n")),
-            None => text(StatusCode::SERVICE_UNAVAILABLE, "no metrics recorder\n"),
-        },
-    };
-    log_request(
-        &Method::GET,
-        "/metrics",
-        &Logged::default(),
-        &response,
-        started.elapsed(),
-    );
-    response
+async fn metrics_endpoint(State(shared): State<Arc<Shared>>) -> Response<Body> {
+    match crate::mcp::service::metrics::render(shared.server.executor().waiting()) {
+        Some(body) => Response::builder()
+            .status(StatusCode::OK)
+            .header(
+                header::CONTENT_TYPE,
+                "text/plain; version=0.0.4; charset=utf-8",
+            )
+            .body(Body::from(body))
+            .unwrap_or_else(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "error\n")),
+        None => text(StatusCode::SERVICE_UNAVAILABLE, "no metrics recorder\n"),
+    }
 }
 
 async fn mcp_endpoint(State(shared): State<Arc<Shared>>, request: Request<Body>) -> Response<Body> {
-    let started = Instant::now();
-    let method = request.method().clone();
+    let cell = request.extensions().get::<layers::LogCell>().cloned();
     let mut logged = Logged::default();
     let response = shared.mcp(request, &mut logged).await;
-    log_request(&method, MCP_PATH, &logged, &response, started.elapsed());
+    if let Some(cell) = cell {
+        cell.record(logged);
+    }
     response
 }
 
@@ -431,43 +528,12 @@ impl Shared {
     }
 
     async fn mcp(&self, request: Request<Body>, logged: &mut Logged) -> Response<Body> {
-        if let Some(refusal) = self.refusal(request.headers()) {
-            return refusal;
-        }
-        if request.method() != Method::POST || !guard::negotiable(request.headers()) {
-            // rmcp answers these itself (405, 406, 415) without reading a body.
+        // The body arrives read (`layers::read_body`) when the request is a POST rmcp can
+        // answer; anything else rmcp answers itself (405, 406, 415) without a body.
+        let Some(ReadBody(bytes)) = request.extensions().get::<ReadBody>().cloned() else {
             return self.rmcp(request).await;
-        }
-        let declared = request
-            .headers()
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > MAX_MESSAGE_BYTES as u64) {
-            return too_large();
-        }
-        let (mut parts, body) = request.into_parts();
-        let read = tokio::time::timeout(
-            BODY_READ_TIMEOUT,
-            Limited::new(body, MAX_MESSAGE_BYTES).collect(),
-        )
-        .await;
-        let bytes = match read {
-            Err(_) => {
-                return text(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "Request Timeout: the body was not sent in time\n",
-                )
-            }
-            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
-            Ok(Err(e)) => {
-                return text(
-                    StatusCode::BAD_REQUEST,
-                    format!("Bad Request: cannot read the body: {e}\n"),
-                )
-            }
-            Ok(Ok(collected)) => collected.to_bytes(),
         };
+        let (mut parts, _) = request.into_parts();
         peek(&bytes, logged);
         let mut framed = self.framing.body(&bytes, true);
         if let Framed::Direct(call) = &framed {
