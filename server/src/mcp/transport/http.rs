@@ -329,41 +329,33 @@ struct ReadBody(Bytes);
 mod layers {
     use super::{
         guard, log_request, text, too_large, Logged, ReadBody, Shared, BODY_READ_TIMEOUT,
-        MAX_MESSAGE_BYTES,
+        MAX_MESSAGE_BYTES, MCP_PATH,
     };
     use axum::body::Body;
     use axum::extract::State;
     use axum::http::{header, Method, Request, Response, StatusCode};
     use axum::middleware::Next;
     use http_body_util::{BodyExt, Limited};
-    use std::sync::{Arc, Mutex};
+    use std::sync::Arc;
     use std::time::Instant;
 
-    /// Where a handler leaves what its request did, for the log line.
-    #[derive(Clone, Default)]
-    pub struct LogCell(Arc<Mutex<Logged>>);
-
-    impl LogCell {
-        /// Record what the request did.
-        pub fn record(&self, logged: Logged) {
-            *self.0.lock().unwrap_or_else(|p| p.into_inner()) = logged;
-        }
-
-        fn take(&self) -> Logged {
-            std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()))
-        }
-    }
-
     /// One stderr line per request, whatever answers it (MCP-3 as amended for HTTP;
-    /// docs/mcp/transports.md#logs).
-    pub async fn log(mut request: Request<Body>, next: Next) -> Response<Body> {
+    /// docs/mcp/transports.md#logs): what the request did is what its handler left in the
+    /// response's extensions ([`Logged`]).
+    pub async fn log(request: Request<Body>, next: Next) -> Response<Body> {
         let started = Instant::now();
         let method = request.method().clone();
-        let path = request.uri().path().to_string();
-        let cell = LogCell::default();
-        request.extensions_mut().insert(cell.clone());
-        let response = next.run(request).await;
-        log_request(&method, &path, &cell.take(), &response, started.elapsed());
+        let path = if request.uri().path() == MCP_PATH {
+            MCP_PATH
+        } else {
+            "/metrics"
+        };
+        let mut response = next.run(request).await;
+        let logged = response
+            .extensions_mut()
+            .remove::<Logged>()
+            .unwrap_or_default();
+        log_request(&method, path, &logged, &response, started.elapsed());
         response
     }
 
@@ -422,7 +414,7 @@ mod layers {
 }
 
 /// What one request did, for its log line.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Logged {
     rpc: Option<String>,
     tool: Option<String>,
@@ -485,12 +477,10 @@ async fn metrics_endpoint(State(shared): State<Arc<Shared>>) -> Response<Body> {
 }
 
 async fn mcp_endpoint(State(shared): State<Arc<Shared>>, request: Request<Body>) -> Response<Body> {
-    let cell = request.extensions().get::<layers::LogCell>().cloned();
     let mut logged = Logged::default();
-    let response = shared.mcp(request, &mut logged).await;
-    if let Some(cell) = cell {
-        cell.record(logged);
-    }
+    let mut response = shared.mcp(request, &mut logged).await;
+    // For the request's log line (`layers::log`).
+    response.extensions_mut().insert(logged);
     response
 }
 
