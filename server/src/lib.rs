@@ -10,3 +10,4 @@
 pub mod cli;
 pub mod host;
 pub mod mcp;
+pub mod playground;

@@ -480,7 +480,10 @@ async fn host_divergence_is_recorded_where_the_cli_profile_differs_body() {
     for case in cases() {
         let name = name_of(&case);
         let Some(command) = cli_command(tool_of(&case)) else {
-            if case.get("hostDivergence").is_some() {
+            if case
+                .get("hostDivergence")
+                .is_some_and(|d| d.get("cli-local").is_some())
+            {
                 problems.push(format!("{name}: hostDivergence on a tool the CLI lacks"));
             }
             continue;
@@ -492,7 +495,10 @@ async fn host_divergence_is_recorded_where_the_cli_profile_differs_body() {
             continue; // no source to hand the CLI, or phrasebook Words it does not take
         };
         let server = envelope(&call(&client, tool_of(&case), &args).await);
-        let divergence = case.get("hostDivergence");
+        // A block may record the Playground alone.
+        let divergence = case
+            .get("hostDivergence")
+            .filter(|d| d.get("cli-local").is_some());
         if server["status"] == "hostError" && divergence.is_none() {
             continue; // refused by the MCP host's request validation: nothing to compare
         }
@@ -544,6 +550,94 @@ async fn host_divergence_is_recorded_where_the_cli_profile_differs_body() {
     client.cancel().await.expect("closes");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     println!("{divergent} recorded host divergences hold");
+}
+
+/// The Playground (profile `playground`) answers every `compute` and `check` case as the
+/// server does, apart from the host block, except where the case's `hostDivergence` has a
+/// `playground` block, which states (and pins) how it differs.
+#[test]
+fn the_playground_answers_as_the_server_except_where_recorded() {
+    on_big_stack(the_playground_answers_as_the_server_except_where_recorded_body);
+}
+
+async fn the_playground_answers_as_the_server_except_where_recorded_body() {
+    let client = spawn_with_env(&[]).await;
+    let page = crate::playground::Alone::spawn(&[]);
+    let mut problems = Vec::new();
+    let (mut same_count, mut divergent) = (0, 0);
+    for case in cases() {
+        let name = name_of(&case);
+        let tool = tool_of(&case);
+        let recorded = case.get("hostDivergence").and_then(|d| d.get("playground"));
+        if !matches!(tool, "compute" | "check") {
+            if recorded.is_some() {
+                problems.push(format!(
+                    "{name}: a playground block on a tool the page lacks"
+                ));
+            }
+            continue;
+        }
+        let Ok(args) = materialize(&case["arguments"]) else {
+            continue; // reported by the backend run
+        };
+        let mut served = envelope(&call(&client, tool, &args).await);
+        let answer = crate::playground::run(&page.base, tool, args.clone()).await;
+        if answer.status != 200 {
+            problems.push(format!(
+                "{name}: the page answered HTTP {}: {}",
+                answer.status,
+                clip(&answer.body)
+            ));
+            continue;
+        }
+        let mut shown = answer.json();
+        if shown["mcp"]["limitProfile"] != "playground" {
+            problems.push(format!(
+                "{name}: ran under {}",
+                shown["mcp"]["limitProfile"]
+            ));
+        }
+        for doc in [&mut served, &mut shown] {
+            if let Some(m) = doc.as_object_mut() {
+                m.remove("mcp");
+            }
+        }
+        let same = served == shown;
+        match recorded {
+            None if !same => problems.push(format!(
+                "{name}: the Playground answers differently but the case records no hostDivergence.playground:\n  server     {}\n  playground {}",
+                clip(&served.to_string()),
+                clip(&shown.to_string())
+            )),
+            None => same_count += 1,
+            Some(block) => {
+                divergent += 1;
+                if block["says"].as_str().is_none_or(str::is_empty) {
+                    problems.push(format!("{name}: hostDivergence.playground needs `says`"));
+                }
+                if block["expect"].as_object().is_none_or(Map::is_empty) {
+                    problems.push(format!("{name}: hostDivergence.playground needs a non-empty `expect`"));
+                }
+                if same {
+                    problems.push(format!(
+                        "{name}: hostDivergence.playground recorded but the Playground answers identically"
+                    ));
+                }
+                problems.extend(mismatches(
+                    &format!("{name} (playground)"),
+                    &shown,
+                    &block["expect"],
+                    &block["expectAbsent"],
+                ));
+            }
+        }
+    }
+    client.cancel().await.expect("closes");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(same_count > 50, "the comparison ran: {same_count}");
+    println!(
+        "{same_count} cases answer identically on the page; {divergent} recorded divergences hold"
+    );
 }
 
 /// The file itself: unique names, known keys, well-formed pointers, and the limit

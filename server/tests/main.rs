@@ -35,6 +35,7 @@ mod mcp_python;
 mod mcp_stdio;
 mod mcp_typescript;
 mod performance;
+mod playground;
 mod plugin;
 mod result_schema;
 mod scale_out;

@@ -185,6 +185,19 @@ impl Profile {
         memory_bytes: Some(1024 * 1024 * 1024),
     };
 
+    /// The browser Playground's profile `playground`: the engine limits of `cli-local`
+    /// (the product's Playground runs what the command line runs: 120× the MCP step
+    /// budget, a million materialized elements) under host limits fit for a shared page —
+    /// ten seconds, 4 MiB of result, 256 MiB of memory, the server's slots.
+    pub const PLAYGROUND: Profile = Profile {
+        name: "playground",
+        wall_time_ms: Some(10_000),
+        response_bytes: Some(4 * 1024 * 1024),
+        concurrent_executions: Some(4),
+        memory_bytes: Some(256 * 1024 * 1024),
+        ..Profile::CLI_LOCAL
+    };
+
     /// The value of `limit` in this profile (`None` for a host limit this profile does not apply).
     pub fn get(&self, limit: Limit) -> Option<u64> {
         match limit {
@@ -513,5 +526,21 @@ mod tests {
             e.message,
             "materializedElements of 100002 exceeds the limit of 100000"
         );
+    }
+
+    #[test]
+    fn the_playground_runs_the_command_lines_engine_limits_under_its_own_host_limits() {
+        let p = Profile::PLAYGROUND;
+        for limit in Limit::ENGINE {
+            assert_eq!(p.get(limit), Profile::CLI_LOCAL.get(limit), "{limit:?}");
+        }
+        assert_eq!(
+            p.execution_steps,
+            120 * Profile::MCP_LOCAL_STDIO.execution_steps
+        );
+        assert_eq!(p.wall_time_ms, Some(10_000));
+        assert_eq!(p.response_bytes, Some(4_194_304));
+        assert_eq!(p.memory_bytes, Some(268_435_456));
+        assert_eq!(p.concurrent_executions, Some(4));
     }
 }

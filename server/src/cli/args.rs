@@ -14,10 +14,46 @@ use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 
-/// What the help says after the commands and options.
-const AFTER_HELP: &str = "\
-'-' reads the program from stdin. Sources are UTF-8.
+/// What the help says after the commands and options: the profiles' limits (from the
+/// profiles themselves), exit codes and environment.
+fn after_help() -> String {
+    format!(
+        "'-' reads the program from stdin. Sources are UTF-8.\n\n{}\n{AFTER_PROFILES}",
+        profile_table()
+    )
+}
 
+/// The profiles' limits side by side: `cli-local` (run, check, contract, test, repl by
+/// default), `mcp-local-stdio` (`--profile mcp`, the MCP server's) and `playground`
+/// (`ajisai playground`).
+pub fn profile_table() -> String {
+    use ajisai_core::Limit;
+    let profiles = [
+        Profile::CLI_LOCAL,
+        Profile::MCP_LOCAL_STDIO,
+        Profile::PLAYGROUND,
+    ];
+    let mut out = String::from("Profiles:\n");
+    let header: Vec<&str> = profiles.iter().map(|p| p.name).collect();
+    out.push_str(&format!(
+        "  {:<22}{:>16}{:>16}{:>16}\n",
+        "limit", header[0], header[1], header[2]
+    ));
+    for limit in Limit::ALL {
+        let cell = |p: &Profile| p.get(limit).map_or("-".to_string(), |v| v.to_string());
+        out.push_str(&format!(
+            "  {:<22}{:>16}{:>16}{:>16}\n",
+            limit.name(),
+            cell(&profiles[0]),
+            cell(&profiles[1]),
+            cell(&profiles[2])
+        ));
+    }
+    out
+}
+
+/// The help's text after the profiles.
+const AFTER_PROFILES: &str = "\
 Exit codes:
   0  ok (a NIL result included); every example passed
   1  language error; failing check; failed example; unknown Word for 'doc';
@@ -34,7 +70,7 @@ Environment:
 #[command(
     name = "ajisai",
     about = "Run Ajisai programs (the exact-arithmetic stack language)",
-    after_help = AFTER_HELP,
+    after_help = after_help(),
     disable_version_flag = true,
     disable_help_subcommand = true
 )]
@@ -80,6 +116,17 @@ enum Sub {
         /// The Word
         #[arg(value_name = "WORD")]
         word: String,
+    },
+    /// Serve the Playground: a page to write and run programs, browse the dictionary and
+    /// share links, under the playground profile, until Ctrl+C
+    Playground {
+        /// Where to listen (port 0 picks a free port)
+        #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:0")]
+        http: std::net::SocketAddr,
+        /// A Host header accepted besides localhost, 127.0.0.1 and ::1 (repeatable; the
+        /// name people use to reach a public bind)
+        #[arg(long = "allowed-host", value_name = "NAME")]
+        allowed_hosts: Vec<String>,
     },
     /// Print the completion script of a shell
     Completions {
@@ -190,6 +237,13 @@ pub enum Command {
         /// The name as written.
         word: String,
     },
+    /// `playground`: serve the Playground until a signal.
+    Playground {
+        /// Where to listen.
+        addr: std::net::SocketAddr,
+        /// `Host` names accepted besides loopback.
+        allowed_hosts: Vec<String>,
+    },
     /// `completions`: a shell's completion script.
     Completions {
         /// The shell.
@@ -263,7 +317,7 @@ pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
         return Err(usage_error(
             None,
             ErrorKind::MissingSubcommand,
-            "a command is needed: run, check, contract, test, repl, words, doc or completions"
+            "a command is needed: run, check, contract, test, repl, words, doc, playground or completions"
                 .to_string(),
         ));
     };
@@ -314,6 +368,13 @@ pub fn parse(args: &[OsString]) -> Result<Command, UsageError> {
         },
         Sub::Doc { word } => Command::Doc { word },
         Sub::Completions { shell } => Command::Completions { shell },
+        Sub::Playground {
+            http,
+            allowed_hosts,
+        } => Command::Playground {
+            addr: http,
+            allowed_hosts,
+        },
     })
 }
 

@@ -157,6 +157,23 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
             rendered.write(io)
         }
         Command::Test { target, profile } => examples::run(&target, &profile, io),
+        Command::Playground {
+            addr,
+            allowed_hosts,
+        } => {
+            let settings = crate::playground::alone::Settings {
+                addr,
+                allowed_hosts,
+                ..crate::playground::alone::Settings::local()
+            };
+            match crate::playground::alone::serve(&settings, io.stdout, io.stderr) {
+                Ok(()) => Ok(Exit::Ok),
+                Err(e) => {
+                    let _ = writeln!(io.stderr, "ajisai: playground: {e}");
+                    return Exit::Usage;
+                }
+            }
+        }
         Command::Repl { profile } => repl::run(&profile, io),
     };
     match result {

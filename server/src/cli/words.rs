@@ -6,7 +6,7 @@ use super::report::Rendered;
 use super::Exit;
 use crate::host::lookup;
 use ajisai_core::code::normalize;
-use ajisai_core::word::{registry, Arity, Family, WordSpec};
+use ajisai_core::word::{registry, Family, WordSpec};
 use std::fmt::Write;
 
 /// The Words of `family`, or of every family, one line each under a family heading:
@@ -52,14 +52,6 @@ fn title(s: &WordSpec) -> String {
     }
 }
 
-fn arity(a: Arity) -> String {
-    match a {
-        Arity::Fixed(n) => n.to_string(),
-        Arity::Variable => "variable".to_string(),
-        Arity::Control => "control".to_string(),
-    }
-}
-
 /// One Word's documentation (a name or an alias, any case); an unknown one is exit 1
 /// with the message `word_contract` gives: near misses, and a hint when the name is one
 /// users of other languages reach for.
@@ -83,14 +75,7 @@ pub fn doc(written: &str) -> Rendered {
     let _ = writeln!(out);
     let _ = writeln!(out, "syntax:        {}", s.syntax);
     let _ = writeln!(out, "stack effect:  {}", s.stack_effect);
-    let _ = writeln!(
-        out,
-        "contract:      inputs {}, outputs {}, field {}, NIL {}",
-        arity(s.inputs),
-        arity(s.outputs),
-        s.field.id(),
-        s.nil_policy.id()
-    );
+    let _ = writeln!(out, "contract:      {}", lookup::contract_line(s));
     if !s.errors.is_empty() {
         let errors: Vec<&str> = s.errors.iter().map(|e| e.id()).collect();
         let _ = writeln!(out, "errors:        {}", errors.join(", "));

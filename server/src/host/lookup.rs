@@ -14,6 +14,24 @@ use ajisai_core::word::registry;
 use ajisai_core::SPECIFICATION_VERSION;
 use serde_json::value::RawValue;
 
+/// A Word's contract as people read it (`ajisai doc`, the Playground's dictionary):
+/// `inputs 2, outputs 1, field closed, NIL consumeNil`.
+pub fn contract_line(spec: &ajisai_core::word::WordSpec) -> String {
+    use ajisai_core::word::Arity;
+    let arity = |a: Arity| match a {
+        Arity::Fixed(n) => n.to_string(),
+        Arity::Variable => "variable".to_string(),
+        Arity::Control => "control".to_string(),
+    };
+    format!(
+        "inputs {}, outputs {}, field {}, NIL {}",
+        arity(spec.inputs),
+        arity(spec.outputs),
+        spec.field.id(),
+        spec.nil_policy.id()
+    )
+}
+
 /// The canonical name a written name or alias denotes, if any (trimmed, case-insensitive).
 pub fn canonical(written: &str) -> Option<&'static str> {
     let reg = registry();

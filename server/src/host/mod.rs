@@ -3,7 +3,8 @@
 //! backend's selection ([`backend`]), the memory account ([`memory`]) and one bounded
 //! execution on it ([`bounded`]), host errors ([`hosterror`]), the provenance block
 //! ([`provenance`]), the phrasebook a host serves ([`phrasebook`]), Word lookup with its
-//! near misses ([`lookup`]) and the one way to quote client text in a message ([`quote`]).
+//! near misses ([`lookup`]), the one way to quote client text in a message ([`quote`]),
+//! and what every HTTP host shares: the accept loop and the `Host`/`Origin` rules ([`web`]).
 //!
 //! Nothing here knows a wire format or a transport; the hosts depend on it, never the
 //! reverse.
@@ -18,6 +19,7 @@ pub mod memory;
 pub mod phrasebook;
 pub mod provenance;
 pub mod quote;
+pub mod web;
 
 /// The server crate's version (`serverVersion`, MCP-81; docs/mcp/resources.md).
 pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");

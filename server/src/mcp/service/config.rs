@@ -116,6 +116,16 @@ impl ServerOptions {
         options
     }
 
+    /// The values of the Playground (`playground`), on `slots` execution slots: the
+    /// command line's engine limits under the page's own host limits, with the server's
+    /// admission and stack budgets (so that a program completing under both profiles
+    /// answers the same envelope).
+    pub fn playground(slots: u64) -> ServerOptions {
+        let mut options = ServerOptions::production();
+        options.profile = Profile::PLAYGROUND.with(Limit::ConcurrentExecutions, slots.max(1));
+        options
+    }
+
     /// The same options with `limit` set to `value` (tests).
     pub fn with_limit(mut self, limit: Limit, value: u64) -> ServerOptions {
         self.profile = self.profile.with(limit, value);

@@ -81,7 +81,7 @@ pub struct Executor {
     pub plugin_backend: bool,
     /// The effective phrasebook (for the hints of unknown names).
     pub phrasebook: ServedPhrasebook,
-    gate: Gate,
+    gate: Arc<Gate>,
     poisoned: AtomicBool,
 }
 
@@ -125,7 +125,22 @@ impl Executor {
         plugin_backend: bool,
         phrasebook: ServedPhrasebook,
     ) -> Executor {
-        let gate = Gate::new(options.slots() as usize, options.max_waiting() as usize);
+        let gate = Arc::new(Gate::new(
+            options.slots() as usize,
+            options.max_waiting() as usize,
+        ));
+        Executor::sharing(options, provenance, plugin_backend, phrasebook, gate)
+    }
+
+    /// An executor for `options` that admits its calls through `gate`, which another
+    /// executor may share (the Playground beside `/mcp`: one set of slots for both).
+    pub fn sharing(
+        options: ServerOptions,
+        provenance: Provenance,
+        plugin_backend: bool,
+        phrasebook: ServedPhrasebook,
+        gate: Arc<Gate>,
+    ) -> Executor {
         Executor {
             options,
             provenance,
@@ -134,6 +149,11 @@ impl Executor {
             gate,
             poisoned: AtomicBool::new(false),
         }
+    }
+
+    /// The gate this executor admits its calls through.
+    pub fn gate(&self) -> &Arc<Gate> {
+        &self.gate
     }
 
     /// Callers waiting for a slot right now.

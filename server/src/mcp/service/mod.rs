@@ -66,6 +66,22 @@ impl AjisaiServer {
     /// A server enforcing `options` that serves `phrasebook` (the effective one of
     /// MCP-80 (docs/phrasebook.md): embedded or the `AJISAI_PHRASEBOOK` file, loaded and verified by the caller).
     pub fn with_phrasebook(options: ServerOptions, phrasebook: ServedPhrasebook) -> AjisaiServer {
+        AjisaiServer::build(options, phrasebook, None)
+    }
+
+    /// A server enforcing `options` that serves this server's phrasebook and admits its
+    /// calls through this server's gate: another profile on the same slots, memory account
+    /// and metrics (the Playground served beside `/mcp`).
+    pub fn beside(&self, options: ServerOptions) -> AjisaiServer {
+        let gate = Arc::clone(self.inner.exec.gate());
+        AjisaiServer::build(options, self.inner.phrasebook.clone(), Some(gate))
+    }
+
+    fn build(
+        options: ServerOptions,
+        phrasebook: ServedPhrasebook,
+        gate: Option<Arc<gate::Gate>>,
+    ) -> AjisaiServer {
         let content = content::content();
         let selected = ajisai_core::numerics::process();
         let provenance = Provenance::new(
@@ -83,12 +99,12 @@ impl AjisaiServer {
         let plugin = selected.origin == ajisai_core::numerics::BackendOrigin::Plugin;
         AjisaiServer {
             inner: Arc::new(Inner {
-                exec: Arc::new(Executor::new(
-                    options,
-                    provenance,
-                    plugin,
-                    phrasebook.clone(),
-                )),
+                exec: Arc::new(match gate {
+                    Some(gate) => {
+                        Executor::sharing(options, provenance, plugin, phrasebook.clone(), gate)
+                    }
+                    None => Executor::new(options, provenance, plugin, phrasebook.clone()),
+                }),
                 content,
                 phrasebook,
                 tools,

@@ -116,7 +116,6 @@ pub fn limits_document(options: &ServerOptions) -> String {
         Limit::MemoryBytes => options.memory_bytes(),
         other => p.get(other).unwrap_or(0),
     };
-    let cli = Profile::CLI_LOCAL;
     let document = LimitsDocument {
         schema_version: 1,
         profile: p.name,
@@ -134,15 +133,18 @@ pub fn limits_document(options: &ServerOptions) -> String {
             value_stack_bytes: options.value_stack_bytes,
             error_stack_bytes: options.error_stack_bytes,
         },
-        other_profiles: Ordered(vec![(
-            cli.name,
-            Ordered(
-                Limit::ALL
-                    .iter()
-                    .filter_map(|&l| cli.get(l).map(|v| (l.name(), v)))
-                    .collect(),
-            ),
-        )]),
+        other_profiles: Ordered(
+            [Profile::CLI_LOCAL, Profile::PLAYGROUND]
+                .iter()
+                .map(|other| {
+                    let values = Limit::ALL
+                        .iter()
+                        .filter_map(|&l| other.get(l).map(|v| (l.name(), v)))
+                        .collect();
+                    (other.name, Ordered(values))
+                })
+                .collect(),
+        ),
     };
     serde_json::to_string(&document).expect("a document of names and numbers")
 }
@@ -299,5 +301,10 @@ mod tests {
         assert!(doc["otherProfiles"]["cli-local"]
             .get("wallTimeMs")
             .is_none());
+        let playground = &doc["otherProfiles"]["playground"];
+        assert_eq!(playground["executionSteps"], 12_000_000);
+        assert_eq!(playground["wallTimeMs"], 10_000);
+        assert_eq!(playground["responseBytes"], 4 * 1024 * 1024);
+        assert_eq!(playground["memoryBytes"], 256 * 1024 * 1024);
     }
 }

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 use version::{runtime, version_text, EXIT_FAULT, EXIT_OK, EXIT_USAGE};
 
 /// The usage line (clap prints it in usage errors, MCP-5 as amended: clap's format).
-pub const USAGE: &str = "ajisai-mcp-server [--help | --version | --doctor] [--http <ADDR:PORT>] [--max-concurrency <N>] [--max-connections <N>] [--allowed-host <NAME>]... [--allowed-origin <ORIGIN>]...";
+pub const USAGE: &str = "ajisai-mcp-server [--help | --version | --doctor] [--http <ADDR:PORT>] [--max-concurrency <N>] [--max-connections <N>] [--allowed-host <NAME>]... [--allowed-origin <ORIGIN>]... [--playground]";
 
 /// The command line. `--help`, `--version` and `--doctor` are modes: each excludes every
 /// other argument. Parsed by clap, whose usage errors name the argument and exit 2;
@@ -59,6 +59,9 @@ pub struct Args {
     /// An `Origin` accepted on `/mcp` and `/metrics` (any other present Origin gets 403).
     #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
     pub allowed_origins: Vec<String>,
+    /// Serve the Playground's pages at `/` beside `/mcp`, on the same slots.
+    #[arg(long, requires = "http")]
+    pub playground: bool,
 }
 
 /// What the command line asks for.
@@ -148,6 +151,8 @@ options:
                                 ::1 (repeatable; a name, or name:port)
   --allowed-origin <ORIGIN>     an Origin accepted (repeatable, e.g. https://app.example:443);
                                 a request with any other Origin gets 403
+  --playground                  with --http: also serve the Playground at / (profile
+                                playground, on the same slots; no token needed for it)
 
 HTTP endpoints: POST /mcp (clients must Accept both application/json and
 text/event-stream), GET /healthz, GET /readyz, GET /metrics (Prometheus text).
@@ -196,6 +201,7 @@ fn http_settings(
         args.allowed_origins.clone(),
         args.max_connections as usize,
     )
+    .map(|s| s.with_playground(args.playground))
 }
 
 /// Serve mode: verify, select, build, then speak MCP until stdin closes, or over HTTP
@@ -288,7 +294,7 @@ fn serve_http(
         let shutdown = CancellationToken::new();
         let signals = shutdown.clone();
         tokio::spawn(async move {
-            wait_for_signal().await;
+            crate::host::web::signal().await;
             tracing::info!("signal received; draining");
             signals.cancel();
         });
@@ -317,7 +323,7 @@ fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
         let ct = CancellationToken::new();
         let signals = ct.clone();
         tokio::spawn(async move {
-            wait_for_signal().await;
+            crate::host::web::signal().await;
             tracing::info!("signal received; stopping");
             signals.cancel();
         });
@@ -333,30 +339,6 @@ fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
     // Queued answers reach stdout before the process ends.
     writer.finish(Duration::from_secs(2));
     EXIT_OK
-}
-
-#[cfg(unix)]
-async fn wait_for_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    match (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) {
-        (Ok(mut int), Ok(mut term)) => {
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
-        }
-        _ => std::future::pending::<()>().await,
-    }
-}
-
-#[cfg(not(unix))]
-async fn wait_for_signal() {
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
-    }
 }
 
 #[cfg(test)]

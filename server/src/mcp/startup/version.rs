@@ -3,7 +3,6 @@
 
 use crate::host::content;
 use crate::host::phrasebook::{Fault, Origin, ServedPhrasebook};
-use crate::host::ENGINE_STACK_BYTES;
 use crate::mcp::{PROGRAM, SERVER_VERSION};
 use ajisai_core::numerics::Selected;
 use ajisai_core::Profile;
@@ -62,12 +61,4 @@ pub fn version_text(
     )
 }
 
-/// Build the runtime: worker threads and the blocking pool, all with a large stack.
-pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_name("ajisai-mcp")
-        .thread_stack_size(ENGINE_STACK_BYTES)
-        .max_blocking_threads(16)
-        .build()
-}
+pub use crate::host::web::runtime;

@@ -11,9 +11,9 @@
 //! by [`Framing`]: what rmcp cannot serve is answered here (HTTP 400 with the JSON-RPC
 //! error), the rest is handed on.
 //!
-//! The accept loop is written here on hyper rather than with `axum::serve`, because that
-//! offers neither a header read timeout nor a connection cap; hyper still does all of
-//! HTTP, and its graceful shutdown closes keep-alive connections (`Connection: close`).
+//! The accept loop and the `Host`/`Origin` rules are every HTTP host's
+//! ([`crate::host::web`]); the Playground's pages can be served beside `/mcp`
+//! (`--playground`).
 
 use crate::mcp::protocol::framing::{Body as Framed, Framing, MAX_MESSAGE_BYTES};
 use crate::mcp::service::validate::ToolKind;
@@ -45,17 +45,13 @@ pub const MIN_TOKEN_CHARS: usize = 16;
 /// Open connections at most when `--max-connections` is not given.
 pub const DEFAULT_MAX_CONNECTIONS: u64 = 256;
 
-/// How long a connection may take to send a request's headers.
-pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// How long a request may take to send its body.
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a successful readiness computation stays valid.
 pub const READY_FOR: Duration = Duration::from_secs(1);
 
-/// The names accepted in `Host` without `--allowed-host`.
-pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+pub use crate::host::web::LOOPBACK_HOSTS;
 
 /// The MCP endpoint's path.
 pub const MCP_PATH: &str = "/mcp";
@@ -69,6 +65,7 @@ pub struct Settings {
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     max_connections: usize,
+    playground: bool,
 }
 
 impl Settings {
@@ -101,7 +98,7 @@ impl Settings {
         }
         if let Some(bad) = allowed_origins
             .iter()
-            .find(|o| guard::parse_allowed_origin(o).is_none())
+            .find(|o| crate::host::web::parse_allowed_origin(o).is_none())
         {
             return Err(format!(
                 "--allowed-origin {bad:?} is not an origin (scheme://host[:port], host:*, or null)"
@@ -109,7 +106,7 @@ impl Settings {
         }
         let mut hosts: Vec<String> = LOOPBACK_HOSTS.iter().map(|h| h.to_string()).collect();
         for h in allowed_hosts {
-            if guard::parse_allowed_authority(&h).is_none() {
+            if crate::host::web::parse_allowed_authority(&h).is_none() {
                 return Err(format!("--allowed-host {h:?} is not a host name"));
             }
             hosts.push(h);
@@ -120,7 +117,14 @@ impl Settings {
             allowed_hosts: hosts,
             allowed_origins,
             max_connections: max_connections.max(1),
+            playground: false,
         })
+    }
+
+    /// The same settings, serving the Playground at `/` beside `/mcp` or not.
+    pub fn with_playground(mut self, playground: bool) -> Settings {
+        self.playground = playground;
+        self
     }
 
     /// Whether a bearer token is required.
@@ -249,10 +253,28 @@ pub async fn serve(
             layers::guard,
         ))
         .route_layer(middleware::from_fn(layers::log));
-    let app = guarded
+    let mut app = guarded
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .with_state(Arc::clone(&shared));
+    // Calls answer within their wallTimeMs (timeouts included); a little more for the
+    // answers to be written.
+    let mut drain_for = wall_time;
+    if settings.playground {
+        drain_for = drain_for.max(Duration::from_millis(
+            ajisai_core::Profile::PLAYGROUND.wall_time_ms.unwrap_or(0),
+        ));
+        // Its own profile on this server's slots; its routes need no token.
+        let playground = crate::playground::Playground::beside(
+            &shared.server,
+            crate::playground::Access {
+                allowed_hosts: settings.allowed_hosts.clone(),
+                allowed_origins: settings.allowed_origins.clone(),
+            },
+        );
+        app = app.merge(playground.router());
+        tracing::info!("serving the Playground at http://{local}/");
+    }
     tracing::info!(
         "listening on http://{local}{MCP_PATH} (token {}; at most {} connections)",
         if settings.has_token() {
@@ -262,56 +284,16 @@ pub async fn serve(
         },
         settings.max_connections
     );
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let connections = Arc::new(tokio::sync::Semaphore::new(settings.max_connections));
-    loop {
-        let permit = tokio::select! {
-            p = Arc::clone(&connections).acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            () = shutdown.cancelled() => break,
-        };
-        let accepted = tokio::select! {
-            a = listener.accept() => a,
-            () = shutdown.cancelled() => break,
-        };
-        let (stream, _peer) = match accepted {
-            Ok(a) => a,
-            Err(e) => {
-                // Out of descriptors and the like: wait a little instead of spinning.
-                tracing::warn!("accept failed: {e}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let _ = stream.set_nodelay(true);
-        let service = hyper_util::service::TowerToHyperService::new(
-            tower::ServiceExt::map_request(app.clone(), |r: Request<hyper::body::Incoming>| {
-                r.map(Body::new)
-            }),
-        );
-        let connection = hyper::server::conn::http1::Builder::new()
-            .timer(hyper_util::rt::TokioTimer::new())
-            .header_read_timeout(HEADER_READ_TIMEOUT)
-            .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
-        let watched = graceful.watch(connection);
-        tokio::spawn(async move {
-            let _ = watched.await;
-            drop(permit);
-        });
-    }
-    shared.readiness.draining.store(true, Ordering::Release);
-    drop(listener);
-    tracing::info!("draining: no new connections; waiting for running calls");
-    // Calls answer within wallTimeMs (timeouts included); a little more for the
-    // answers to be written.
-    if tokio::time::timeout(wall_time + Duration::from_secs(1), graceful.shutdown())
-        .await
-        .is_err()
-    {
-        tracing::warn!("connections still open after the drain period; closing them");
-    }
+    let draining = Arc::clone(&shared);
+    crate::host::web::serve(
+        listener,
+        app,
+        settings.max_connections,
+        shutdown,
+        drain_for + Duration::from_secs(1),
+        move || draining.readiness.draining.store(true, Ordering::Release),
+    )
+    .await;
     // Only now: cancelling rmcp first would answer in-flight requests with nothing.
     rmcp_ct.cancel();
     Ok(())
@@ -487,10 +469,10 @@ async fn mcp_endpoint(State(shared): State<Arc<Shared>>, request: Request<Body>)
 impl Shared {
     /// Host, Origin and token checks: the refusal, if any.
     fn refusal(&self, headers: &HeaderMap) -> Option<Response<Body>> {
-        if let Err(why) = guard::host_allowed(headers, &self.allowed_hosts) {
+        if let Err(why) = crate::host::web::host_allowed(headers, &self.allowed_hosts) {
             return Some(text(StatusCode::FORBIDDEN, why));
         }
-        if let Err(why) = guard::origin_allowed(headers, &self.allowed_origins) {
+        if let Err(why) = crate::host::web::origin_allowed(headers, &self.allowed_origins) {
             return Some(text(StatusCode::FORBIDDEN, why));
         }
         if let Some(expected) = &self.token_digest {
@@ -681,148 +663,12 @@ fn json(status: StatusCode, body: Vec<u8>) -> Response<Body> {
     r
 }
 
-/// `Host`, `Origin` and `Accept` rules, as rmcp's Streamable HTTP server applies them
-/// (rmcp applies them again behind this front; these run first so that nothing of a
-/// refused request is read or answered).
+/// The MCP headers' rules (`MCP-Protocol-Version`, `Accept`), as rmcp's Streamable HTTP
+/// server applies them (rmcp applies them again behind this front; these run first so that
+/// nothing of a refused request is read or answered). `Host` and `Origin` are every HTTP
+/// host's rules ([`crate::host::web`]).
 pub mod guard {
     use axum::http::{header, HeaderMap};
-
-    /// A host, lower-cased, without IPv6 brackets, with its port if given.
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub struct Authority {
-        host: String,
-        port: Option<u16>,
-    }
-
-    fn authority(host: &str, port: Option<u16>) -> Authority {
-        Authority {
-            host: host.trim_matches(['[', ']']).to_ascii_lowercase(),
-            port,
-        }
-    }
-
-    /// An `--allowed-host` entry: `name` (any port) or `name:port`.
-    pub fn parse_allowed_authority(allowed: &str) -> Option<Authority> {
-        let allowed = allowed.trim();
-        if allowed.is_empty() || allowed.contains('/') {
-            return None;
-        }
-        if let Ok(a) = axum::http::uri::Authority::try_from(allowed) {
-            return Some(authority(a.host(), a.port_u16()));
-        }
-        Some(authority(allowed, None))
-    }
-
-    /// Whether the request's `Host` is one of `allowed`.
-    pub fn host_allowed(headers: &HeaderMap, allowed: &[String]) -> Result<(), &'static str> {
-        let host = headers
-            .get(header::HOST)
-            .ok_or("Forbidden: a Host header is required\n")?
-            .to_str()
-            .map_err(|_| "Forbidden: the Host header is not text\n")?;
-        let a = axum::http::uri::Authority::try_from(host)
-            .map_err(|_| "Forbidden: the Host header is not a host\n")?;
-        let host = authority(a.host(), a.port_u16());
-        let ok = allowed
-            .iter()
-            .filter_map(|e| parse_allowed_authority(e))
-            .any(|e| e.host == host.host && e.port.is_none_or(|p| host.port == Some(p)));
-        if ok {
-            Ok(())
-        } else {
-            Err("Forbidden: Host header is not allowed (see --allowed-host)\n")
-        }
-    }
-
-    /// An origin: `null`, or scheme, host and port.
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub enum Origin {
-        /// `Origin: null`.
-        Null,
-        /// `scheme://host[:port]`.
-        Tuple(String, String, Option<u16>),
-    }
-
-    fn parse_origin(value: &str) -> Option<Origin> {
-        let value = value.trim();
-        if value.eq_ignore_ascii_case("null") {
-            return Some(Origin::Null);
-        }
-        let uri = axum::http::Uri::try_from(value).ok()?;
-        let scheme = uri.scheme_str()?.to_ascii_lowercase();
-        let a = uri.authority()?;
-        let host = authority(a.host(), a.port_u16());
-        Some(Origin::Tuple(scheme, host.host, host.port))
-    }
-
-    /// A port of an `--allowed-origin` entry.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub enum Port {
-        /// `:*`, or no port given (rmcp's reading, which it deprecates).
-        Any,
-        /// This port (the scheme's default when the Origin omits it).
-        Exact(u16),
-    }
-
-    /// An `--allowed-origin` entry.
-    pub fn parse_allowed_origin(value: &str) -> Option<(Origin, Port)> {
-        let value = value.trim();
-        if let Some(base) = value.strip_suffix(":*") {
-            return match parse_origin(base)? {
-                Origin::Tuple(s, h, None) => Some((Origin::Tuple(s, h, None), Port::Any)),
-                _ => None,
-            };
-        }
-        match parse_origin(value)? {
-            Origin::Null => Some((Origin::Null, Port::Any)),
-            Origin::Tuple(s, h, p) => {
-                let port = p.map_or(Port::Any, Port::Exact);
-                Some((Origin::Tuple(s, h, None), port))
-            }
-        }
-    }
-
-    fn default_port(scheme: &str) -> Option<u16> {
-        match scheme {
-            "http" => Some(80),
-            "https" => Some(443),
-            _ => None,
-        }
-    }
-
-    /// Whether the request's `Origin`, if it has one, is one of `allowed` (enforced
-    /// even when `allowed` is empty: then any present Origin is refused).
-    pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> Result<(), &'static str> {
-        let Some(value) = headers.get(header::ORIGIN) else {
-            return Ok(());
-        };
-        let origin = value
-            .to_str()
-            .ok()
-            .and_then(parse_origin)
-            .ok_or("Forbidden: the Origin header is not an origin\n")?;
-        let ok =
-            allowed
-                .iter()
-                .filter_map(|e| parse_allowed_origin(e))
-                .any(|(entry, port)| match (&entry, &origin) {
-                    (Origin::Null, Origin::Null) => true,
-                    (Origin::Tuple(es, eh, _), Origin::Tuple(os, oh, op)) => {
-                        es == os
-                            && eh == oh
-                            && match port {
-                                Port::Any => true,
-                                Port::Exact(p) => op.or_else(|| default_port(os)) == Some(p),
-                            }
-                    }
-                    _ => false,
-                });
-        if ok {
-            Ok(())
-        } else {
-            Err("Forbidden: Origin header is not allowed (see --allowed-origin)\n")
-        }
-    }
 
     /// Whether a request's `MCP-Protocol-Version` names a revision before 2026-07-28
     /// that rmcp accepts, or is absent (2025-03-26): its plain tool calls are then
@@ -918,76 +764,6 @@ pub mod guard {
                 h.append(k.clone(), HeaderValue::from_str(v).expect("header"));
             }
             h
-        }
-
-        #[test]
-        fn hosts() {
-            let allowed: Vec<String> = ["localhost", "127.0.0.1", "::1", "api.example:8443"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-            for ok in [
-                "localhost",
-                "LOCALHOST:9000",
-                "127.0.0.1:1",
-                "[::1]:80",
-                "api.example:8443",
-            ] {
-                assert!(
-                    host_allowed(&headers(&[(header::HOST, ok)]), &allowed).is_ok(),
-                    "{ok}"
-                );
-            }
-            for bad in [
-                "evil.example",
-                "api.example",
-                "api.example:80",
-                "localhost.evil",
-            ] {
-                assert!(
-                    host_allowed(&headers(&[(header::HOST, bad)]), &allowed).is_err(),
-                    "{bad}"
-                );
-            }
-            assert!(host_allowed(&HeaderMap::new(), &allowed).is_err());
-        }
-
-        #[test]
-        fn origins() {
-            let allowed = vec![
-                "https://app.example:443".to_string(),
-                "http://localhost:*".to_string(),
-                "null".to_string(),
-            ];
-            assert!(origin_allowed(&HeaderMap::new(), &[]).is_ok());
-            for ok in [
-                "https://app.example",
-                "https://app.example:443",
-                "http://localhost:5173",
-                "null",
-            ] {
-                assert!(
-                    origin_allowed(&headers(&[(header::ORIGIN, ok)]), &allowed).is_ok(),
-                    "{ok}"
-                );
-            }
-            for bad in [
-                "https://app.example:8443",
-                "http://app.example",
-                "https://evil.example",
-                "garbage",
-            ] {
-                assert!(
-                    origin_allowed(&headers(&[(header::ORIGIN, bad)]), &allowed).is_err(),
-                    "{bad}"
-                );
-            }
-            // Enforced with an empty list: any present Origin is refused.
-            assert!(
-                origin_allowed(&headers(&[(header::ORIGIN, "http://localhost:1")]), &[]).is_err()
-            );
-            assert!(parse_allowed_origin("null:*").is_none());
-            assert!(parse_allowed_origin("https://a.example:443:*").is_none());
         }
 
         #[test]

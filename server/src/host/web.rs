@@ -1,0 +1,415 @@
+//! What every HTTP host shares: the accept loop (on hyper, with a header read timeout, a
+//! connection cap and a graceful drain) and the `Host` and `Origin` rules, so that the
+//! MCP server's `/mcp` and the Playground's pages are served and guarded alike.
+//!
+//! The accept loop is written here on hyper rather than with `axum::serve`, because that
+//! offers neither a header read timeout nor a connection cap; hyper still does all of
+//! HTTP, and its graceful shutdown closes keep-alive connections (`Connection: close`).
+
+use axum::body::Body;
+use axum::http::{header, HeaderMap, Request};
+use axum::Router;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+/// How long a connection may take to send a request's headers.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The names accepted in `Host` without `--allowed-host`.
+pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// Build the runtime of a serving host: worker threads and the blocking pool, all with
+/// the engine's large stack (a call may run inline on a worker).
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("ajisai-serve")
+        .thread_stack_size(super::ENGINE_STACK_BYTES)
+        .max_blocking_threads(16)
+        .build()
+}
+
+/// Resolves at SIGINT or SIGTERM (Ctrl+C elsewhere): when a serving host drains.
+#[cfg(unix)]
+pub async fn signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
+        (Ok(mut int), Ok(mut term)) => {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+        }
+        _ => std::future::pending::<()>().await,
+    }
+}
+
+/// Resolves at Ctrl+C: when a serving host drains.
+#[cfg(not(unix))]
+pub async fn signal() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Serve `app` on `listener` with at most `max_connections` open connections until
+/// `shutdown` is cancelled; then call `on_drain`, stop accepting, let keep-alive
+/// connections close after their current answer, and wait up to `drain_for` for them.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    max_connections: usize,
+    shutdown: CancellationToken,
+    drain_for: Duration,
+    on_drain: impl FnOnce(),
+) {
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let connections = Arc::new(tokio::sync::Semaphore::new(max_connections));
+    loop {
+        let permit = tokio::select! {
+            p = Arc::clone(&connections).acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+            () = shutdown.cancelled() => break,
+        };
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            () = shutdown.cancelled() => break,
+        };
+        let (stream, _peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of descriptors and the like: wait a little instead of spinning.
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(
+            tower::ServiceExt::map_request(app.clone(), |r: Request<hyper::body::Incoming>| {
+                r.map(Body::new)
+            }),
+        );
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(HEADER_READ_TIMEOUT)
+            .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+        let watched = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = watched.await;
+            drop(permit);
+        });
+    }
+    on_drain();
+    drop(listener);
+    tracing::info!("draining: no new connections; waiting for running calls");
+    if tokio::time::timeout(drain_for, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("connections still open after the drain period; closing them");
+    }
+}
+
+/// A host, lower-cased, without IPv6 brackets, with its port if given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Authority {
+    host: String,
+    port: Option<u16>,
+}
+
+fn authority(host: &str, port: Option<u16>) -> Authority {
+    Authority {
+        host: host.trim_matches(['[', ']']).to_ascii_lowercase(),
+        port,
+    }
+}
+
+/// An `--allowed-host` entry: `name` (any port) or `name:port`.
+pub fn parse_allowed_authority(allowed: &str) -> Option<Authority> {
+    let allowed = allowed.trim();
+    if allowed.is_empty() || allowed.contains('/') {
+        return None;
+    }
+    if let Ok(a) = axum::http::uri::Authority::try_from(allowed) {
+        return Some(authority(a.host(), a.port_u16()));
+    }
+    Some(authority(allowed, None))
+}
+
+/// Whether the request's `Host` is one of `allowed`.
+pub fn host_allowed(headers: &HeaderMap, allowed: &[String]) -> Result<(), &'static str> {
+    let host = headers
+        .get(header::HOST)
+        .ok_or("Forbidden: a Host header is required\n")?
+        .to_str()
+        .map_err(|_| "Forbidden: the Host header is not text\n")?;
+    let a = axum::http::uri::Authority::try_from(host)
+        .map_err(|_| "Forbidden: the Host header is not a host\n")?;
+    let host = authority(a.host(), a.port_u16());
+    let ok = allowed
+        .iter()
+        .filter_map(|e| parse_allowed_authority(e))
+        .any(|e| e.host == host.host && e.port.is_none_or(|p| host.port == Some(p)));
+    if ok {
+        Ok(())
+    } else {
+        Err("Forbidden: Host header is not allowed (see --allowed-host)\n")
+    }
+}
+
+/// An origin: `null`, or scheme, host and port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// `Origin: null`.
+    Null,
+    /// `scheme://host[:port]`.
+    Tuple(String, String, Option<u16>),
+}
+
+fn parse_origin(value: &str) -> Option<Origin> {
+    let value = value.trim();
+    if value.eq_ignore_ascii_case("null") {
+        return Some(Origin::Null);
+    }
+    let uri = axum::http::Uri::try_from(value).ok()?;
+    let scheme = uri.scheme_str()?.to_ascii_lowercase();
+    let a = uri.authority()?;
+    let host = authority(a.host(), a.port_u16());
+    Some(Origin::Tuple(scheme, host.host, host.port))
+}
+
+/// A port of an `--allowed-origin` entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Port {
+    /// `:*`, or no port given (rmcp's reading, which it deprecates).
+    Any,
+    /// This port (the scheme's default when the Origin omits it).
+    Exact(u16),
+}
+
+/// An `--allowed-origin` entry.
+pub fn parse_allowed_origin(value: &str) -> Option<(Origin, Port)> {
+    let value = value.trim();
+    if let Some(base) = value.strip_suffix(":*") {
+        return match parse_origin(base)? {
+            Origin::Tuple(s, h, None) => Some((Origin::Tuple(s, h, None), Port::Any)),
+            _ => None,
+        };
+    }
+    match parse_origin(value)? {
+        Origin::Null => Some((Origin::Null, Port::Any)),
+        Origin::Tuple(s, h, p) => {
+            let port = p.map_or(Port::Any, Port::Exact);
+            Some((Origin::Tuple(s, h, None), port))
+        }
+    }
+}
+
+fn default_port(scheme: &str) -> Option<u16> {
+    match scheme {
+        "http" => Some(80),
+        "https" => Some(443),
+        _ => None,
+    }
+}
+
+/// Whether the request's `Origin`, if it has one, is one of `allowed` (enforced
+/// even when `allowed` is empty: then any present Origin is refused).
+pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> Result<(), &'static str> {
+    let Some(value) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = value
+        .to_str()
+        .ok()
+        .and_then(parse_origin)
+        .ok_or("Forbidden: the Origin header is not an origin\n")?;
+    let ok = allowed
+        .iter()
+        .filter_map(|e| parse_allowed_origin(e))
+        .any(|(entry, port)| match (&entry, &origin) {
+            (Origin::Null, Origin::Null) => true,
+            (Origin::Tuple(es, eh, _), Origin::Tuple(os, oh, op)) => {
+                es == os
+                    && eh == oh
+                    && match port {
+                        Port::Any => true,
+                        Port::Exact(p) => op.or_else(|| default_port(os)) == Some(p),
+                    }
+            }
+            _ => false,
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err("Forbidden: Origin header is not allowed (see --allowed-origin)\n")
+    }
+}
+
+/// Whether a request was sent by a page of this very origin (the Playground's run
+/// endpoints): `Sec-Fetch-Site`, when the browser sends it, must be `same-origin`, and an
+/// `Origin`, when present, must name the request's own `Host` (any scheme: TLS may end at
+/// a proxy) or be one of `allowed`. A request with neither header comes from no page (a
+/// script, `curl`), which no other site can make a browser send.
+pub fn same_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), &'static str> {
+    if let Some(site) = headers.get("sec-fetch-site") {
+        if site.as_bytes() != b"same-origin" {
+            return Err("Forbidden: only this page may run programs here (Sec-Fetch-Site)\n");
+        }
+    }
+    let Some(value) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = value
+        .to_str()
+        .ok()
+        .and_then(parse_origin)
+        .ok_or("Forbidden: the Origin header is not an origin\n")?;
+    let own = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| axum::http::uri::Authority::try_from(h).ok())
+        .map(|a| authority(a.host(), a.port_u16()));
+    if let (Origin::Tuple(scheme, host, port), Some(own)) = (&origin, own) {
+        let port = port.or_else(|| default_port(scheme));
+        let own_port = own.port.or_else(|| default_port(scheme));
+        if *host == own.host && port == own_port {
+            return Ok(());
+        }
+    }
+    origin_allowed(headers, allowed)
+        .map_err(|_| "Forbidden: only this page may run programs here (Origin)\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(k.clone(), HeaderValue::from_str(v).expect("header"));
+        }
+        h
+    }
+
+    #[test]
+    fn hosts() {
+        let allowed: Vec<String> = ["localhost", "127.0.0.1", "::1", "api.example:8443"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for ok in [
+            "localhost",
+            "LOCALHOST:9000",
+            "127.0.0.1:1",
+            "[::1]:80",
+            "api.example:8443",
+        ] {
+            assert!(
+                host_allowed(&headers(&[(header::HOST, ok)]), &allowed).is_ok(),
+                "{ok}"
+            );
+        }
+        for bad in [
+            "evil.example",
+            "api.example",
+            "api.example:80",
+            "localhost.evil",
+        ] {
+            assert!(
+                host_allowed(&headers(&[(header::HOST, bad)]), &allowed).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(host_allowed(&HeaderMap::new(), &allowed).is_err());
+    }
+
+    #[test]
+    fn origins() {
+        let allowed = vec![
+            "https://app.example:443".to_string(),
+            "http://localhost:*".to_string(),
+            "null".to_string(),
+        ];
+        assert!(origin_allowed(&HeaderMap::new(), &[]).is_ok());
+        for ok in [
+            "https://app.example",
+            "https://app.example:443",
+            "http://localhost:5173",
+            "null",
+        ] {
+            assert!(
+                origin_allowed(&headers(&[(header::ORIGIN, ok)]), &allowed).is_ok(),
+                "{ok}"
+            );
+        }
+        for bad in [
+            "https://app.example:8443",
+            "http://app.example",
+            "https://evil.example",
+            "garbage",
+        ] {
+            assert!(
+                origin_allowed(&headers(&[(header::ORIGIN, bad)]), &allowed).is_err(),
+                "{bad}"
+            );
+        }
+        // Enforced with an empty list: any present Origin is refused.
+        assert!(origin_allowed(&headers(&[(header::ORIGIN, "http://localhost:1")]), &[]).is_err());
+        assert!(parse_allowed_origin("null:*").is_none());
+        assert!(parse_allowed_origin("https://a.example:443:*").is_none());
+    }
+
+    #[test]
+    fn same_origin_requests() {
+        let site = header::HeaderName::from_static("sec-fetch-site");
+        let host = (header::HOST, "127.0.0.1:8080");
+        assert!(same_origin(&headers(std::slice::from_ref(&host)), &[]).is_ok());
+        assert!(same_origin(
+            &headers(&[host.clone(), (site.clone(), "same-origin")]),
+            &[]
+        )
+        .is_ok());
+        assert!(same_origin(
+            &headers(&[host.clone(), (header::ORIGIN, "http://127.0.0.1:8080")]),
+            &[]
+        )
+        .is_ok());
+        let public = (header::HOST, "play.example");
+        assert!(same_origin(
+            &headers(&[public.clone(), (header::ORIGIN, "https://play.example")]),
+            &[]
+        )
+        .is_ok());
+        for (origin, fetch_site) in [
+            ("http://evil.example", "cross-site"),
+            ("http://127.0.0.1:9999", "same-site"),
+            ("null", "cross-site"),
+        ] {
+            assert!(
+                same_origin(&headers(&[host.clone(), (header::ORIGIN, origin)]), &[]).is_err(),
+                "{origin}"
+            );
+            assert!(
+                same_origin(&headers(&[host.clone(), (site.clone(), fetch_site)]), &[]).is_err(),
+                "{fetch_site}"
+            );
+        }
+        let allowed = vec!["https://docs.example".to_string()];
+        assert!(same_origin(
+            &headers(&[host, (header::ORIGIN, "https://docs.example")]),
+            &allowed
+        )
+        .is_ok());
+    }
+}

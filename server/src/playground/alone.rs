@@ -1,0 +1,98 @@
+//! `ajisai playground`: the Playground served on its own, until SIGINT or SIGTERM.
+
+use super::{Access, Playground};
+use crate::host::phrasebook::ServedPhrasebook;
+use crate::mcp::service::config::{ServerOptions, DEFAULT_SLOTS};
+use crate::mcp::service::AjisaiServer;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// Where to serve and who may reach it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Where to listen (port 0 picks a free port).
+    pub addr: SocketAddr,
+    /// `Host` names accepted besides loopback (`--allowed-host`).
+    pub allowed_hosts: Vec<String>,
+    /// Open connections at most.
+    pub max_connections: usize,
+}
+
+impl Settings {
+    /// Loopback on a free port, loopback names only.
+    pub fn local() -> Settings {
+        Settings {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            allowed_hosts: Vec::new(),
+            max_connections: 256,
+        }
+    }
+}
+
+/// Serve the Playground with `settings` until a signal; `playground at http://…/` goes
+/// to `out` once it listens, notes to `err`. The error is why it could not start (the
+/// numeric backend must be selected already).
+pub fn serve(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
+    crate::host::content::verify().map_err(|e| format!("embedded assets: {e}"))?;
+    let phrasebook = ServedPhrasebook::from_env().map_err(|f| f.diagnostic())?;
+    let mut hosts: Vec<String> = crate::host::web::LOOPBACK_HOSTS
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    for h in &settings.allowed_hosts {
+        if crate::host::web::parse_allowed_authority(h).is_none() {
+            return Err(format!("--allowed-host {h:?} is not a host name"));
+        }
+        hosts.push(h.clone());
+    }
+    let server =
+        AjisaiServer::with_phrasebook(ServerOptions::playground(DEFAULT_SLOTS), phrasebook);
+    let wall_time = server.executor().options.wall_time();
+    let playground = Playground::new(
+        server,
+        Access {
+            allowed_hosts: hosts,
+            allowed_origins: Vec::new(),
+        },
+    );
+    let app = playground.router();
+    let runtime =
+        crate::host::web::runtime().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let result = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(settings.addr)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", settings.addr))?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen on {}: {e}", settings.addr))?;
+        let _ = writeln!(out, "playground at http://{local}/");
+        let _ = out.flush();
+        if !local.ip().is_loopback() && settings.allowed_hosts.is_empty() {
+            let _ = writeln!(
+                err,
+                "ajisai: note: the page answers only to localhost, 127.0.0.1 and ::1; name the host people use with --allowed-host"
+            );
+        }
+        let shutdown = CancellationToken::new();
+        let signals = shutdown.clone();
+        tokio::spawn(async move {
+            crate::host::web::signal().await;
+            signals.cancel();
+        });
+        crate::host::web::serve(
+            listener,
+            app,
+            settings.max_connections,
+            shutdown,
+            wall_time + Duration::from_secs(1),
+            || {},
+        )
+        .await;
+        Ok(())
+    });
+    // Runs still going are abandoned: they hold nothing that outlives the process.
+    runtime.shutdown_background();
+    result
+}

@@ -1,0 +1,208 @@
+//! The run endpoints: `POST /api/compute` and `POST /api/check` take `{"source": …,
+//! "words": [...]}` and answer the tool's envelope, HTTP 200 whatever its status — the
+//! same call an agent makes, validated by the tool itself (a wrong argument is the
+//! tool's `invalidRequest`, a long source its `sourceTooLarge`).
+//!
+//! In front of them: JSON only, from the page's own origin (another site cannot drive
+//! them: a cross-site form cannot send JSON, and a cross-site `fetch` is refused by
+//! `Origin`/`Sec-Fetch-Site`); bodies read within a size and a time limit, and within
+//! a budget of bytes held at once, so that many large requests cannot exhaust memory
+//! before the gate sees them.
+
+use super::page::refusal;
+use super::Playground;
+use crate::mcp::service::result::Delivery;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, Response, StatusCode};
+use axum::middleware::Next;
+use http_body_util::{BodyExt, Limited};
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio_util::sync::CancellationToken;
+
+/// Runs a program.
+pub const COMPUTE_PATH: &str = "/api/compute";
+
+/// Checks a program without running it.
+pub const CHECK_PATH: &str = "/api/check";
+
+/// How long a request may take to send its body.
+pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Room in a body for the JSON around its source: the field names, the `words` list.
+const BODY_OVERHEAD: usize = 64 * 1024;
+
+/// How many bodies of the largest size may be held at once.
+const LARGEST_AT_ONCE: usize = 2;
+
+/// The bytes of request bodies the run endpoints hold at once. A body needs its
+/// declared length (or the largest size, when it declares none) from the budget before
+/// it is read; when the budget is spent the request is answered 503 at once.
+pub struct BodyBudget {
+    largest: usize,
+    held: Arc<Semaphore>,
+}
+
+impl BodyBudget {
+    /// The budget for sources of at most `source_bytes`: a body may be twice that (JSON
+    /// escapes a newline or a quote as two bytes) plus [`BODY_OVERHEAD`], and
+    /// [`LARGEST_AT_ONCE`] such bodies may be held together.
+    pub fn new(source_bytes: u64) -> BodyBudget {
+        let largest = (source_bytes as usize)
+            .saturating_mul(2)
+            .saturating_add(BODY_OVERHEAD);
+        let total = largest
+            .saturating_mul(LARGEST_AT_ONCE)
+            .min(Semaphore::MAX_PERMITS);
+        BodyBudget {
+            largest,
+            held: Arc::new(Semaphore::new(total)),
+        }
+    }
+
+    /// The largest body accepted.
+    pub fn largest(&self) -> usize {
+        self.largest
+    }
+
+    fn take(&self, bytes: usize) -> Option<OwnedSemaphorePermit> {
+        let permits = u32::try_from(bytes.max(1)).ok()?;
+        Arc::clone(&self.held).try_acquire_many_owned(permits).ok()
+    }
+}
+
+/// A request body read whole by [`same_origin_json`].
+#[derive(Clone)]
+struct ReadBody(bytes::Bytes);
+
+/// The run endpoints' guard: a POST of JSON from the page's own origin, its body read
+/// within [`BodyBudget::largest`], [`BODY_READ_TIMEOUT`] and the budget of bytes held.
+pub async fn same_origin_json(
+    State(playground): State<Arc<Playground>>,
+    request: Request,
+    next: Next,
+) -> Response<Body> {
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    let headers = request.headers();
+    if let Err(why) = crate::host::web::same_origin(headers, &playground.access.allowed_origins) {
+        return refusal(StatusCode::FORBIDDEN, why);
+    }
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return refusal(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Unsupported Media Type: send the program as application/json",
+        );
+    }
+    let budget = &playground.bodies;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > budget.largest() as u64) {
+        return too_large(budget.largest());
+    }
+    let want = declared.map_or(budget.largest(), |n| n as usize);
+    let Some(held) = budget.take(want) else {
+        let mut r = refusal(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The Playground is busy; try again in a second.",
+        );
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        return r;
+    };
+    let (mut parts, body) = request.into_parts();
+    let limit = want.min(budget.largest());
+    let read = tokio::time::timeout(BODY_READ_TIMEOUT, Limited::new(body, limit).collect()).await;
+    let bytes = match read {
+        Err(_) => {
+            return refusal(
+                StatusCode::REQUEST_TIMEOUT,
+                "Request Timeout: the body was not sent in time",
+            )
+        }
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return too_large(budget.largest())
+        }
+        Ok(Err(e)) => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                &format!("Bad Request: cannot read the body: {e}"),
+            )
+        }
+        Ok(Ok(collected)) => collected.to_bytes(),
+    };
+    parts.extensions.insert(ReadBody(bytes));
+    let response = next.run(Request::from_parts(parts, Body::empty())).await;
+    drop(held);
+    response
+}
+
+fn too_large(largest: usize) -> Response<Body> {
+    refusal(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &format!("Payload Too Large: a request body holds at most {largest} bytes"),
+    )
+}
+
+/// `POST /api/compute`: the `compute` tool's envelope.
+pub async fn compute(
+    State(playground): State<Arc<Playground>>,
+    request: Request,
+) -> Response<Body> {
+    answer(&playground, "compute", request).await
+}
+
+/// `POST /api/check`: the `check` tool's envelope.
+pub async fn check(State(playground): State<Arc<Playground>>, request: Request) -> Response<Body> {
+    answer(&playground, "check", request).await
+}
+
+async fn answer(playground: &Playground, tool: &str, request: Request) -> Response<Body> {
+    let Some(ReadBody(bytes)) = request.extensions().get::<ReadBody>().cloned() else {
+        return refusal(StatusCode::BAD_REQUEST, "Bad Request: no body");
+    };
+    let arguments: Value = match serde_json::from_slice(&bytes) {
+        Ok(v @ Value::Object(_)) => v,
+        Ok(_) => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: send an object {\"source\": \"…\", \"words\": [...]}",
+            )
+        }
+        Err(e) => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                &format!("Bad Request: the body is not JSON: {e}"),
+            )
+        }
+    };
+    drop(bytes);
+    // The page going away drops this future: the call is cancelled and its engine stopped.
+    let cancel = CancellationToken::new();
+    let _cancel_when_dropped = cancel.clone().drop_guard();
+    let call = playground
+        .server
+        .call_in(tool, Some(&arguments), cancel, Delivery::default());
+    match call.await {
+        Some(answer) => {
+            let mut response = Response::new(Body::from(answer.envelope().to_owned()));
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            response
+        }
+        None => refusal(StatusCode::SERVICE_UNAVAILABLE, "The run was cancelled."),
+    }
+}
