@@ -31,24 +31,14 @@ pub const UNWRITTEN_ANSWERS: usize = 8;
 /// Bytes for the writer, with what their request held until they are written.
 type Outgoing = (Vec<u8>, Option<Held>);
 
-/// What the reader hands on.
-enum Incoming {
-    /// A message for rmcp.
-    Message(Box<RxJsonRpcMessage<RoleServer>>),
-    /// An answer the transport writes itself.
-    Reply(Vec<u8>),
-    /// A tool call the transport answers itself.
-    Direct(Box<DirectCall>),
-}
-
 /// The server side of the stdio transport.
 pub struct StdioTransport {
-    incoming: mpsc::Receiver<Incoming>,
+    incoming: mpsc::Receiver<Inbound>,
     outgoing: Option<mpsc::Sender<Outgoing>>,
     framing: Arc<Framing>,
     unwritten: Arc<Semaphore>,
     /// What was taken from `incoming` and is not yet handed on.
-    pending: Option<Incoming>,
+    pending: Option<Inbound>,
     /// Answers the direct calls.
     server: AjisaiServer,
     /// The direct calls running.
@@ -87,7 +77,7 @@ pub fn stdio(
     framing: Arc<Framing>,
     server: AjisaiServer,
 ) -> std::io::Result<(StdioTransport, Writer)> {
-    let (in_tx, in_rx) = mpsc::channel::<Incoming>(64);
+    let (in_tx, in_rx) = mpsc::channel::<Inbound>(64);
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(OUTPUT_QUEUE);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     std::thread::Builder::new()
@@ -174,17 +164,17 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Lin
     Ok(Line::Oversized(std::mem::take(buf)))
 }
 
-fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Incoming>, framing: &Framing) {
+fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Inbound>, framing: &Framing) {
     let mut buf = Vec::new();
     loop {
         let incoming = match read_line(&mut input, &mut buf) {
             Ok(Line::Eof) => return,
-            Ok(Line::Oversized(prefix)) => Incoming::Reply(framing.oversized(&prefix)),
+            Ok(Line::Oversized(prefix)) => Inbound::Reply(framing.oversized(&prefix)),
+            // The framing's classification is what the reader hands on, less what needs
+            // no answer (`Verbatim` is a stateless service's, never a connection's).
             Ok(Line::Text(line)) => match framing.inbound(&line) {
-                Inbound::Message(m) => Incoming::Message(m),
-                Inbound::Reply(bytes) | Inbound::Answer(bytes) => Incoming::Reply(bytes),
-                Inbound::Direct(call) => Incoming::Direct(call),
                 Inbound::Nothing | Inbound::Verbatim => continue,
+                other => other,
             },
             Err(e) => {
                 tracing::error!("cannot read stdin: {e}");
@@ -254,7 +244,7 @@ impl Transport<RoleServer> for StdioTransport {
                 None => self.incoming.recv().await?,
             };
             match incoming {
-                Incoming::Message(m) => {
+                Inbound::Message(m) => {
                     let internal = match m.as_ref() {
                         JsonRpcMessage::Request(r) => match r.id {
                             NumberOrString::Number(i) => Some(i),
@@ -266,9 +256,9 @@ impl Transport<RoleServer> for StdioTransport {
                         return Some(*m);
                     };
                     // Wait until fewer than UNWRITTEN_ANSWERS answers are pending.
-                    self.pending = Some(Incoming::Message(m));
+                    self.pending = Some(Inbound::Message(m));
                     let held = Arc::clone(&self.unwritten).acquire_owned().await.ok()?;
-                    let Some(Incoming::Message(m)) = self.pending.take() else {
+                    let Some(Inbound::Message(m)) = self.pending.take() else {
                         return None;
                     };
                     if self.framing.hold(internal, held) {
@@ -276,13 +266,13 @@ impl Transport<RoleServer> for StdioTransport {
                     }
                     // Cancelled while it waited: rmcp would answer nothing.
                 }
-                Incoming::Direct(call) => {
+                Inbound::Direct(call) => {
                     let Some(internal) = call.internal else {
                         continue;
                     };
-                    self.pending = Some(Incoming::Direct(call));
+                    self.pending = Some(Inbound::Direct(call));
                     let held = Arc::clone(&self.unwritten).acquire_owned().await.ok()?;
-                    let Some(Incoming::Direct(call)) = self.pending.take() else {
+                    let Some(Inbound::Direct(call)) = self.pending.take() else {
                         return None;
                     };
                     // Cancelled while it waited: nothing to run or answer.
@@ -290,15 +280,16 @@ impl Transport<RoleServer> for StdioTransport {
                         self.spawn_direct(*call, internal);
                     }
                 }
-                Incoming::Reply(bytes) => {
+                Inbound::Nothing | Inbound::Verbatim => {}
+                Inbound::Reply(bytes) | Inbound::Answer(bytes) => {
                     let Some(tx) = self.outgoing.clone() else {
                         continue;
                     };
-                    self.pending = Some(Incoming::Reply(bytes));
+                    self.pending = Some(Inbound::Reply(bytes));
                     let Ok(permit) = tx.reserve().await else {
                         return None;
                     };
-                    if let Some(Incoming::Reply(bytes)) = self.pending.take() {
+                    if let Some(Inbound::Reply(bytes)) = self.pending.take() {
                         permit.send((bytes, None));
                     }
                 }

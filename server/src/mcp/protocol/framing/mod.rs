@@ -170,7 +170,9 @@ pub struct Framing {
     session: AtomicU8,
 }
 
-/// What to do with one HTTP request body.
+/// What to do with one HTTP request body: an [`Inbound`] as HTTP answers it (a refusal's
+/// status told apart, a message for rmcp as the bytes its HTTP service reads). Stdio hands
+/// the [`Inbound`] itself to its transport.
 pub enum Body {
     /// Hand these bytes to rmcp; `remapped` is the internal id the answer carries
     /// instead of the client's (restore it with [`Framing::restore`]).
