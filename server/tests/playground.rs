@@ -414,6 +414,12 @@ fn beside_mcp_the_playground_needs_no_token_while_mcp_and_metrics_keep_theirs() 
             .sum();
         assert!(counted >= 2, "both calls are counted: {}", metrics.body);
     });
+    // The page's requests are in the request log, with what they ran.
+    let logged = server.stderr_lines_with("path=/api/compute", 1);
+    assert!(
+        logged[0].contains("tool=compute") && logged[0].contains("outcome=ok"),
+        "{logged:?}"
+    );
 }
 
 #[test]

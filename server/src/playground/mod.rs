@@ -43,6 +43,24 @@ pub struct Playground {
     bodies: run::BodyBudget,
 }
 
+/// The Playground's route a request path names, for a log line (`/` for the page and
+/// any path it does not serve).
+pub fn route_of(path: &str) -> &'static str {
+    [
+        run::COMPUTE_PATH,
+        run::CHECK_PATH,
+        catalogue::INFO_PATH,
+        catalogue::WORDS_PATH,
+        catalogue::EXAMPLES_PATH,
+        page::SCRIPT_PATH,
+        page::STYLE_PATH,
+        page::ICON_PATH,
+    ]
+    .into_iter()
+    .find(|route| *route == path)
+    .unwrap_or("/")
+}
+
 impl Playground {
     /// A Playground running its programs on `server` (built for [`ServerOptions::playground`]).
     pub fn new(server: AjisaiServer, access: Access) -> Arc<Playground> {

@@ -74,6 +74,15 @@ impl BodyBudget {
     }
 }
 
+/// What a run did, left in its response's extensions for a host's request log.
+#[derive(Clone, Copy, Debug)]
+pub struct Ran {
+    /// The tool that ran.
+    pub tool: &'static str,
+    /// The envelope's `status` (`ok`, `error`, `hostError`).
+    pub outcome: &'static str,
+}
+
 /// A request body read whole by [`same_origin_json`].
 #[derive(Clone)]
 struct ReadBody(bytes::Bytes);
@@ -201,6 +210,10 @@ async fn answer(playground: &Playground, tool: &str, request: Request) -> Respon
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("application/json"),
             );
+            response.extensions_mut().insert(Ran {
+                tool: if tool == "check" { "check" } else { "compute" },
+                outcome: answer.outcome(),
+            });
             response
         }
         None => refusal(StatusCode::SERVICE_UNAVAILABLE, "The run was cancelled."),

@@ -272,7 +272,11 @@ pub async fn serve(
                 allowed_origins: settings.allowed_origins.clone(),
             },
         );
-        app = app.merge(playground.router());
+        app = app.merge(
+            playground
+                .router()
+                .route_layer(middleware::from_fn(layers::log)),
+        );
         tracing::info!("serving the Playground at http://{local}/");
     }
     tracing::info!(
@@ -323,20 +327,27 @@ mod layers {
 
     /// One stderr line per request, whatever answers it (MCP-3 as amended for HTTP;
     /// docs/mcp/transports.md#logs): what the request did is what its handler left in the
-    /// response's extensions ([`Logged`]).
+    /// response's extensions ([`Logged`], or the Playground's [`crate::playground::run::Ran`]).
     pub async fn log(request: Request<Body>, next: Next) -> Response<Body> {
         let started = Instant::now();
         let method = request.method().clone();
-        let path = if request.uri().path() == MCP_PATH {
-            MCP_PATH
-        } else {
-            "/metrics"
+        let path = match request.uri().path() {
+            MCP_PATH => MCP_PATH,
+            "/metrics" => "/metrics",
+            other => crate::playground::route_of(other),
         };
         let mut response = next.run(request).await;
-        let logged = response
+        let mut logged = response
             .extensions_mut()
             .remove::<Logged>()
             .unwrap_or_default();
+        if let Some(ran) = response
+            .extensions_mut()
+            .remove::<crate::playground::run::Ran>()
+        {
+            logged.tool = Some(ran.tool.to_string());
+            logged.outcome = Some(ran.outcome);
+        }
         log_request(&method, path, &logged, &response, started.elapsed());
         response
     }
