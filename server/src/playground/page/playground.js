@@ -68,7 +68,7 @@ function h(tag, attrs, ...children) {
       else e.setAttribute(k, v === true ? '' : String(v));
     }
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
     e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -152,7 +152,7 @@ function limitsTable(full) {
   const profiles = info.profiles;
   const names = [];
   for (const p of profiles) for (const k of Object.keys(p.limits || {})) if (!names.includes(k)) names.push(k);
-  const head = h('tr', null, h('th', { scope: 'col' }, 'Limit'), profiles.map((p) => h('th', { scope: 'col' }, p.name)), full ? h('th', { scope: 'col' }, 'What it counts') : null);
+  const head = h('tr', null, h('th', { scope: 'col' }, 'Limit'), profiles.map((p) => h('th', { scope: 'col' }, p.name)), full ? h('th', { scope: 'col', class: 'unit-head' }, 'What it counts') : null);
   const rows = names.map((k) => h('tr', null,
     h('th', { scope: 'row' }, h('code', null, k)),
     profiles.map((p) => h('td', { class: 'num' }, fmtLimit(k, p.limits?.[k]))),
@@ -186,7 +186,8 @@ function tokenize(text) {
   const n = text.length;
   const open = []; // token indices of open brackets
   const pairs = new Map();
-  const defined = new Set();
+  const defined = new Set(); // 'NAME' DEF
+  const bound = new Set(); // 'NAME' DEF and 'NAME' BIND
   let i = 0;
   while (i < n) {
     const c = text[i];
@@ -249,14 +250,17 @@ function tokenize(text) {
     if (tk.t === 'ws' || tk.t === 'comment') continue;
     if (tk.t === 'word' && !tk.inVector && prevStr && (tk.upper === 'DEF' || tk.upper === 'BIND')) {
       const name = text.slice(prevStr.s + 1, prevStr.e - 1);
-      if (name && !/\s/.test(name)) defined.add(name.toUpperCase());
+      if (name && !/\s/.test(name)) {
+        bound.add(name.toUpperCase());
+        if (tk.upper === 'DEF') defined.add(name.toUpperCase());
+      }
     }
     prevStr = tk.t === 'str' && tk.cls === 't-str' ? tk : null;
   }
   for (const tk of toks) {
-    if (tk.t === 'word' && tk.cls === 't-name' && defined.has(tk.upper)) tk.cls = 't-user';
+    if (tk.t === 'word' && (tk.cls === 't-name' || tk.cls === 't-phrase') && bound.has(tk.upper)) tk.cls = 't-user';
   }
-  return { toks, pairs, defined };
+  return { toks, pairs, defined, bound };
 }
 
 function computeLineStarts(text) {
@@ -269,10 +273,11 @@ function ensureTokens() {
   const text = els.source.value;
   if (state.tokenizedText === text) return;
   const big = text.length > HIGHLIGHT_LIMIT;
-  const r = big ? { toks: [], pairs: new Map(), defined: new Set() } : tokenize(text);
+  const r = big ? { toks: [], pairs: new Map(), defined: new Set(), bound: new Set() } : tokenize(text);
   state.tokens = r.toks;
   state.pairs = r.pairs;
   state.defined = r.defined;
+  state.bound = r.bound;
   state.lineStarts = computeLineStarts(text);
   state.tokenizedText = text;
 }
@@ -392,12 +397,16 @@ function renderEditor() {
   els.highlightCode.innerHTML = html + '\n ';
 
   const lines = state.lineStarts.length;
-  let gutter = '';
-  for (let i = 1; i <= lines; i++) {
-    const cls = gutterMarks.get(i);
-    gutter += cls ? `<div class="${cls}">${i}</div>` : `<div>${i}</div>`;
+  const gutterKey = `${lines}|${[...gutterMarks].join(';')}`;
+  if (gutterKey !== state.gutterKey) {
+    state.gutterKey = gutterKey;
+    let gutter = '';
+    for (let i = 1; i <= lines; i++) {
+      const cls = gutterMarks.get(i);
+      gutter += cls ? `<div class="${cls}">${i}</div>` : `<div>${i}</div>`;
+    }
+    els.gutterInner.innerHTML = gutter;
   }
-  els.gutterInner.innerHTML = gutter;
   const rows = Math.min(Math.max(lines + 1, window.innerWidth < 600 ? 8 : 12), window.innerWidth < 600 ? 14 : 24);
   els.editor.style.setProperty('--rows', String(rows));
   syncScroll();
@@ -558,7 +567,7 @@ function updateCompletion() {
   const up = ctx.prefix.toUpperCase();
   const seen = new Set();
   const items = [];
-  for (const name of state.defined || []) {
+  for (const name of state.bound || []) {
     if (name.startsWith(up) && name !== up) { items.push({ label: name, detail: 'defined in this program', kind: 'user' }); seen.add(name); }
   }
   for (const it of state.completionItems) {
@@ -588,20 +597,25 @@ function renderCompletion() {
   }, h('span', { class: 'c-name' }, it.label), h('span', { class: 'c-detail' }, it.kind === 'phrasebook' ? `phrasebook — ${it.detail}` : it.detail))));
   list.hidden = false;
   els.source.setAttribute('aria-activedescendant', `cmp-${c.active}`);
-  // Place the list under the caret.
+  // Place the list under the caret (fixed, so that the editor's box does not clip it).
   const t = els.source;
   const pos = positionOf(t.value, c.start);
   const cw = charWidth();
-  const lh = parseFloat(getComputedStyle(t).lineHeight) || 21;
-  const pad = parseFloat(getComputedStyle(t).paddingLeft) || 10;
-  const codeBox = els.code.getBoundingClientRect();
-  let left = pad + (pos.column - 1) * cw - t.scrollLeft;
-  let top = pad + pos.line * lh - t.scrollTop + 2;
-  const width = Math.min(list.offsetWidth || 260, codeBox.width - 8);
-  left = Math.max(4, Math.min(left, codeBox.width - width - 4));
-  if (top + 120 > codeBox.height && top - lh - 140 > 0) top = top - lh - Math.min(list.offsetHeight || 200, 210) - 4;
+  const style = getComputedStyle(t);
+  const lh = parseFloat(style.lineHeight) || 21;
+  const pad = parseFloat(style.paddingLeft) || 10;
+  const box = t.getBoundingClientRect();
+  const vw = document.documentElement.clientWidth;
+  const vh = window.innerHeight;
+  const caretX = box.left + pad + (pos.column - 1) * cw - t.scrollLeft;
+  const caretTop = box.top + pad + (pos.line - 1) * lh - t.scrollTop;
+  const width = Math.min(list.offsetWidth || 260, vw - 16);
+  const height = list.offsetHeight || 200;
+  const left = Math.max(8, Math.min(caretX, vw - width - 8));
+  let top = caretTop + lh + 2;
+  if (top + height > vh - 8 && caretTop - height - 2 > 8) top = caretTop - height - 2;
   list.style.left = `${left}px`;
-  list.style.top = `${Math.max(0, top)}px`;
+  list.style.top = `${top}px`;
   const active = list.children[c.active];
   if (active) active.scrollIntoView({ block: 'nearest' });
 }
@@ -635,6 +649,9 @@ function acceptCompletion(index = state.completion.active) {
 function onSourceChanged() {
   state.runMark = null;
   state.bracketSel = null;
+  // The marks of the last check point into the old text: drop them until the next check.
+  state.checkMarks = [];
+  els.diagnostics.classList.add('stale');
   ensureTokens();
   renderEditor();
   updateBracketSelection();
@@ -654,10 +671,15 @@ function onEditorKeydown(e) {
       return;
     }
     if ((e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
-      e.preventDefault();
-      state.escapeArmed = false;
-      acceptCompletion();
-      return;
+      const typed = els.source.value.slice(c.start, c.end).toUpperCase();
+      if (c.items[c.active] && c.items[c.active].label.toUpperCase() === typed) {
+        closeCompletion(); // already complete: Enter and Tab keep their usual meaning
+      } else {
+        e.preventDefault();
+        state.escapeArmed = false;
+        acceptCompletion();
+        return;
+      }
     }
     if (e.key === 'Escape') {
       e.preventDefault();
@@ -687,18 +709,25 @@ function setupEditor() {
     if (typing) updateCompletion(); else closeCompletion();
   });
   t.addEventListener('keydown', onEditorKeydown);
-  t.addEventListener('scroll', () => { syncScroll(); if (state.completion.open) closeCompletion(); }, { passive: true });
+  t.addEventListener('scroll', () => { syncScroll(); if (state.completion.open) renderCompletion(); }, { passive: true });
   t.addEventListener('blur', () => { window.setTimeout(() => { if (document.activeElement !== t) closeCompletion(); }, 120); });
   t.addEventListener('focus', () => { state.escapeArmed = false; });
   t.addEventListener('click', () => { closeCompletion(); updateBracketSelection(); });
   t.addEventListener('keyup', (e) => { if (!['Shift', 'Control', 'Alt', 'Meta'].includes(e.key)) updateBracketSelection(); });
   document.addEventListener('selectionchange', () => { if (document.activeElement === t) updateBracketSelection(); });
+  window.addEventListener('scroll', () => { if (state.completion.open) renderCompletion(); }, { passive: true });
   els.completion.addEventListener('mousedown', (e) => e.preventDefault());
   els.completion.addEventListener('click', (e) => {
     const li = e.target.closest('li[data-index]');
     if (li) acceptCompletion(Number(li.dataset.index));
   });
-  window.addEventListener('resize', () => { cachedCharWidth = 0; renderEditor(); hidePopups(); });
+  window.addEventListener('resize', () => {
+    cachedCharWidth = 0;
+    renderEditor();
+    if (state.completion.open) renderCompletion();
+    if (!els.examplesMenu.hidden) placePopup(els.examplesButton, els.examplesMenu, false);
+    if (!els.badgeTooltip.hidden) placePopup(els.badge, els.badgeTooltip, true);
+  });
 }
 
 // ---------------------------------------------------------------- requests
@@ -794,16 +823,16 @@ function applyCheck(seq, result) {
         if (er.line) marks.push({ line: er.line, column: er.column || 1, kind: 'error' });
         items.push(h('li', { class: 'd-error' },
           h('span', { class: 'd-kind' }, `Error (${er.category})`),
-          er.line ? [' at ', positionButton(er.line, er.column)] : null, ': ', main,
-          hint ? h('p', { class: 'hint' }, hint) : null));
+          er.line ? [' at ', positionButton(er.line, er.column)] : null, ': ', renderInline(main, h('span')),
+          hint ? renderInline(hint, h('p', { class: 'hint' })) : null));
       }
       for (const f of env.findings || []) {
         const { main, hint } = splitHint(f.message);
         if (f.line) marks.push({ line: f.line, column: f.column || 1, kind: 'warning' });
         items.push(h('li', { class: 'd-warning' },
           h('span', { class: 'd-kind' }, `Warning (${f.trap})`),
-          f.line ? [' at ', positionButton(f.line, f.column)] : null, ': ', main,
-          hint ? h('p', { class: 'hint' }, hint) : null));
+          f.line ? [' at ', positionButton(f.line, f.column)] : null, ': ', renderInline(main, h('span')),
+          hint ? renderInline(hint, h('p', { class: 'hint' })) : null));
       }
       if (env.findingsOmitted) items.push(h('li', { class: 'd-warning' }, `${plural(env.findingsOmitted, 'more warning', 'more warnings')} not listed.`));
       for (const f of env.contractDecls?.findings || []) {
@@ -818,6 +847,7 @@ function applyCheck(seq, result) {
   }
   state.checkMarks = marks;
   els.diagnostics.replaceChildren(...items);
+  els.diagnostics.classList.remove('stale');
   renderEditor();
   state.checkCount++;
   els.diagnostics.dataset.checked = String(state.checkCount);
@@ -1052,8 +1082,8 @@ function renderOutput(env) {
     const { main, hint } = splitHint(env.message);
     const box = h('div', { class: 'error-box', role: 'group', 'aria-label': 'Error' },
       h('h3', null, `Error: ${er.category}`),
-      h('p', { class: 'message' }, main));
-    if (hint) box.append(h('p', { class: 'hint' }, hint));
+      renderInline(main, h('p', { class: 'message' })));
+    if (hint) box.append(renderInline(hint, h('p', { class: 'hint' })));
     const facts = [];
     if (er.word) facts.push(['Word', h('code', null, er.word)]);
     if (er.line) facts.push(['At', positionButton(er.line, er.column)]);
@@ -1261,7 +1291,8 @@ function scheduleFragment() {
 function updateFragment() {
   window.clearTimeout(state.fragmentTimer);
   const text = els.source.value;
-  storageSet(STORE_SOURCE, text);
+  if (text.length <= 2000000) storageSet(STORE_SOURCE, text);
+  if (text.length > FRAGMENT_LIMIT) return false; // base64 only grows it
   const enc = encodeSource(text);
   if (enc.length > FRAGMENT_LIMIT) return false;
   const url = new URL(window.location.href);
@@ -1367,19 +1398,14 @@ function closeMenu(returnFocus) {
   if (returnFocus) els.examplesButton.focus();
 }
 
-function hidePopups() {
-  closeMenu(false);
-  hideTooltip(true);
-}
-
 function buildExamplesMenu() {
   const menu = els.examplesMenu;
   const groups = state.examples.map((ch, ci) => h('div', { class: 'menu-group', role: 'group', 'aria-label': ch.title },
     h('div', { class: 'menu-group-title', 'aria-hidden': 'true' }, ch.title),
     (ch.examples || []).map((ex, ei) => h('button', {
       type: 'button', role: 'menuitem', tabindex: '-1', class: 'menu-item', dataset: { ch: String(ci), ex: String(ei) },
-      'aria-label': `${ex.title}: ${ex.source}`,
-    }, h('span', { class: 'menu-title' }, ex.title), h('code', null, ex.source)))));
+      'aria-label': `${(ex.title || ch.title).replace(/`/g, '')}: ${ex.source}`,
+    }, renderInline(ex.title || ch.title, h('span', { class: 'menu-title' })), h('code', null, ex.source)))));
   menu.replaceChildren(...groups);
 }
 
@@ -1426,10 +1452,11 @@ function setupMenu() {
   }, { passive: true });
 }
 
-function loadExample(source, run) {
+function loadExample(source, run, returnFocus) {
   setSource(source, { keepHistory: true });
   updateFragment();
-  els.source.focus();
+  if (returnFocus && document.contains(returnFocus)) returnFocus.focus({ preventScroll: true });
+  else els.source.focus();
   if (run) runProgram();
 }
 
@@ -1615,12 +1642,16 @@ function selectWord(name, focusDetail) {
     parts.push(h('ul', { class: 'examples' }, w.examples.map((ex) => h('li', null,
       h('div', { class: 'ex-code' }, highlightNodes(ex.source), ex.expect !== undefined ? h('span', { class: 'ex-expect' }, `  →  ${ex.expect}`) : null),
       h('div', { class: 'ex-buttons' },
-        h('button', { type: 'button', class: 'small example-run', 'aria-label': `Run example: ${ex.source}`, onclick: () => loadExample(ex.source, true) }, 'Run'),
-        h('button', { type: 'button', class: 'small example-load', 'aria-label': `Load example into the editor: ${ex.source}`, onclick: () => loadExample(ex.source, false) }, 'Load')),
+        h('button', { type: 'button', class: 'small example-run', 'aria-label': `Run example: ${ex.source}`, onclick: (e) => loadExample(ex.source, true, e.currentTarget) }, 'Run'),
+        h('button', { type: 'button', class: 'small example-load', 'aria-label': `Load example into the editor: ${ex.source}`, onclick: (e) => loadExample(ex.source, false, e.currentTarget) }, 'Load')),
       Array.isArray(ex.prints) && ex.prints.length ? h('div', { class: 'ex-prints' }, `prints: ${ex.prints.join(' | ')}`) : null))));
   }
   d.replaceChildren(...parts);
-  if (focusDetail) d.focus({ preventScroll: true });
+  if (focusDetail) {
+    d.focus({ preventScroll: true });
+    // On a narrow screen the entry is below the list: bring it into view.
+    if (window.matchMedia('(max-width: 700px)').matches) d.scrollIntoView({ block: 'start' });
+  }
 }
 
 // ---------------------------------------------------------------- about, versions
@@ -1630,7 +1661,12 @@ function setupAbout(sharedProgram) {
   $('about-close').addEventListener('click', () => dlg.close());
   $('about-button').addEventListener('click', () => { if (!dlg.open) dlg.showModal(); });
   dlg.addEventListener('close', () => storageSet(STORE_ABOUT, '1'));
-  dlg.addEventListener('click', (e) => { if (e.target === dlg) dlg.close(); }); // a click on the backdrop
+  dlg.addEventListener('click', (e) => {
+    // A click on the backdrop (outside the dialog's box) closes it too.
+    if (e.target !== dlg) return;
+    const r = dlg.getBoundingClientRect();
+    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) dlg.close();
+  });
   if (!sharedProgram && storageGet(STORE_ABOUT) !== '1') dlg.showModal();
 }
 
@@ -1707,7 +1743,8 @@ async function main() {
   const shortcut = IS_MAC ? '⌘ Enter' : 'Ctrl+Enter';
   $('run-shortcut').textContent = shortcut;
   for (const k of document.querySelectorAll('.shortcut-text')) k.textContent = shortcut;
-  $('editor-help').textContent = `${shortcut} runs the program. Tab indents and Shift+Tab outdents; to leave the editor with the keyboard, press Escape, then Tab.`;
+  $('editor-note').textContent = `${shortcut} runs it · Esc then Tab leaves the editor`;
+  $('editor-help').textContent = `${shortcut} runs the program. Tab inserts two spaces and Shift+Tab outdents the line; to leave the editor with the keyboard, press Escape, then Tab. Names of Words are completed as you type: Up and Down choose, Enter or Tab accepts, Escape closes the list.`;
 
   // The program: the shared one in the fragment, else the last one, else a friendly one.
   const shared = fragmentSource();
@@ -1723,6 +1760,11 @@ async function main() {
   renderEditor();
   if (shared === undefined) announce('The link’s program could not be read; the last program is shown instead.');
 
+  document.querySelector('.skip-link').addEventListener('click', (e) => {
+    e.preventDefault(); // the fragment holds the program: do not replace it with #source
+    els.source.focus();
+    els.source.scrollIntoView({ block: 'nearest' });
+  });
   els.run.addEventListener('click', () => { if (!state.running) runProgram(); });
   els.share.addEventListener('click', copyLink);
   $('copy-fallback-close').addEventListener('click', () => { $('copy-fallback').hidden = true; els.share.focus(); });
@@ -1753,6 +1795,7 @@ async function main() {
   setupBadge();
   setupMenu();
   setupAbout(typeof shared === 'string');
+  updateFragment(); // the address is a permalink from the start
 
   const [info, words, examples] = await Promise.allSettled([getJson('/api/info'), getJson('/api/words'), getJson('/api/examples')]);
   const problems = [];
