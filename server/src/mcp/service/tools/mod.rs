@@ -212,15 +212,18 @@ pub fn families_paragraph() -> String {
     )
 }
 
-/// The description of a tool, its placeholders filled (`{families}`: the Word
-/// families and aliases of the registry).
-pub fn description(tool: ToolKind) -> String {
-    let text = tool.spec().description.trim_end();
+/// The description of a tool, its placeholders filled: `{families}`, the Word families
+/// and aliases of the registry; `{phrasebook}`, the names `words` can request (from the
+/// phrasebook served, so the list stays true).
+pub fn description(tool: ToolKind, phrasebook: &ServedPhrasebook) -> String {
+    let mut text = tool.spec().description.trim_end().to_string();
     if text.contains("{families}") {
-        text.replace("{families}", &families_paragraph())
-    } else {
-        text.to_string()
+        text = text.replace("{families}", &families_paragraph());
     }
+    if text.contains("{phrasebook}") {
+        text = text.replace("{phrasebook}", &phrasebook.description_sentence());
+    }
+    text
 }
 
 /// The description of an argument (`source`, `words` or `word`).
@@ -310,7 +313,7 @@ pub fn tools(
                 .open_world(false);
             Tool::new(
                 kind.name(),
-                description(kind),
+                description(kind, phrasebook),
                 input_schema(kind, source_bytes, phrasebook),
             )
             .with_title(title(kind))
