@@ -12,6 +12,7 @@ static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::m
 mod architecture;
 mod conformance;
 mod consistency;
+mod eval;
 mod front_door;
 mod guide;
 mod limits;
