@@ -57,6 +57,19 @@ pub async fn signal() {
     }
 }
 
+/// A token cancelled at SIGINT or SIGTERM (after logging `note`): a serving host's
+/// shutdown.
+pub fn cancelled_on_signal(note: &'static str) -> CancellationToken {
+    let shutdown = CancellationToken::new();
+    let cancel = shutdown.clone();
+    tokio::spawn(async move {
+        signal().await;
+        tracing::info!("{note}");
+        cancel.cancel();
+    });
+    shutdown
+}
+
 /// Serve `app` on `listener` with at most `max_connections` open connections until
 /// `shutdown` is cancelled; then call `on_drain`, stop accepting, let keep-alive
 /// connections close after their current answer, and wait up to `drain_for` for them.
@@ -290,11 +303,12 @@ pub fn same_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), &'stat
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use axum::http::HeaderValue;
 
-    fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+    /// A header map of these pairs (the HTTP hosts' unit tests).
+    pub(crate) fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
         let mut h = HeaderMap::new();
         for (k, v) in pairs {
             h.append(k.clone(), HeaderValue::from_str(v).expect("header"));

@@ -7,7 +7,6 @@ use crate::mcp::service::AjisaiServer;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;
-use tokio_util::sync::CancellationToken;
 
 /// Where to serve and who may reach it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,12 +74,7 @@ pub fn serve(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> R
                 "ajisai: note: the page answers only to localhost, 127.0.0.1 and ::1; name the host people use with --allowed-host"
             );
         }
-        let shutdown = CancellationToken::new();
-        let signals = shutdown.clone();
-        tokio::spawn(async move {
-            crate::host::web::signal().await;
-            signals.cancel();
-        });
+        let shutdown = crate::host::web::cancelled_on_signal("signal received; stopping");
         crate::host::web::serve(
             listener,
             app,

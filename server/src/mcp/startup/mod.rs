@@ -14,7 +14,6 @@ use crate::mcp::{logging, PROGRAM, SERVER_VERSION};
 use rmcp::ServiceExt;
 use std::ffi::OsString;
 use std::time::Duration;
-use tokio_util::sync::CancellationToken;
 use version::{runtime, version_text, EXIT_FAULT, EXIT_OK, EXIT_USAGE};
 
 /// The usage line (clap prints it in usage errors, MCP-5 as amended: clap's format).
@@ -291,13 +290,7 @@ fn serve_http(
             Ok(l) => l,
             Err(e) => return fault("http", &format!("cannot listen on {}: {e}", settings.addr)),
         };
-        let shutdown = CancellationToken::new();
-        let signals = shutdown.clone();
-        tokio::spawn(async move {
-            crate::host::web::signal().await;
-            tracing::info!("signal received; draining");
-            signals.cancel();
-        });
+        let shutdown = crate::host::web::cancelled_on_signal("signal received; draining");
         match http::serve(listener, server, settings, shutdown).await {
             Ok(()) => EXIT_OK,
             Err(e) => fault("http", &e.to_string()),
@@ -320,13 +313,7 @@ fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
     };
     let draining = &writer;
     runtime.block_on(async move {
-        let ct = CancellationToken::new();
-        let signals = ct.clone();
-        tokio::spawn(async move {
-            crate::host::web::signal().await;
-            tracing::info!("signal received; stopping");
-            signals.cancel();
-        });
+        let ct = crate::host::web::cancelled_on_signal("signal received; stopping");
         match server.serve_with_ct(io, ct.clone()).await {
             Ok(service) => {
                 let _ = service.waiting().await;

@@ -767,15 +767,7 @@ pub mod guard {
     #[cfg(test)]
     mod tests {
         use super::*;
-        use axum::http::HeaderValue;
-
-        fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
-            let mut h = HeaderMap::new();
-            for (k, v) in pairs {
-                h.append(k.clone(), HeaderValue::from_str(v).expect("header"));
-            }
-            h
-        }
+        use crate::host::web::tests::headers;
 
         #[test]
         fn negotiation() {
