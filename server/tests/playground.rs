@@ -596,3 +596,54 @@ fn beside_mcp_the_playground_waits_for_the_same_slots() {
         assert_eq!(after["stackDisplay"], json!(["2/1"]));
     });
 }
+
+/// The Playground's host limits hold on its path, each just under and just over an
+/// injected value (the declared ones are 10 s and 4 MiB): a run past `wallTimeMs` answers
+/// `timeout` naming the limit, a result past `responseBytes` is refused, and a run
+/// within both answers.
+#[test]
+fn the_playground_profile_host_limits_hold_on_its_path() {
+    use ajisai_core::Limit;
+    use ajisai_server::mcp::service::config::ServerOptions;
+    use ajisai_server::mcp::service::AjisaiServer;
+    use ajisai_server::playground::{Access, Playground};
+    use tokio_util::sync::CancellationToken;
+    ajisai_server::host::backend::link();
+    let page = |limit: Limit, value: u64| {
+        let options = ServerOptions::playground(4).with_limit(limit, value);
+        Playground::new(AjisaiServer::new(options), Access::default())
+    };
+    let run = |page: &std::sync::Arc<Playground>, source: &str| {
+        rt().block_on(page.server().call(
+            "compute",
+            Some(&json!({ "source": source })),
+            CancellationToken::new(),
+        ))
+        .and_then(|r| r.structured_content)
+        .expect("an answer")
+    };
+    // Unpriced comparisons: a run that lasts until the deadline stops it.
+    let long = "{ KEEP 5 < LENGTH [ ] BIND [ ] BIND F } 'F' DEF 0 99999 RANGE F";
+    let timed = run(&page(Limit::WallTimeMs, 200), long);
+    assert_eq!(timed["error"]["code"], "timeout", "{timed}");
+    assert_eq!(timed["error"]["limit"], "wallTimeMs");
+    assert_eq!(timed["mcp"]["limitProfile"], "playground");
+    let quick = run(&page(Limit::WallTimeMs, 60_000), "0 99 RANGE SUM");
+    assert_eq!(quick["stackDisplay"], json!(["4950/1"]));
+    // Output is never elided: 3,000 lines of 40 characters, ~130 KB in each of the
+    // result's two forms (its text and its structured content).
+    let printing = "0 2999 RANGE { 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' PRINT } MAP LENGTH";
+    let refused = run(&page(Limit::ResponseBytes, 100_000), printing);
+    assert_eq!(
+        refused["error"]["code"], "responseTooLarge",
+        "{}",
+        refused["error"]
+    );
+    let delivered = run(&page(Limit::ResponseBytes, 400_000), printing);
+    assert_eq!(
+        delivered["stackDisplay"],
+        json!(["3000/1"]),
+        "{}",
+        delivered["error"]
+    );
+}
