@@ -175,14 +175,23 @@ pub struct Score {
 pub const LANGUAGES: [&str; 2] = ["en", "ja"];
 
 /// Whether an envelope shows every expectation: JSON equality at each pointer, except
-/// that `/stackDisplay` is met by a stack holding the expected slots as a consecutive run
-/// (a program may keep operands or compute more beside the answer).
+/// what depends on how the program was written rather than on its answer —
+/// `/stackDisplay` is met by a stack holding the expected slots as a consecutive run (a
+/// program may keep operands or compute more beside the answer) and is not asked of an
+/// error (its residual stack follows the program's order); `/prelude` is met when every
+/// expected Word was defined (more may have been requested).
 fn meets(result: &Value, expect: &BTreeMap<String, Value>) -> bool {
+    let answers = expect.get("/status").and_then(Value::as_str) == Some("ok");
     expect.iter().all(|(p, want)| match (p.as_str(), want) {
+        ("/stackDisplay", _) if !answers => true,
         ("/stackDisplay", Value::Array(wanted)) if !wanted.is_empty() => result
             .pointer(p)
             .and_then(Value::as_array)
             .is_some_and(|got| got.windows(wanted.len()).any(|w| w == wanted.as_slice())),
+        ("/prelude", Value::Array(wanted)) => result
+            .pointer(p)
+            .and_then(Value::as_array)
+            .is_some_and(|got| wanted.iter().all(|w| got.contains(w))),
         _ => result.pointer(p) == Some(want),
     })
 }
@@ -231,7 +240,8 @@ fn is_error(result: &Value) -> bool {
 /// Score `trace` against `cases`. An attempt is **correct** when:
 /// - the case needs no call (`expectedTool` null): no call was made and an answer given;
 /// - otherwise: a call of the expected tool returned an envelope meeting every `expect`
-///   pointer (the expected `/stackDisplay` as a consecutive run of the stack), and, when
+///   pointer (the expected `/stackDisplay` as a consecutive run of the stack and only
+///   for an `ok` expectation, the expected `/prelude` among those defined), and, when
 ///   the expected `/status` is `ok`, the final answer gives every number of those slots
 ///   (`3/10`, `2/1*sqrt(2)`; an integer `n/1` may be written `n`).
 ///

@@ -210,3 +210,43 @@ fn the_captured_baselines_score_as_recorded() {
         );
     }
 }
+
+/// What follows from how a program was written does not decide; what it answers does:
+/// an expected error met in another operand order is right, another category is wrong;
+/// more phrasebook Words than expected are fine, a missing one is not.
+#[test]
+fn the_answer_decides_not_the_programs_shape() {
+    let mismatch = json!({"status": "error", "outcome": "error:typeMismatch", "stackDisplay": ["1/1", "'a'"],
+        "error": {"category": "typeMismatch", "word": "ADD"}});
+    let unknown = json!({"status": "error", "outcome": "error:unknownWord", "stackDisplay": ["'a'", "1/1"],
+        "error": {"category": "unknownWord", "word": "ADD"}});
+    let prime = |prelude: Value| json!({"status": "ok", "outcome": "value", "stackDisplay": ["FALSE", "[ 1/1 13/1 ]"], "prelude": prelude});
+    let is_prime = json!({"name": "IS-PRIME", "digest": "sha256:27791cf9a59969a8a00178abfaa212c7b8e5db123e337994032fca6d0d23ff2f"});
+    let divisors = json!({"name": "DIVISORS", "digest": "sha256:c95d50d1cfc6fc76d89614c134a1c7b4b63206710a6223f859a517ecb8d6f04d"});
+    let text = lines(&[
+        session(),
+        call("type-mismatch", "en", "compute", mismatch),
+        answer("type-mismatch", "en", "typeMismatch"),
+        call("type-mismatch", "ja", "compute", unknown),
+        answer("type-mismatch", "ja", "unknownWord"),
+        call(
+            "is-prime-phrasebook",
+            "en",
+            "compute",
+            prime(json!([is_prime.clone(), divisors.clone()])),
+        ),
+        answer("is-prime-phrasebook", "en", "No: 221 = 13 × 17."),
+        call(
+            "is-prime-phrasebook",
+            "ja",
+            "compute",
+            prime(json!([divisors])),
+        ),
+        answer("is-prime-phrasebook", "ja", "いいえ"),
+    ]);
+    let score = eval::score(&cases(), &eval::trace(&text).expect("parses")).expect("scores");
+    assert!(attempt(&score, "type-mismatch", "en").correct);
+    assert!(!attempt(&score, "type-mismatch", "ja").correct);
+    assert!(attempt(&score, "is-prime-phrasebook", "en").correct);
+    assert!(!attempt(&score, "is-prime-phrasebook", "ja").correct);
+}
