@@ -7,7 +7,9 @@
 // and every page error (any fails the run), and walks through the page as a person would:
 // run, errors, NIL, square roots, the live check, the dictionary, sharing, the profile
 // badge, a limit beyond the MCP profile (also sent to the MCP server when a URL is given),
-// a memory bomb, a phone-sized viewport and the dark theme. A full-page screenshot is
+// a memory bomb, completion, bracket matching, Tab and Escape-then-Tab in the editor, the
+// Examples menu by keyboard, landmarks / skip link / focus indicators, a hostile shared
+// link, a phrasebook Word, a phone-sized viewport and the dark theme. A full-page screenshot is
 // taken after each check. Prints one JSON line: {"ok":true,"checks":[…],"screenshots":[…]}
 // or {"ok":false,"failed":"<check>","why":"…"}, and exits 0 or 1.
 
@@ -84,6 +86,102 @@ async function typeProgram(page, program) {
   await page.keyboard.type(program);
   const typed = await page.$eval('#source', (e) => e.value);
   assert(typed === program, `typing gave ${JSON.stringify(typed)}, not ${JSON.stringify(program)}`);
+}
+
+/** waitForFunction whose timeout says what was awaited and what the page showed instead. */
+async function until(page, fn, what, state, arg) {
+  try {
+    await page.waitForFunction(fn, { timeout: UI_TIMEOUT }, arg);
+  } catch (err) {
+    let seen;
+    try { seen = JSON.stringify(await state()); } catch { seen = '?'; }
+    throw new Error(`${what} did not happen (${String(err && err.message || err).slice(0, 80)}); the page shows ${seen}`);
+  }
+}
+
+/**
+ * The focused element: a label, whether it is shown, and whether it has a visible focus
+ * indicator (an outline or a box-shadow); null when nothing in the page has focus.
+ */
+async function focusStop(page) {
+  return page.evaluate(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body || a === document.documentElement) return null;
+    // The editor's textarea is transparent; its frame (.editor:focus-within) shows the focus.
+    const target = a.id === 'source' ? document.getElementById('editor') : a;
+    const cs = getComputedStyle(target);
+    const outline = cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 1 && !/rgba\([^)]*,\s*0\)|transparent/.test(cs.outlineColor);
+    const shadow = Boolean(cs.boxShadow && cs.boxShadow !== 'none');
+    const r = a.getBoundingClientRect();
+    const cls = typeof a.className === 'string' && a.className.trim() ? `.${a.className.trim().split(/\s+/).join('.')}` : '';
+    const label = `${a.tagName.toLowerCase()}${a.id ? `#${a.id}` : ''}${cls}${a.dataset.word ? `[${a.dataset.word}]` : ''}`
+      + `${a.tagName === 'SUMMARY' ? `(${a.textContent.trim().slice(0, 24)})` : ''}`;
+    return {
+      label,
+      href: a.getAttribute('href'),
+      visible: outline || shadow,
+      fv: a.matches(':focus-visible'),
+      shown: r.width > 0 && r.height > 0,
+      top: r.top,
+      outline: `${cs.outlineStyle} ${cs.outlineWidth} ${cs.outlineColor}`,
+    };
+  });
+}
+
+/** Press a key with modifiers held, e.g. combo(page, ['Shift'], 'Tab'). */
+async function combo(page, mods, key) {
+  for (const m of mods) await page.keyboard.down(m);
+  await page.keyboard.press(key);
+  for (const m of [...mods].reverse()) await page.keyboard.up(m);
+}
+
+/** The completion list as the page shows it: open?, labels, the selected label. */
+async function completionState(page) {
+  return page.evaluate(() => {
+    const l = document.getElementById('completion');
+    const r = l.getBoundingClientRect();
+    const opts = [...l.querySelectorAll('[role="option"]')];
+    const sel = opts.find((o) => o.getAttribute('aria-selected') === 'true');
+    return {
+      open: !l.hidden && getComputedStyle(l).display !== 'none' && r.width > 0 && r.height > 0,
+      role: l.getAttribute('role'),
+      labels: opts.map((o) => o.querySelector('.c-name')?.textContent),
+      selected: sel ? sel.querySelector('.c-name')?.textContent : null,
+      selectedId: sel ? sel.id : null,
+      activedescendant: document.getElementById('source').getAttribute('aria-activedescendant'),
+      controls: document.getElementById('source').getAttribute('aria-controls'),
+    };
+  });
+}
+
+/** The editor's bracket marks: their class, text and offset in the highlighted text. */
+async function bracketMarks(page) {
+  return page.evaluate(() => {
+    const code = document.getElementById('highlight-code');
+    return [...code.querySelectorAll('.bracket-match, .bracket-unmatched')].map((m) => {
+      const r = document.createRange();
+      r.setStart(code, 0);
+      r.setEndBefore(m);
+      return { cls: m.classList.contains('bracket-match') ? 'match' : 'unmatched', text: m.textContent, at: r.toString().length };
+    });
+  });
+}
+
+async function editorState(page) {
+  return page.evaluate(() => {
+    const t = document.getElementById('source');
+    return { value: t.value, start: t.selectionStart, end: t.selectionEnd, focused: document.activeElement === t };
+  });
+}
+
+/** What the page holds that a hostile program could have injected. */
+async function injected(page) {
+  return page.evaluate(() => ({
+    xss: window.__xss,
+    images: document.images.length,
+    scripts: [...document.scripts].map((s) => s.getAttribute('src') || `inline:${s.textContent.slice(0, 40)}`),
+    onerror: document.querySelectorAll('[onerror]').length,
+  }));
 }
 
 /** Wait until the live check has answered for the editor's current text. */
@@ -344,6 +442,317 @@ try {
       const stack = await text(page, '#stack');
       assert(stack.includes('2/1'), `after the bomb, #stack shows ${JSON.stringify(stack)}`);
       assert((await status(page)) === 'value', `after the bomb, #status is ${await status(page)}`);
+    }],
+    ['completion', async () => {
+      await typeProgram(page, '[ 1 2 3 ] LEN');
+      await until(page, () => {
+        const l = document.getElementById('completion');
+        return !l.hidden && [...l.querySelectorAll('[role="option"] .c-name')].some((n) => n.textContent === 'LENGTH');
+      }, 'a completion list offering LENGTH', () => completionState(page));
+      let c = await completionState(page);
+      assert(c.open && c.role === 'listbox', `the completion list is ${JSON.stringify(c)}`);
+      assert(c.controls === 'completion', `the editor's aria-controls is ${c.controls}`);
+      assert(c.labels.includes('LENGTH'), `the list offers ${JSON.stringify(c.labels)}`);
+      assert(c.activedescendant && c.activedescendant === c.selectedId, `aria-activedescendant is ${c.activedescendant}, the selected option ${c.selectedId}`);
+      await shot(page, 'open');
+      // ArrowDown moves the selection (wrapping round; with one item it stays), then walks to
+      // LENGTH; Enter accepts it.
+      const first = c.selected;
+      await page.keyboard.press('ArrowDown');
+      c = await completionState(page);
+      assert(c.open && c.activedescendant === c.selectedId, `after ArrowDown the list is ${JSON.stringify(c)}`);
+      assert(c.labels.length === 1 ? c.selected === first : c.selected !== first, `ArrowDown left the selection on ${c.selected} of ${JSON.stringify(c.labels)}`);
+      for (let i = 0; i < c.labels.length && c.selected !== 'LENGTH'; i++) {
+        await page.keyboard.press('ArrowDown');
+        c = await completionState(page);
+      }
+      assert(c.selected === 'LENGTH', `the arrows never selected LENGTH: ${JSON.stringify(c)}`);
+      assert((await editorState(page)).value === '[ 1 2 3 ] LEN', 'the arrows changed the text');
+      await page.keyboard.press('Enter');
+      await until(page, () => document.getElementById('source').value === '[ 1 2 3 ] LENGTH'
+        && document.getElementById('completion').hidden, 'Enter accepting LENGTH', () => editorState(page));
+      let ed = await editorState(page);
+      assert(ed.focused && ed.start === ed.value.length, `after accepting, the caret is at ${ed.start} (focused ${ed.focused})`);
+      await armBusy(page);
+      await combo(page, ['Control'], 'Enter');
+      await waitRun(page);
+      const stack = await text(page, '#stack');
+      assert(stack.includes('3/1'), `#stack shows ${JSON.stringify(stack)}`);
+      assert((await status(page)) === 'value', `#status is ${await status(page)}`);
+      // Escape closes an open list and leaves the text alone; Tab accepts too.
+      await typeProgram(page, '[ 4 5 ] LEN');
+      await until(page, () => !document.getElementById('completion').hidden, 'the completion list opening', () => completionState(page));
+      await page.keyboard.press('Escape');
+      await until(page, () => document.getElementById('completion').hidden, 'Escape closing the list', () => completionState(page));
+      ed = await editorState(page);
+      assert(ed.value === '[ 4 5 ] LEN' && ed.focused, `after Escape the editor holds ${JSON.stringify(ed.value)} (focused ${ed.focused})`);
+      c = await completionState(page);
+      assert(!c.open && !c.activedescendant, `after Escape the list is ${JSON.stringify(c)}`);
+      await page.keyboard.type('G');
+      await until(page, () => {
+        const l = document.getElementById('completion');
+        return !l.hidden && l.querySelector('[aria-selected="true"] .c-name')?.textContent === 'LENGTH';
+      }, 'the list reopening on LENGTH', () => completionState(page));
+      await page.keyboard.press('Tab');
+      await until(page, () => document.getElementById('source').value === '[ 4 5 ] LENGTH'
+        && document.getElementById('completion').hidden, 'Tab accepting LENGTH', () => editorState(page));
+      assert((await editorState(page)).focused, 'Tab accepting a completion moved focus out of the editor');
+    }],
+    ['brackets', async () => {
+      await typeProgram(page, '[ 1 [ 2 3 ] ]');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowRight');
+      await until(page, () => document.querySelectorAll('#highlight-code .bracket-match').length === 2,
+        'two .bracket-match marks', () => bracketMarks(page));
+      let marks = await bracketMarks(page);
+      assert(JSON.stringify(marks) === JSON.stringify([{ cls: 'match', text: '[', at: 0 }, { cls: 'match', text: ']', at: 12 }]),
+        `the bracket marks are ${JSON.stringify(marks)}`);
+      const ed = await editorState(page);
+      assert(ed.start === 1 && ed.end === 1, `the caret is at ${ed.start}..${ed.end}`);
+      await shot(page, 'match');
+      // The inner pair, from the caret before its ].
+      await page.keyboard.press('End');
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft'); // [ 1 [ 2 3 |] ]
+      await until(page, () => {
+        const code = document.getElementById('highlight-code');
+        return [...code.querySelectorAll('.bracket-match')].map((m) => {
+          const r = document.createRange();
+          r.setStart(code, 0);
+          r.setEndBefore(m);
+          return `${m.textContent}${r.toString().length}`;
+        }).join(' ') === '[4 ]10';
+      }, 'the inner pair [4 ]10 marked', () => bracketMarks(page));
+      // An unmatched [.
+      await typeProgram(page, '[ 1 2');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowRight');
+      await until(page, () => document.querySelectorAll('#highlight-code .bracket-unmatched').length === 1,
+        'a .bracket-unmatched mark', () => bracketMarks(page));
+      marks = await bracketMarks(page);
+      assert(JSON.stringify(marks) === JSON.stringify([{ cls: 'unmatched', text: '[', at: 0 }]), `the bracket marks are ${JSON.stringify(marks)}`);
+      // Moving away from the bracket clears the mark.
+      await page.keyboard.press('End');
+      await until(page, () => document.querySelectorAll('#highlight-code .bracket-match, #highlight-code .bracket-unmatched').length === 0,
+        'the marks clearing when the caret leaves the bracket', () => bracketMarks(page));
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowRight');
+      await until(page, () => document.querySelectorAll('#highlight-code .bracket-unmatched').length === 1,
+        'the unmatched mark coming back', () => bracketMarks(page));
+    }],
+    ['tab', async () => {
+      await typeProgram(page, '1 2 ADD');
+      await until(page, () => document.getElementById('completion').hidden, 'no completion list', () => completionState(page));
+      await page.keyboard.press('Home');
+      await page.keyboard.press('Tab');
+      let ed = await editorState(page);
+      assert(ed.value === '  1 2 ADD' && ed.start === 2 && ed.end === 2 && ed.focused,
+        `after Home, Tab: ${JSON.stringify(ed)}`);
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight'); // "  1 2|"
+      await page.keyboard.press('Tab');
+      ed = await editorState(page);
+      assert(ed.value === '  1 2   ADD' && ed.start === 7 && ed.focused, `after a Tab at column 6: ${JSON.stringify(ed)}`);
+      await shot(page, 'indented');
+      await combo(page, ['Shift'], 'Tab');
+      ed = await editorState(page);
+      assert(ed.value === '1 2   ADD' && ed.start === 5 && ed.focused, `after Shift+Tab: ${JSON.stringify(ed)}`);
+      await combo(page, ['Shift'], 'Tab'); // nothing left to outdent
+      ed = await editorState(page);
+      assert(ed.value === '1 2   ADD' && ed.focused, `after a second Shift+Tab: ${JSON.stringify(ed)}`);
+      // Escape, then Tab: focus leaves the editor and the text stays as it is.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Tab');
+      await until(page, () => document.activeElement !== document.getElementById('source'), 'Escape, Tab leaving the editor', () => editorState(page));
+      ed = await editorState(page);
+      assert(ed.value === '1 2   ADD' && !ed.focused, `after Escape, Tab: ${JSON.stringify(ed)}`);
+      const landed = await page.evaluate(() => {
+        const a = document.activeElement;
+        return a && a !== document.body ? `${a.tagName.toLowerCase()}${a.id ? `#${a.id}` : ''}.${a.className}` : 'body';
+      });
+      assert(landed !== 'body', 'after Escape, Tab nothing has focus');
+      // Shift+Tab (as often as there are controls in between) comes back, and Tab indents
+      // again: the Escape is forgotten once focus has left.
+      for (let i = 0; i < 20 && !(await editorState(page)).focused; i++) await combo(page, ['Shift'], 'Tab');
+      await until(page, () => document.activeElement === document.getElementById('source'), 'Shift+Tab coming back to the editor',
+        () => page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120)));
+      await page.keyboard.press('Tab');
+      ed = await editorState(page);
+      assert(ed.focused && ed.value.length === '1 2   ADD'.length + 2, `Tab after coming back: ${JSON.stringify(ed)}`);
+    }],
+    ['examples', async () => {
+      await page.focus('#examples-button');
+      await page.keyboard.press('Enter');
+      const menuState = () => page.evaluate(() => ({ hidden: document.getElementById('examples-menu').hidden, expanded: document.getElementById('examples-button').getAttribute('aria-expanded'), focus: document.activeElement?.outerHTML.slice(0, 120) }));
+      await until(page, () => {
+        const m = document.getElementById('examples-menu');
+        return !m.hidden && m.getBoundingClientRect().height > 0 && document.activeElement?.getAttribute('role') === 'menuitem';
+      }, 'Enter opening the menu with focus on an item', menuState);
+      assert(await page.$eval('#examples-button', (b) => b.getAttribute('aria-expanded')) === 'true', 'aria-expanded is not true');
+      const chapters = await page.$$eval('#examples-menu [role="group"]', (gs) => gs.map((g) => g.getAttribute('aria-label')));
+      assert(chapters.includes('A first program'), `the menu's chapters are ${JSON.stringify(chapters)}`);
+      assert(chapters.length >= 3, `only ${chapters.length} chapters`);
+      const first = await page.$eval('#examples-menu [role="menuitem"]', (b) => ({ code: b.querySelector('code').textContent, focused: document.activeElement === b }));
+      assert(first.code === '1 2 ADD' && first.focused, `the first item is ${JSON.stringify(first)}`);
+      // Escape closes it and gives focus back to the button.
+      await page.keyboard.press('Escape');
+      await until(page, () => document.getElementById('examples-menu').hidden
+        && document.activeElement === document.getElementById('examples-button'), 'Escape closing the menu onto its button', menuState);
+      assert(await page.$eval('#examples-button', (b) => b.getAttribute('aria-expanded')) === 'false', 'aria-expanded is not false');
+      // Open again, walk down and back up, and choose the first example with Enter.
+      await page.keyboard.press('Enter');
+      await until(page, () => document.activeElement?.getAttribute('role') === 'menuitem', 'the menu opening again', menuState);
+      await page.keyboard.press('ArrowDown');
+      const second = await page.evaluate(() => document.activeElement.querySelector('code')?.textContent);
+      assert(second === '1 2 3', `ArrowDown focused ${JSON.stringify(second)}`);
+      await page.keyboard.press('ArrowUp');
+      const back = await page.evaluate(() => document.activeElement.querySelector('code')?.textContent);
+      assert(back === '1 2 ADD', `ArrowUp focused ${JSON.stringify(back)}`);
+      await shot(page, 'menu');
+      await armBusy(page);
+      await page.keyboard.press('Enter');
+      await until(page, () => document.getElementById('source').value === '1 2 ADD', 'the first example loading', () => editorState(page));
+      assert(await page.$eval('#examples-menu', (m) => m.hidden), 'the menu stayed open');
+      assert(await page.$eval('#examples-button', (b) => b.getAttribute('aria-expanded')) === 'false', 'aria-expanded stayed true');
+      const ed = await editorState(page);
+      assert(ed.focused, 'focus did not go to the editor');
+      // The page runs a chosen example at once; were it only to load it, Ctrl+Enter runs it.
+      if (!(await page.evaluate(() => window.__busyLog.includes('1')))) await combo(page, ['Control'], 'Enter');
+      await waitRun(page);
+      const stack = await text(page, '#stack');
+      assert(stack.includes('3/1'), `#stack shows ${JSON.stringify(stack)}`);
+      assert((await status(page)) === 'value', `#status is ${await status(page)}`);
+    }],
+    ['landmarks', async () => {
+      // Reload, so that the first Tab starts at the top of the document.
+      await page.reload({ waitUntil: 'load', timeout: UI_TIMEOUT });
+      await waitReady(page);
+      assert(!(await page.$eval('#about', (d) => d.open)), 'the about dialog opened on reload');
+      const tree = await page.accessibility.snapshot({ interestingOnly: true });
+      const found = [];
+      (function walk(n) {
+        if (!n) return;
+        found.push(`${n.role}:${n.name || ''}`);
+        for (const c of n.children || []) walk(c);
+      }(tree));
+      assert(found.filter((x) => x.startsWith('main:')).length === 1, `the main landmarks: ${JSON.stringify(found.filter((x) => x.startsWith('main:')))}`);
+      for (const name of ['Editor', 'Stack', 'Output', 'Dictionary']) {
+        assert(found.includes(`region:${name}`), `no region named ${name}; regions: ${JSON.stringify(found.filter((x) => x.startsWith('region:')))}`);
+      }
+      assert(await page.$eval('main', (m) => ['Editor', 'Stack', 'Output', 'Dictionary'].every((n) => m.querySelector(`section[aria-label="${n}"]`))),
+        'the named sections are not inside main');
+      // The first Tab stop is a skip link to the editor, visible when focused, and it works.
+      await page.keyboard.press('Tab');
+      const skip = await focusStop(page);
+      assert(skip && skip.label === 'a.skip-link' && skip.href === '#source', `the first Tab stop is ${JSON.stringify(skip)}`);
+      assert(skip.top >= 0 && skip.shown && skip.visible && skip.fv, `the focused skip link is off screen or shows no focus: ${JSON.stringify(skip)}`);
+      await shot(page, 'skip-link');
+      const hash = await page.evaluate(() => window.location.hash);
+      await page.keyboard.press('Enter');
+      await until(page, () => document.activeElement === document.getElementById('source'), 'the skip link focusing the editor',
+        () => page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120)));
+      assert((await page.evaluate(() => window.location.hash)) === hash, 'the skip link replaced the #src= fragment');
+      // Every Tab stop shows a focus indicator: first give the page its dynamic controls
+      // (a live-check position link, an error's position link, a long vector's "show all",
+      // a Word's example buttons), then Tab from the skip link to the end of the page.
+      const before = await checkedCount(page);
+      await runTyped(page, '0 40 RANGE FOO');
+      await waitChecked(page, before);
+      await page.click('#dictionary [data-word="MAP"]');
+      await page.waitForSelector('#dictionary .example-run', { timeout: UI_TIMEOUT });
+      await page.focus('.skip-link');
+      const stops = [];
+      for (let i = 0; i < 400; i++) {
+        await page.keyboard.press('Tab');
+        const s = await focusStop(page);
+        if (!s) break;
+        stops.push(s);
+        if (s.label.startsWith('textarea#source')) await page.keyboard.press('Escape'); // Escape, then Tab leaves the editor
+      }
+      const labels = stops.map((s) => s.label);
+      for (const want of ['button#run', 'button#examples-button', 'button#badge', 'textarea#source', 'input#dict-search']) {
+        assert(labels.some((l) => l.startsWith(want)), `Tab never reached ${want}; stops: ${JSON.stringify(labels)}`);
+      }
+      for (const want of ['button.linkish.goto', 'summary(show all 41)', '.example-run', '.example-load', 'button.word-btn[MAP]']) {
+        assert(labels.some((l) => l.includes(want)), `Tab never reached ${want}; stops: ${JSON.stringify(labels)}`);
+      }
+      assert(labels.filter((l) => l.includes('.goto')).length >= 2, `Tab reached ${labels.filter((l) => l.includes('.goto')).length} position links, not the live check's and the run's`);
+      const bad = stops.filter((s) => !s.visible || !s.shown);
+      assert(bad.length === 0, `Tab stops without a visible focus indicator: ${JSON.stringify(bad)}`);
+      for (const id of ['#run', '#badge']) {
+        const fv = stops.find((s) => s.label.startsWith(`button${id}`));
+        assert(fv.fv && fv.visible, `${id} on Tab: ${JSON.stringify(fv)}`);
+      }
+      // The focus ring of the Run button, reached with the keyboard.
+      await page.focus('.skip-link');
+      await page.keyboard.press('Tab');
+      await page.waitForFunction(() => document.activeElement === document.getElementById('run'), { timeout: UI_TIMEOUT });
+      await shot(page, 'focus-run');
+    }],
+    ['hostile-share', async () => {
+      const hostile = `<img src=x onerror="window.__xss=1">'</script><script>window.__xss=2</script>`;
+      const frag = `#src=${Buffer.from(hostile, 'utf8').toString('base64url')}`;
+      const before = await injected(page);
+      assert(before.images === 0 && before.onerror === 0, `the page already holds ${JSON.stringify(before)}`);
+      const other = await browser.createBrowserContext();
+      try {
+        const fresh = await other.newPage();
+        watch(fresh, 'hostile page');
+        await fresh.goto(new URL(frag, base).href, { waitUntil: 'load', timeout: UI_TIMEOUT });
+        await waitReady(fresh);
+        const value = await fresh.$eval('#source', (e) => e.value);
+        assert(value === hostile, `the editor holds ${JSON.stringify(value)}`);
+        const shown = await fresh.$eval('#highlight-code', (e) => e.textContent);
+        assert(shown.startsWith(hostile), `the highlight layer shows ${JSON.stringify(shown)}`);
+        await waitChecked(fresh, 0);
+        await armBusy(fresh);
+        await fresh.click('#run');
+        await waitRun(fresh);
+        const st = await status(fresh);
+        assert(/^error:(unknownWord|parse|malformed)/i.test(st), `#status is ${JSON.stringify(st)}`);
+        const out = await text(fresh, '#output');
+        assert(out.includes('unknownWord') && out.includes('<img'), `#output is ${out}`);
+        const marks = await fresh.$$eval('#editor .error-mark', (es) => es.map((e) => e.textContent));
+        assert(marks.includes('<img'), `the editor's error marks are ${JSON.stringify(marks)}`);
+        const after = await injected(fresh);
+        assert(after.xss === undefined && after.images === 0 && after.onerror === 0
+          && JSON.stringify(after.scripts) === JSON.stringify(before.scripts), `the hostile link injected ${JSON.stringify(after)}`);
+        await shot(fresh, 'new-page');
+        await runTyped(fresh, '1 1 ADD');
+        const stack = await text(fresh, '#stack');
+        assert(stack.includes('2/1'), `after the hostile program, #stack shows ${JSON.stringify(stack)}`);
+        await fresh.close();
+      } finally {
+        await other.close();
+      }
+      // The same link followed inside an open page (hashchange).
+      await page.evaluate((f) => { window.location.hash = f; }, frag);
+      await until(page, (v) => document.getElementById('source').value === v, 'the hash change loading the program', () => editorState(page), hostile);
+      await armBusy(page);
+      await page.click('#run');
+      await waitRun(page);
+      const st = await status(page);
+      assert(st.startsWith('error:'), `#status is ${JSON.stringify(st)}`);
+      const after = await injected(page);
+      assert(after.xss === undefined && after.images === 0 && after.onerror === 0
+        && JSON.stringify(after.scripts) === JSON.stringify(before.scripts), `the hostile hash injected ${JSON.stringify(after)}`);
+      await shot(page, 'hashchange');
+      await runTyped(page, '1 1 ADD');
+      const stack = await text(page, '#stack');
+      assert(stack.includes('2/1'), `after the hostile program, #stack shows ${JSON.stringify(stack)}`);
+    }],
+    ['phrasebook', async () => {
+      const bodies = [];
+      const onRequest = (req) => { if (new URL(req.url()).pathname === '/api/compute') bodies.push(req.postData() || ''); };
+      page.on('request', onRequest);
+      try {
+        await runTyped(page, '[ 1 2 3 4 ] MEAN');
+      } finally {
+        page.off('request', onRequest);
+      }
+      const stack = await text(page, '#stack');
+      assert(stack.includes('5/2'), `#stack shows ${JSON.stringify(stack)}`);
+      assert((await status(page)) === 'value', `#status is ${await status(page)}`);
+      const sent = bodies.length ? JSON.parse(bodies[bodies.length - 1]) : null;
+      assert(sent && Array.isArray(sent.words) && sent.words.includes('MEAN'), `the run request was ${JSON.stringify(sent)}`);
     }],
     ['mobile', async () => {
       await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
