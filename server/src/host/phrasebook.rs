@@ -275,6 +275,11 @@ impl ServedPhrasebook {
             if !near.is_empty() {
                 m.push_str(&format!("; closest: {}", near.join(", ")));
             }
+            // What the name means elsewhere (`AVERAGE` is MEAN here), as a program's
+            // unknown name is told.
+            if let Some(hint) = ajisai_core::word::hint_for_name(written.trim()) {
+                m.push_str(&format!("; hint: {hint}"));
+            }
             m
         };
         if self.entries().is_empty() {
