@@ -78,6 +78,9 @@ pub struct Case {
     pub expected_tool: Option<String>,
     /// JSON Pointers into the envelope and the values a right call shows.
     pub expect: Option<BTreeMap<String, Value>>,
+    /// The question, by language.
+    #[serde(default)]
+    pub prompts: BTreeMap<String, String>,
 }
 
 /// The corpus file.
@@ -149,6 +152,10 @@ pub struct Attempt {
     pub repaired: bool,
     /// Why it is not correct (empty when it is).
     pub why: String,
+    /// Numbers the answer gives that neither the question nor any call of the attempt
+    /// (its arguments or its result) holds: figures the agent made itself (a decimal
+    /// beside an exact fraction, a fact from memory). Reported, not scored.
+    pub unsourced: Vec<String>,
 }
 
 /// A whole trace's score.
@@ -169,6 +176,8 @@ pub struct Score {
     pub errors: usize,
     /// Repaired attempts.
     pub repairs: usize,
+    /// Attempts whose answer gives a number from neither the question nor a result.
+    pub unsourced: usize,
 }
 
 /// The languages of the corpus, in scoring order.
@@ -235,6 +244,42 @@ fn gives(answer: &str, number: &str) -> bool {
 
 fn is_error(result: &Value) -> bool {
     matches!(result["status"].as_str(), Some("error" | "hostError"))
+}
+
+/// The numbers written in `text` — integers, decimals and fractions (`12`, `0.3`,
+/// `-5/2`) — that `sources` does not contain as a whole number (digits, `.` and `/`
+/// around them are part of the number).
+pub fn unsourced_numbers(text: &str, sources: &str) -> Vec<String> {
+    let numbers = |t: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut current = String::new();
+        let chars: Vec<char> = t.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            let joins = (c == '.' || c == '/')
+                && !current.is_empty()
+                && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+            if c.is_ascii_digit() || joins {
+                current.push(c);
+            } else if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+        }
+        if !current.is_empty() {
+            out.push(current);
+        }
+        out
+    };
+    let known: std::collections::BTreeSet<String> = numbers(sources).into_iter().collect();
+    let mut missing: Vec<String> = numbers(text)
+        .into_iter()
+        .filter(|n| !known.contains(n))
+        .filter(|n| {
+            // An integer n/1 is given as n.
+            !known.contains(&format!("{n}/1"))
+        })
+        .collect();
+    missing.dedup();
+    missing
 }
 
 /// Score `trace` against `cases`. An attempt is **correct** when:
@@ -317,6 +362,16 @@ pub fn score(cases: &[Case], trace: &Trace) -> Result<Score, String> {
                     }
                 },
             };
+            let mut sources = case.prompts.get(lang).cloned().unwrap_or_default();
+            // The question, and what the attempt's calls sent and got: the program restates
+            // the question's numbers (`5%` as `5/100`).
+            for c in &calls {
+                sources.push('\n');
+                sources.push_str(&c.arguments.to_string());
+                sources.push('\n');
+                sources.push_str(&c.result.to_string());
+            }
+            let unsourced = answer.map_or_else(Vec::new, |a| unsourced_numbers(&a.text, &sources));
             attempts.push(Attempt {
                 case: case.id.clone(),
                 lang: lang.to_string(),
@@ -325,6 +380,7 @@ pub fn score(cases: &[Case], trace: &Trace) -> Result<Score, String> {
                 errors,
                 repaired,
                 why,
+                unsourced,
             });
         }
     }
@@ -335,6 +391,7 @@ pub fn score(cases: &[Case], trace: &Trace) -> Result<Score, String> {
         calls: attempts.iter().map(|a| a.calls).sum(),
         errors: attempts.iter().map(|a| a.errors).sum(),
         repairs: attempts.iter().filter(|a| a.repaired).count(),
+        unsourced: attempts.iter().filter(|a| !a.unsourced.is_empty()).count(),
         attempts,
     })
 }
@@ -349,7 +406,7 @@ pub fn table(score: &Score) -> String {
     );
     let _ = writeln!(
         out,
-        "{:<32} {:<4} {:<8} {:>5} {:>6} {:>8}  why",
+        "{:<32} {:<4} {:<8} {:>5} {:>6} {:>8}  why / numbers from neither question nor result",
         "case", "lang", "correct", "calls", "errors", "repaired"
     );
     for a in &score.attempts {
@@ -362,7 +419,19 @@ pub fn table(score: &Score) -> String {
             a.calls,
             a.errors,
             if a.repaired { "yes" } else { "" },
-            a.why
+            [
+                a.why.clone(),
+                if a.unsourced.is_empty() {
+                    String::new()
+                } else {
+                    format!("unsourced: {}", a.unsourced.join(", "))
+                }
+            ]
+            .iter()
+            .filter(|t| !t.is_empty())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("; ")
         );
     }
     for lang in LANGUAGES {
@@ -379,8 +448,8 @@ pub fn table(score: &Score) -> String {
     }
     let _ = writeln!(
         out,
-        "overall: {}/{} correct, {} calls, {} errors, {} repairs",
-        score.correct, score.total, score.calls, score.errors, score.repairs
+        "overall: {}/{} correct, {} calls, {} errors, {} repairs; {} answers give numbers from neither question nor result",
+        score.correct, score.total, score.calls, score.errors, score.repairs, score.unsourced
     );
     out
 }
@@ -388,6 +457,20 @@ pub fn table(score: &Score) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_no_source_holds_are_found() {
+        let sources = "Add 0.1 and 0.2. {\"stackDisplay\":[\"3/10\",\"120/1\"]}";
+        assert_eq!(
+            unsourced_numbers("It is 3/10, about 0.3; and 120.", sources),
+            ["0.3"]
+        );
+        assert!(unsourced_numbers("0.1 + 0.2 = 3/10", sources).is_empty());
+        assert_eq!(
+            unsourced_numbers("IEEE-754 says 0.30000000000000004", sources),
+            ["754", "0.30000000000000004"]
+        );
+    }
 
     #[test]
     fn numbers_are_read_from_displays_and_found_in_answers() {
