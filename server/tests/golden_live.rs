@@ -276,6 +276,10 @@ where
     F: FnOnce() -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()>,
 {
+    // Beside other golden runs, never beside the browser test (mcp_support::CPU_HEAVY).
+    let _shared = mcp_support::CPU_HEAVY
+        .read()
+        .unwrap_or_else(|p| p.into_inner());
     let handle = std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(move || {
