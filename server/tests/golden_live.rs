@@ -276,9 +276,9 @@ where
     F: FnOnce() -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()>,
 {
-    // Beside other golden runs, never beside the browser test (mcp_support::CPU_HEAVY).
-    let _shared = mcp_support::CPU_HEAVY
-        .read()
+    // One at a time, and never beside the browser test (mcp_support::CPU_HEAVY).
+    let _alone = mcp_support::CPU_HEAVY
+        .write()
         .unwrap_or_else(|p| p.into_inner());
     let handle = std::thread::Builder::new()
         .stack_size(256 << 20)

@@ -323,8 +323,9 @@ pub fn assert_hygienic(message: &str) {
     );
 }
 
-/// Runs whose calls come near their deadline in a debug build (the golden cases: six
-/// `UNIQUE` passes over 99,999 elements take about 2 s of their 5 s) share this lock, and
-/// the browser test, which keeps both cores busy for its seconds, takes it alone: the two
-/// never overlap, so no golden call times out because Chromium is drawing.
+/// The whole-corpus golden runs, whose calls come near their deadline in a debug build
+/// (six `UNIQUE` passes over 99,999 elements take about 2 s of their 5 s on the pure
+/// backend), and the browser test, which keeps both cores busy, each hold this lock
+/// alone: none of them overlaps another, so no golden call times out because the cores
+/// are shared with another server or Chromium. The rest of the suite runs beside them.
 pub static CPU_HEAVY: std::sync::RwLock<()> = std::sync::RwLock::new(());
