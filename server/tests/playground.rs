@@ -568,16 +568,18 @@ fn beside_mcp_the_playground_waits_for_the_same_slots() {
         while server.executor().gate().available() > 0 {
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }
-        let refused = page
-            .server()
-            .call(
-                "compute",
-                Some(&json!({"source": "2"})),
-                CancellationToken::new(),
-            )
-            .await
-            .and_then(|r| r.structured_content)
-            .expect("an answer");
+        let page_run = || async {
+            page.server()
+                .call(
+                    "compute",
+                    Some(&json!({"source": "2"})),
+                    CancellationToken::new(),
+                )
+                .await
+                .and_then(|r| r.structured_content)
+                .expect("an answer")
+        };
+        let refused = page_run().await;
         assert_eq!(refused["error"]["code"], "capacityExhausted", "{refused}");
         assert_eq!(refused["mcp"]["limitProfile"], "playground");
         release.send(()).expect("the hook waits");
@@ -587,16 +589,7 @@ fn beside_mcp_the_playground_waits_for_the_same_slots() {
             .and_then(|r| r.structured_content)
             .expect("an answer");
         assert_eq!(done["stackDisplay"], json!(["1/1"]));
-        let after = page
-            .server()
-            .call(
-                "compute",
-                Some(&json!({"source": "2"})),
-                CancellationToken::new(),
-            )
-            .await
-            .and_then(|r| r.structured_content)
-            .expect("an answer");
+        let after = page_run().await;
         assert_eq!(after["stackDisplay"], json!(["2/1"]));
     });
 }
