@@ -566,6 +566,13 @@ impl Value {
 /// …). Iterative, so arbitrarily deep Vectors compare without recursion.
 impl PartialEq for Value {
     fn eq(&self, other: &Value) -> bool {
+        // Scalars (what UNIQUE, TALLY and GROUP mostly meet) compare without the work
+        // list's allocation.
+        match (self, other) {
+            (Value::Vector(_), Value::Vector(_)) => {}
+            (Value::Vector(_), _) | (_, Value::Vector(_)) => return false,
+            _ => return scalar_eq(self, other),
+        }
         let mut work: Vec<(&Value, &Value)> = vec![(self, other)];
         // Pairs of Vectors already scheduled, once a comparison runs long: two Vectors
         // built alike but apart share no storage, and without this their 2⁴⁰ shared
@@ -583,11 +590,6 @@ impl PartialEq for Value {
                 }
             }
             let same = match (a, b) {
-                (Value::Number(x), Value::Number(y)) => x == y,
-                (Value::Bool(x), Value::Bool(y)) => x == y,
-                (Value::Str(x), Value::Str(y)) => x == y,
-                (Value::Nil(x), Value::Nil(y)) => x == y,
-                (Value::Block(x), Value::Block(y)) => Arc::ptr_eq(x, y) || x.same_tokens(y),
                 (Value::Vector(x), Value::Vector(y)) => {
                     if x.ptr_eq(y) {
                         true
@@ -598,7 +600,7 @@ impl PartialEq for Value {
                         true
                     }
                 }
-                _ => false,
+                _ => scalar_eq(a, b),
             };
             if !same {
                 return false;
@@ -608,24 +610,33 @@ impl PartialEq for Value {
     }
 }
 
+/// Equality of two values of which at most one is a Vector (a Vector never equals a scalar).
+fn scalar_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Nil(x), Value::Nil(y)) => x == y,
+        (Value::Block(x), Value::Block(y)) => Arc::ptr_eq(x, y) || x.same_tokens(y),
+        _ => false,
+    }
+}
+
 impl Eq for Value {}
 
 /// Hash consistent with value equality (iterative).
 impl Hash for Value {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        let mut work: Vec<&Value> = vec![self];
-        while let Some(v) = work.pop() {
-            match v {
-                Value::Number(n) => (0u8, n).hash(state),
-                Value::Bool(b) => (1u8, b).hash(state),
-                Value::Str(s) => (2u8, s).hash(state),
-                Value::Nil(r) => (3u8, r).hash(state),
-                Value::Block(b) => {
-                    4u8.hash(state);
-                    crate::code::hash_items(b.items(), state);
-                }
-                Value::Vector(items) => (5u8, items.structural_hash()).hash(state),
+        match self {
+            Value::Number(n) => (0u8, n).hash(state),
+            Value::Bool(b) => (1u8, b).hash(state),
+            Value::Str(s) => (2u8, s).hash(state),
+            Value::Nil(r) => (3u8, r).hash(state),
+            Value::Block(b) => {
+                4u8.hash(state);
+                crate::code::hash_items(b.items(), state);
             }
+            Value::Vector(items) => (5u8, items.structural_hash()).hash(state),
         }
     }
 }
