@@ -184,6 +184,20 @@ async function injected(page) {
   }));
 }
 
+/**
+ * After a hostile program ran: nothing was injected beside what the page held `before`,
+ * and the page still runs a program.
+ */
+async function assertUntouched(page, before, what, shotName) {
+  const after = await injected(page);
+  assert(after.xss === undefined && after.images === 0 && after.onerror === 0
+    && JSON.stringify(after.scripts) === JSON.stringify(before.scripts), `${what} injected ${JSON.stringify(after)}`);
+  await shot(page, shotName);
+  await runTyped(page, '1 1 ADD');
+  const stack = await text(page, '#stack');
+  assert(stack.includes('2/1'), `after ${what}, #stack shows ${JSON.stringify(stack)}`);
+}
+
 /** Wait until the live check has answered for the editor's current text. */
 async function waitChecked(page, before) {
   await page.waitForFunction((b) => {
@@ -714,13 +728,7 @@ try {
         assert(out.includes('unknownWord') && out.includes('<img'), `#output is ${out}`);
         const marks = await fresh.$$eval('#editor .error-mark', (es) => es.map((e) => e.textContent));
         assert(marks.includes('<img'), `the editor's error marks are ${JSON.stringify(marks)}`);
-        const after = await injected(fresh);
-        assert(after.xss === undefined && after.images === 0 && after.onerror === 0
-          && JSON.stringify(after.scripts) === JSON.stringify(before.scripts), `the hostile link injected ${JSON.stringify(after)}`);
-        await shot(fresh, 'new-page');
-        await runTyped(fresh, '1 1 ADD');
-        const stack = await text(fresh, '#stack');
-        assert(stack.includes('2/1'), `after the hostile program, #stack shows ${JSON.stringify(stack)}`);
+        await assertUntouched(fresh, before, 'the hostile link', 'new-page');
         await fresh.close();
       } finally {
         await other.close();
@@ -733,13 +741,7 @@ try {
       await waitRun(page);
       const st = await status(page);
       assert(st.startsWith('error:'), `#status is ${JSON.stringify(st)}`);
-      const after = await injected(page);
-      assert(after.xss === undefined && after.images === 0 && after.onerror === 0
-        && JSON.stringify(after.scripts) === JSON.stringify(before.scripts), `the hostile hash injected ${JSON.stringify(after)}`);
-      await shot(page, 'hashchange');
-      await runTyped(page, '1 1 ADD');
-      const stack = await text(page, '#stack');
-      assert(stack.includes('2/1'), `after the hostile program, #stack shows ${JSON.stringify(stack)}`);
+      await assertUntouched(page, before, 'the hostile hash', 'hashchange');
     }],
     ['phrasebook', async () => {
       const bodies = [];
