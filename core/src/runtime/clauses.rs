@@ -283,7 +283,7 @@ impl Machine {
 
     /// A selection's error, attributed to the clause reader; a frame being taken over
     /// is closed first, so positions are found as if the guard had ended.
-    fn clause_error(&mut self, e: LangError, run: &ClauseRun, reuse: bool) -> Halt {
+    fn clause_error(&mut self, e: impl Into<Halt>, run: &ClauseRun, reuse: bool) -> Halt {
         if reuse {
             self.frames.pop();
         }

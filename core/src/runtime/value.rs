@@ -4,6 +4,7 @@
 //! `Arc`, and Vectors are copy-on-write.
 
 use crate::code::Block;
+use crate::limits::{Halt, Meter};
 use crate::number::Number;
 use crate::outcome::NilReason;
 use std::collections::HashSet;
@@ -47,6 +48,47 @@ pub struct LeafStats {
     /// Whether the Vector is rectangular (docs/reference/domains.md#vector: every Vector at one
     /// level has the same length, and no level mixes Vectors with other values).
     pub rectangular: bool,
+    /// The values a walk of the whole Vector visits: itself and every element at any
+    /// depth, counted as if shared parts were copied (saturating).
+    pub nodes: u64,
+    /// UTF-8 bytes of every String leaf and written bytes of every CodeBlock leaf
+    /// ([`text_weight`]), summed as if shared parts were copied (saturating).
+    pub text_bytes: u64,
+    /// The most bytes of one String or CodeBlock leaf.
+    pub longest_text: u64,
+    /// [`Number::big_limbs`] summed over the Number leaves (saturating).
+    pub big_limbs: u64,
+    /// [`Number::decimal_price`] summed over the Number leaves (saturating).
+    pub decimal_price: u64,
+}
+
+/// What walking a value costs, known in O(1) (docs/reference/pricing-and-limits.md#weights):
+/// every measure counts shared parts as if they were copied, since sharing saves memory,
+/// not the work of a walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Weight {
+    /// Values a walk visits: the value itself and, for a Vector, every element at any depth.
+    pub nodes: u64,
+    /// Non-Vector values among them.
+    pub leaves: u64,
+    /// Bytes of text among them: String bytes and the written bytes of CodeBlocks.
+    pub text_bytes: u64,
+    /// The most bytes of text of one leaf.
+    pub longest_text: u64,
+    /// Limbs of the Numbers' integers wider than a machine word ([`Number::big_limbs`]).
+    pub big_limbs: u64,
+    /// What writing the Numbers in decimal costs ([`Number::decimal_price`]).
+    pub decimal_price: u64,
+}
+
+/// Bytes of text of one leaf: a String's UTF-8 bytes, a CodeBlock's written bytes, 0
+/// for any other value.
+pub fn text_weight(v: &Value) -> u64 {
+    match v {
+        Value::Str(s) => s.len() as u64,
+        Value::Block(b) => b.written_len(),
+        _ => 0,
+    }
 }
 
 /// Kinds of leaves that occur somewhere in a Vector (a bit set).
@@ -122,6 +164,19 @@ impl LeafStats {
     /// Fold one more leaf value (not a Vector) into the statistics.
     pub fn add_leaf(&mut self, v: &Value) {
         self.leaves = self.leaves.saturating_add(1);
+        self.nodes = self.nodes.saturating_add(1);
+        match v {
+            Value::Number(n) => {
+                self.big_limbs = self.big_limbs.saturating_add(n.big_limbs());
+                self.decimal_price = self.decimal_price.saturating_add(n.decimal_price());
+            }
+            Value::Str(_) | Value::Block(_) => {
+                let t = text_weight(v);
+                self.text_bytes = self.text_bytes.saturating_add(t);
+                self.longest_text = self.longest_text.max(t);
+            }
+            _ => {}
+        }
         if let Value::Number(n) = v {
             // The common leaf, a machine integer: one limb, no terms, zero or not.
             if let Number::Rat(r) = n {
@@ -142,6 +197,11 @@ impl LeafStats {
     /// Fold the statistics of a nested Vector into these.
     pub fn merge(&mut self, other: LeafStats) {
         self.leaves = self.leaves.saturating_add(other.leaves);
+        self.nodes = self.nodes.saturating_add(other.nodes);
+        self.text_bytes = self.text_bytes.saturating_add(other.text_bytes);
+        self.longest_text = self.longest_text.max(other.longest_text);
+        self.big_limbs = self.big_limbs.saturating_add(other.big_limbs);
+        self.decimal_price = self.decimal_price.saturating_add(other.decimal_price);
         self.limbs = self.limbs.max(other.limbs);
         self.terms = self.terms.max(other.terms);
         self.kinds = self.kinds.union(other.kinds);
@@ -341,6 +401,8 @@ impl Vector {
             }
             let (vector, _, mut stats) = work.pop().expect("non-empty");
             stats.depth = stats.depth.saturating_add(1);
+            // The Vector itself is one more node of the walk.
+            stats.nodes = stats.nodes.saturating_add(1);
             stats.rectangular = rectangular_items(vector.items());
             let stats = *vector.0.stats.get_or_init(|| stats);
             match work.last_mut() {
@@ -553,6 +615,40 @@ impl Value {
         }
     }
 
+    /// What walking the value costs (O(1): a Vector's from its cached statistics).
+    pub fn weight(&self) -> Weight {
+        match self {
+            Value::Vector(items) => {
+                let s = items.leaf_stats();
+                Weight {
+                    nodes: s.nodes,
+                    leaves: s.leaves,
+                    text_bytes: s.text_bytes,
+                    longest_text: s.longest_text,
+                    big_limbs: s.big_limbs,
+                    decimal_price: s.decimal_price,
+                }
+            }
+            Value::Number(n) => Weight {
+                nodes: 1,
+                leaves: 1,
+                big_limbs: n.big_limbs(),
+                decimal_price: n.decimal_price(),
+                ..Weight::default()
+            },
+            other => {
+                let t = text_weight(other);
+                Weight {
+                    nodes: 1,
+                    leaves: 1,
+                    text_bytes: t,
+                    longest_text: t,
+                    ..Weight::default()
+                }
+            }
+        }
+    }
+
     /// Number of non-Vector leaves at any depth.
     pub fn leaf_count(&self) -> u64 {
         match self {
@@ -608,6 +704,101 @@ impl PartialEq for Value {
         }
         true
     }
+}
+
+/// Whether the work of a metered comparison is charged as it goes or was paid for
+/// already (by a Word that prices its probes up front): either way it is ticked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pay {
+    /// Charge `collectionWork` for every pair compared.
+    AsYouGo,
+    /// Only tick the meter: the Word charged its probes up front.
+    Prepaid,
+}
+
+/// Units a comparison gathers before it charges or ticks them (one check's worth).
+const COMPARE_BATCH: u64 = crate::limits::CHECK_EVERY_UNITS;
+
+/// Value equality (docs/reference/domains.md#value-equality) through the meter: the one
+/// way a Word compares values. It walks both values depth first and stops at the first
+/// difference; the work is walk(compared) (docs/reference/pricing-and-limits.md#weights) —
+/// one unit for each pair of values compared, the smaller [`Number::big_limbs`] of two
+/// Numbers, and ⌈b/8⌉ for the b bytes of text compared (the shorter of two Strings or
+/// CodeBlocks), summed over the walk:
+/// - two Vectors of different lengths or weights are unequal at once (one unit);
+/// - two Vectors sharing their storage are equal at once, counted as if compared (their
+///   weight) — so is a pair met again after it was scheduled: sharing saves memory, not
+///   the work of a comparison.
+///
+/// The units are charged to `collectionWork` ([`Pay::AsYouGo`]) or only ticked
+/// ([`Pay::Prepaid`]), a check's worth at a time, so a long comparison is interruptible.
+pub fn equal_metered(a: &Value, b: &Value, meter: &mut Meter, pay: Pay) -> Result<bool, Halt> {
+    // Units not yet settled, and bytes of text not yet turned into units.
+    let (mut units, mut bytes) = (0u64, 0u64);
+    let settle = |meter: &mut Meter, units: &mut u64, bytes: &mut u64, last: bool| {
+        let due = if last {
+            units.saturating_add(bytes.div_ceil(8))
+        } else {
+            units.saturating_add(*bytes / 8)
+        };
+        *bytes = if last { 0 } else { *bytes % 8 };
+        *units = 0;
+        match pay {
+            Pay::AsYouGo if due > 0 => meter.charge_collection(due),
+            Pay::AsYouGo => Ok(()),
+            Pay::Prepaid => meter.tick(due),
+        }
+    };
+    let mut work: Vec<(&Value, &Value)> = vec![(a, b)];
+    let mut seen: Option<HashSet<(usize, usize)>> = None;
+    let mut pairs = 0u32;
+    let mut same = true;
+    while let Some((x, y)) = work.pop() {
+        match (x, y) {
+            (Value::Vector(p), Value::Vector(q)) => {
+                let repeated = p.ptr_eq(q) || {
+                    pairs = pairs.saturating_add(1);
+                    pairs > 4096 && {
+                        let key = (Arc::as_ptr(&p.0) as usize, Arc::as_ptr(&q.0) as usize);
+                        !seen.get_or_insert_with(HashSet::new).insert(key)
+                    }
+                };
+                if repeated {
+                    let w = x.weight();
+                    units = units.saturating_add(w.nodes).saturating_add(w.big_limbs);
+                    bytes = bytes.saturating_add(w.text_bytes);
+                } else {
+                    units = units.saturating_add(1);
+                    if p.len() != q.len() || x.weight() != y.weight() {
+                        same = false;
+                    } else {
+                        work.extend(p.items().iter().zip(q.items()));
+                    }
+                }
+            }
+            (Value::Vector(_), _) | (_, Value::Vector(_)) => {
+                units = units.saturating_add(1);
+                same = false;
+            }
+            (Value::Number(p), Value::Number(q)) => {
+                units = units.saturating_add(1 + p.big_limbs().min(q.big_limbs()));
+                same = p == q;
+            }
+            _ => {
+                units = units.saturating_add(1);
+                bytes = bytes.saturating_add(text_weight(x).min(text_weight(y)));
+                same = scalar_eq(x, y);
+            }
+        }
+        if !same {
+            break;
+        }
+        if units.saturating_add(bytes / 8) >= COMPARE_BATCH {
+            settle(meter, &mut units, &mut bytes, false)?;
+        }
+    }
+    settle(meter, &mut units, &mut bytes, true)?;
+    Ok(same)
 }
 
 /// Equality of two values of which at most one is a Vector (a Vector never equals a scalar).

@@ -337,7 +337,7 @@ pub fn slot_line_bounded(v: &Value, bounded: &Bounded) -> Result<String, Halt> {
     if !bounded.admits(display_lower_bound(v)) {
         return Err(Halt::Interrupted(ajisai_core::limits::Interrupt::Raised));
     }
-    display_polled(v, &mut || bounded.poll())
+    display_polled(v, &mut |_| bounded.poll())
 }
 
 fn human_check(report: &CheckReport, exit: Exit) -> Rendered {

@@ -263,8 +263,8 @@ impl Ctx<'_> {
     /// Compile `block` under the profile in force (once: the block keeps its
     /// compiled form), so a Word can refuse code over a literal limit before it
     /// consumes its operands.
-    pub fn compile(&self, block: &Arc<Block>) -> Result<(), LangError> {
-        compile(block, self.m.meter.profile(), self.m.registry).map(drop)
+    pub fn compile(&mut self, block: &Arc<Block>) -> Result<(), Halt> {
+        compile(block, &mut self.m.meter, self.m.registry).map(drop)
     }
 
     /// Resolve a String code operand (docs/words/higherOrder.md) to a one-token block applying

@@ -217,7 +217,7 @@ impl Machine {
     /// [`Machine::run_source`] of a source whose first line is line `first_line` of a
     /// longer text (a `repl` session): positions count from there.
     pub fn run_source_from(&mut self, source: &str, first_line: u32) -> Result<(), Halt> {
-        let program = crate::compile::parse_tree_from(source, self.meter.profile(), 0, first_line)?;
+        let program = crate::compile::parse_tree_metered(source, &mut self.meter, 0, first_line)?;
         self.run_program(&program)
     }
 
@@ -229,7 +229,7 @@ impl Machine {
     /// Run `block` in a fresh root frame (a barrier with the persistent root bindings).
     pub fn run_block_as_root(&mut self, block: Arc<Block>) -> Result<(), Halt> {
         debug_assert!(self.frames.is_empty());
-        let code = compile(&block, self.meter.profile(), self.registry)?;
+        let code = compile(&block, &mut self.meter, self.registry)?;
         let bindings = std::mem::take(&mut self.root_bindings);
         self.may_be_bound |= !bindings.is_empty();
         self.frames.push(Frame::Code(CodeFrame {
@@ -609,13 +609,16 @@ impl Machine {
         }
     }
 
-    /// The `numericWork` an [`IntPair`] shortcut charges (what `exec` would).
+    /// The work an [`IntPair`] shortcut charges (what `exec` would).
     #[inline]
     fn charge_int_pair_work(&mut self, pair: &IntPair) -> Result<(), Halt> {
-        match pair.numeric_work {
-            0 => Ok(()),
-            units => self.meter.charge_numeric(units),
+        if pair.numeric_work > 0 {
+            self.meter.charge_numeric(pair.numeric_work)?;
         }
+        if pair.collection_work > 0 {
+            self.meter.charge_collection(pair.collection_work)?;
+        }
+        Ok(())
     }
 
     /// `literal WORD` by the Word's [`IntPair`] shortcut with the value beneath, without
@@ -691,7 +694,7 @@ impl Machine {
     fn call_user(&mut self, w: Arc<UserWord>, pos: Option<Pos>, keep: bool) -> Result<(), Halt> {
         let body = match self.code_of(&w.body) {
             Ok(b) => b,
-            Err(e) => return Err(self.attribute(e.into(), &w.name, pos)),
+            Err(e) => return Err(self.attribute(e, &w.name, pos)),
         };
         let floor = self.top_code().floor;
         let keep_record = keep;
@@ -780,15 +783,16 @@ impl Machine {
             Err(err::malformed(format!(
                 "a block containing '|' can only be given to {c}; split the clauses or use {c}",
                 c = self.registry.clause_reader_name()
-            )))
+            ))
+            .into())
         } else {
-            compile(&block, self.meter.profile(), self.registry)
+            compile(&block, &mut self.meter, self.registry)
         };
         let code = match result {
             Ok(b) => b,
             Err(e) => {
                 // The block never started: let the continuation restore the stack.
-                let e = self.attribute(e.into(), name, pos);
+                let e = self.attribute(e, name, pos);
                 if let Some(cont) = then {
                     let base = isolated_base.unwrap_or(self.stack.len());
                     let mut ctx = Ctx {
@@ -907,12 +911,12 @@ impl Machine {
         self.apply_flow(flow, word, pos, false)
     }
 
-    /// The compiled form of a block (compiled now when it has not been).
+    /// The compiled form of a block (compiled now, and charged, when it has not been).
     #[inline]
-    pub(super) fn code_of(&self, block: &Arc<Block>) -> Result<Arc<Code>, LangError> {
+    pub(super) fn code_of(&mut self, block: &Arc<Block>) -> Result<Arc<Code>, Halt> {
         match block.compiled() {
             Some(code) => Ok(code.clone()),
-            None => compile(block, self.meter.profile(), self.registry),
+            None => compile(block, &mut self.meter, self.registry),
         }
     }
 

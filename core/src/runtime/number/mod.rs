@@ -40,6 +40,12 @@ impl Budget for crate::limits::Meter {
     }
 }
 
+/// The `numericWork` price of converting one integer of `n` limbs (wider than a machine
+/// word) between binary and decimal: n + ⌈n²/16⌉.
+pub fn decimal_price_of_limbs(n: u64) -> u64 {
+    n.saturating_add(n.saturating_mul(n).div_ceil(16))
+}
+
 /// A budget that never refuses (for tests and for host-side rendering).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Unmetered;
@@ -201,6 +207,52 @@ impl Number {
             Number::Rat(_) => 0,
             Number::Alg(a) => a.terms().len() as u64,
         }
+    }
+
+    /// The integers of the normal form: each coefficient's numerator and denominator,
+    /// and each radicand other than 1 (in term order).
+    fn for_each_int(&self, mut f: impl FnMut(&Int)) {
+        match self {
+            Number::Rat(r) => {
+                f(r.numer());
+                f(r.denom());
+            }
+            Number::Alg(a) => {
+                for (c, d) in a.terms() {
+                    f(c.numer());
+                    f(c.denom());
+                    if !d.is_one() {
+                        f(d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Limbs of the integers of the normal form that are wider than a machine word: 0
+    /// when every numerator, denominator and radicand fits 64 bits, else the sum of
+    /// ⌈bits/64⌉ over those that do not (docs/reference/pricing-and-limits.md#weights).
+    pub fn big_limbs(&self) -> u64 {
+        let mut limbs = 0u64;
+        self.for_each_int(|i| {
+            if let Int::Big(_) = i {
+                limbs = limbs.saturating_add(i.limb_count());
+            }
+        });
+        limbs
+    }
+
+    /// What writing the value in decimal costs in `numericWork`: for each integer of
+    /// the normal form wider than a machine word, of n limbs, n + ⌈n²/16⌉ (the
+    /// conversion is quadratic on the portable backend; docs/reference/pricing-and-limits.md#weights).
+    pub fn decimal_price(&self) -> u64 {
+        let mut units = 0u64;
+        self.for_each_int(|i| {
+            if let Int::Big(_) = i {
+                units = units.saturating_add(decimal_price_of_limbs(i.limb_count()));
+            }
+        });
+        units
     }
 
     /// −1, 0 or +1, decided exactly.
