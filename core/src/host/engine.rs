@@ -61,6 +61,8 @@ pub struct ComputeReport {
     /// Findings and declarations of the source's `#:contract` lines (MCP-68);
     /// `None` when it has none (or did not parse).
     pub contract_decls: Option<ContractDecls>,
+    /// The host's interrupt flag the run was under: rendering the report polls it too.
+    pub interrupt: Option<InterruptFlag>,
 }
 
 impl ComputeReport {
@@ -146,6 +148,7 @@ pub fn report(machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
         interrupted,
         usage,
         contract_decls: None,
+        interrupt: machine.meter().interrupt().cloned(),
     }
 }
 

@@ -5,9 +5,12 @@
 
 use crate::display::display;
 use crate::json::{write_str, ObjectWriter};
-use crate::number::Number;
+use crate::limits::{Halt, Meter};
+use crate::number::approx::try_best_convergent;
+use crate::number::{Alg, Number, Rat};
 use crate::value::Value;
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 /// The denominator bound of the rational approximation of algebraic nodes (MCP-30).
 pub const APPROXIMATION_BOUND: u64 = 1_000_000_000;
@@ -59,11 +62,11 @@ fn write_term(out: &mut String, num: &str, den: &str, radicand: &str) {
     t.end();
 }
 
-fn write_number_node(out: &mut String, n: &Number) {
+fn write_number_node(out: &mut String, n: &Number, approximations: &mut Approximations) -> Result<(), Halt> {
     match n {
         Number::Rat(r) => write_rational_node(out, &r.numer().to_string(), &r.denom().to_string()),
-        Number::Alg(_) => {
-            let approx = n.best_convergent(APPROXIMATION_BOUND);
+        Number::Alg(a) => {
+            let approx = approximations.of(a, n)?;
             write_algebraic_node(
                 out,
                 &approx.numer().to_string(),
@@ -71,6 +74,40 @@ fn write_number_node(out: &mut String, n: &Number) {
                 |out| write_term_list(out, n),
             );
         }
+    }
+    Ok(())
+}
+
+/// The approximations of a render, each computed once per distinct value (a stack of
+/// ninety thousand copies of `sqrt(3)` made apart is approximated once), through the
+/// render's meter: the continued fraction polls the host's interrupt flag.
+pub struct Approximations {
+    meter: Meter,
+    done: HashMap<Arc<Alg>, Rat>,
+}
+
+impl Approximations {
+    /// An empty cache whose approximations poll `meter`.
+    pub fn new(meter: Meter) -> Approximations {
+        Approximations {
+            meter,
+            done: HashMap::new(),
+        }
+    }
+
+    /// The approximation of `a` (the Number `n`), computed now if it has not been.
+    fn of(&mut self, a: &Arc<Alg>, n: &Number) -> Result<Rat, Halt> {
+        if let Some(r) = self.done.get(a) {
+            return Ok(r.clone());
+        }
+        let r = try_best_convergent(n, APPROXIMATION_BOUND, &mut self.meter)?;
+        self.done.insert(a.clone(), r.clone());
+        Ok(r)
+    }
+
+    /// The meter the render ticks.
+    pub fn meter(&self) -> &Meter {
+        &self.meter
     }
 }
 
@@ -129,8 +166,19 @@ enum Task<'a> {
     Text(&'static str),
 }
 
-/// Write the stack node of a value (MCP-29), iteratively.
+/// Write the stack node of a value (MCP-29), iteratively (unwatched: for tests and tools).
 pub fn write_node(out: &mut String, v: &Value) {
+    let mut approximations = Approximations::new(Meter::new(crate::limits::Profile::CLI_LOCAL));
+    let _ = write_node_metered(out, v, &mut approximations);
+}
+
+/// [`write_node`] through a render's approximations and meter: every part written ticks
+/// the meter (one unit, and ⌈bytes/8⌉ of text), so a host can stop it.
+pub fn write_node_metered(
+    out: &mut String,
+    v: &Value,
+    approximations: &mut Approximations,
+) -> Result<(), Halt> {
     let mut tasks = vec![Task::Node(v)];
     while let Some(t) = tasks.pop() {
         let v = match t {
@@ -140,8 +188,10 @@ pub fn write_node(out: &mut String, v: &Value) {
             }
             Task::Node(v) => v,
         };
+        let before = out.len();
+        crate::limits::grow(out, 64);
         match v {
-            Value::Number(n) => write_number_node(out, n),
+            Value::Number(n) => write_number_node(out, n, approximations)?,
             Value::Bool(b) => write_bool_node(out, *b),
             Value::Str(s) => write_text_node(out, "string", s),
             Value::Block(_) => write_text_node(out, "codeBlock", &display(v)),
@@ -157,7 +207,11 @@ pub fn write_node(out: &mut String, v: &Value) {
                 }
             }
         }
+        approximations
+            .meter()
+            .tick(1 + crate::price::text_units((out.len() - before) as u64))?;
     }
+    Ok(())
 }
 
 /// The fixed bytes of each node around its variable parts, as the writers above

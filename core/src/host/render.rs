@@ -9,6 +9,15 @@
 //! String, CodeBlock, algebraic Number and wide integer once (memoized by address),
 //! iteratively, and saturates instead of overflowing.
 //!
+//! An algebraic node holds a rational approximation whose digits only a continued
+//! fraction expansion can tell; pricing every algebraic leaf that way made an elided
+//! slot of 100,000 distinct square roots cost seconds. So an algebraic node is priced
+//! with its approximation at its widest ([`approximation_bound`]: a denominator of ten
+//! digits, a numerator of as many digits as ⌈|x|⌉·10⁹ has, a sign unless every term is
+//! positive): its slot cost is an upper bound of its written bytes, exact for every
+//! other node, and only the slots that arrive whole are ever approximated (once per
+//! distinct value, [`crate::node::NodeWriter`]).
+//!
 //! [`plan`] then chooses which slots arrive whole: walking from the top of the stack
 //! down, a slot is kept when its cost fits what is left of the budget and its depth
 //! is within the client-parsable bound, and elided otherwise, so one huge slot does
@@ -16,6 +25,7 @@
 
 use crate::code::{write_block, Block};
 use crate::node::{pieces, APPROXIMATION_BOUND};
+use crate::limits::{Halt, Meter};
 use crate::number::{Alg, Int, Number};
 use crate::value::{Value, Vector};
 use std::collections::HashMap;
@@ -86,6 +96,10 @@ pub struct Sizer {
     powers_of_ten: HashMap<u64, Int>,
     /// Distinct Vectors walked (each once).
     walked: u64,
+    /// The meter each value priced ticks, when the host watches the pricing.
+    meter: Option<Meter>,
+    /// The halt that stopped a watched pricing (its sizes are then meaningless).
+    halted: Option<Halt>,
 }
 
 impl Sizer {
@@ -121,6 +135,12 @@ impl Sizer {
             };
             if let Some(child) = vector.items().get(*next) {
                 *next += 1;
+                if let Some(m) = &self.meter {
+                    if let Err(h) = m.tick(1) {
+                        self.halted = Some(h);
+                        return Size::default();
+                    }
+                }
                 let child_size = match child {
                     Value::Vector(inner) => match self.vectors.get(&key(inner)) {
                         Some((_, s)) => *s,
@@ -209,10 +229,8 @@ impl Sizer {
                 if let Some((_, s)) = self.algebraics.get(&k) {
                     return *s;
                 }
-                let approx = n.best_convergent(APPROXIMATION_BOUND);
-                let mut node = pieces().algebraic
-                    + self.int_len(approx.numer())
-                    + self.int_len(approx.denom());
+                let (num_digits, den_digits) = approximation_bound(a, self);
+                let mut node = pieces().algebraic + num_digits + den_digits;
                 let mut display = 0u64;
                 let terms = a.terms();
                 if terms.is_empty() {
@@ -288,6 +306,32 @@ impl Sizer {
             }
         }
     }
+}
+
+/// The most bytes the approximation p/q (q ≤ [`APPROXIMATION_BOUND`]) of an algebraic
+/// number can take in its node: (numerator, denominator) digits. |p| ≤ ⌈|x|⌉·10⁹, and
+/// ⌈|x|⌉ ≤ Σ ⌈|c|·(⌊√d⌋ + 1)⌉ over its terms c·√d, an integer read off the terms
+/// without approximating anything; the numerator has a sign unless every coefficient
+/// is positive (a positive sum).
+pub fn approximation_bound(a: &Alg, sizer: &mut Sizer) -> (u64, u64) {
+    let mut bound = Int::ZERO;
+    let mut all_positive = true;
+    for (c, d) in a.terms() {
+        all_positive &= c.signum() > 0;
+        let root = if d.is_one() {
+            Int::ONE
+        } else {
+            d.isqrt().add(&Int::ONE)
+        };
+        // ⌈|num|·root / den⌉ = ⌊(|num|·root + den − 1) / den⌋.
+        let scaled = c.numer().abs().mul(&root);
+        let term = scaled.add(c.denom()).sub(&Int::ONE).div_rem(c.denom()).0;
+        bound = bound.add(&term);
+    }
+    // The bound's digits and nine more for the factor 10⁹ (q ≤ 10⁹ has at most ten).
+    let num = sizer.int_len(&bound) + 9 + u64::from(!all_positive);
+    let den = APPROXIMATION_BOUND.to_string().len() as u64;
+    (num, den)
 }
 
 /// The memo key of a Vector: the address of its element storage, unique among live
@@ -444,6 +488,22 @@ impl Plan {
 pub fn slot_sizes(stack: &[Value]) -> Vec<Size> {
     let mut sizer = Sizer::new();
     stack.iter().map(|v| sizer.size(v)).collect()
+}
+
+/// [`slot_sizes`], ticking `meter` for every value priced (the walk over distinct
+/// structure, once per distinct part), so the host can stop a pricing.
+pub fn slot_sizes_metered(stack: &[Value], meter: &Meter) -> Result<Vec<Size>, Halt> {
+    let mut sizer = Sizer::new();
+    sizer.meter = Some(meter.clone());
+    let mut sizes = Vec::with_capacity(stack.len());
+    for v in stack {
+        let size = sizer.size(v);
+        if let Some(h) = sizer.halted.take() {
+            return Err(h);
+        }
+        sizes.push(size);
+    }
+    Ok(sizes)
 }
 
 /// Which slots of `stack` (bottom to top) are elided under `fit`.
