@@ -597,7 +597,11 @@ mod tests {
         )
         .map(|p| p.block);
         let code = program.map(|b| {
-            crate::compile::compile(&b, &crate::Profile::CLI_LOCAL, crate::word::registry())
+            crate::compile::compile(
+                &b,
+                &mut crate::limits::Meter::new(crate::Profile::CLI_LOCAL),
+                crate::word::registry(),
+            )
         });
         let block: Vec<Value> = code
             .iter()

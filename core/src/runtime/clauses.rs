@@ -268,6 +268,7 @@ impl Machine {
             f.tail_of = tail_of;
             return;
         }
+        let serial = self.fresh_serial();
         self.frames.push(Frame::Code(CodeFrame {
             code,
             pc,
@@ -278,6 +279,7 @@ impl Machine {
             tail_of,
             tail: None,
             keep_record: false,
+            serial,
         }));
     }
 

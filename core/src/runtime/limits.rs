@@ -547,13 +547,39 @@ mod tests {
     }
 
     #[test]
-    fn raised_flag_interrupts() {
+    fn raised_flag_interrupts_within_a_check_of_work() {
         let mut m = Meter::new(Profile::CLI_LOCAL);
         let flag = InterruptFlag::new();
         m.set_interrupt(flag.clone());
         m.step().unwrap();
         flag.raise();
-        assert_eq!(m.step(), Err(Halt::Interrupted(Interrupt::Raised)));
+        // Steps tick: the flag is seen within one check's worth of them.
+        let steps_per_check = CHECK_EVERY_UNITS / STEP_UNITS;
+        let stopped = (0..=steps_per_check).position(|_| m.step().is_err());
+        assert!(stopped.is_some_and(|n| n as u64 <= steps_per_check));
+        // Ticks: within one check's worth of units, whatever the batch.
+        let m = Meter::with_interrupt(Profile::CLI_LOCAL, Some(flag.clone()));
+        assert_eq!(m.tick(CHECK_EVERY_UNITS - 1), Ok(()));
+        assert_eq!(m.tick(1), Err(Halt::Interrupted(Interrupt::Raised)));
+        // A charge checks at once.
+        let mut m = Meter::with_interrupt(Profile::CLI_LOCAL, Some(flag));
+        assert_eq!(m.charge_collection(1), Err(Halt::Interrupted(Interrupt::Raised)));
+    }
+
+    #[test]
+    fn every_check_calls_the_check_hook() {
+        use std::sync::atomic::AtomicU64;
+        static CHECKS: AtomicU64 = AtomicU64::new(0);
+        set_check_hook(|| {
+            CHECKS.fetch_add(1, Ordering::Relaxed);
+        });
+        let m = Meter::new(Profile::CLI_LOCAL);
+        let before = CHECKS.load(Ordering::Relaxed);
+        for _ in 0..10 * CHECK_EVERY_UNITS {
+            m.tick(1).unwrap();
+        }
+        // Other tests may check meanwhile (the hook is process-wide): at least ten here.
+        assert!(CHECKS.load(Ordering::Relaxed) - before >= 10);
     }
 
     #[test]

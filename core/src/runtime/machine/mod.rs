@@ -86,6 +86,17 @@ pub(super) struct CodeFrame {
     pub(super) tail: Option<Box<TailCompletion>>,
     /// Whether a KEEP record belongs to this frame (EXEC or User Word under KEEP).
     pub(super) keep_record: bool,
+    /// This frame's number among all frames the machine opened (never reused), so an
+    /// entry of the binding index can tell its frame from a later one at the same depth.
+    pub(super) serial: u64,
+}
+
+/// Where a name is bound: a frame (its depth and serial) and the slot of its bindings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Binder {
+    frame: usize,
+    serial: u64,
+    slot: usize,
 }
 
 pub(super) enum Frame {
@@ -132,8 +143,19 @@ pub struct Machine {
     root_bindings: Bindings,
     /// Whether any frame may hold a binding: false until the first BIND (or a root run
     /// with persistent root bindings), so name lookups of programs that bind nothing
-    /// skip the walk over the frames.
+    /// skip the index.
     may_be_bound: bool,
+    /// For every name ever bound, the frames binding it, innermost last. Entries of
+    /// frames that have gone (or whose bindings were cleared) are removed when a lookup
+    /// or a binding meets them, so a name resolves in amortized constant time however
+    /// deep the frames nest (a walk over the frames made deep recursion through EXEC
+    /// quadratic).
+    binders: std::cell::RefCell<rustc_hash::FxHashMap<Arc<str>, Vec<Binder>>>,
+    /// The barrier frames (the root and User Word calls), innermost last, as (depth,
+    /// serial); entries of frames that have gone are removed when met.
+    barriers: std::cell::RefCell<Vec<(usize, u64)>>,
+    /// The serial the next frame gets.
+    next_serial: u64,
 }
 
 /// What a name operation does, decided while the operation is borrowed.
@@ -170,7 +192,59 @@ impl Machine {
             keeps: Vec::new(),
             root_bindings: Vec::new(),
             may_be_bound: false,
+            binders: std::cell::RefCell::new(rustc_hash::FxHashMap::default()),
+            barriers: std::cell::RefCell::new(Vec::new()),
+            next_serial: 0,
         }
+    }
+
+    /// A serial for a frame about to be opened.
+    #[inline]
+    pub(super) fn fresh_serial(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+
+    /// Whether `b` still names a binding of `name`: its frame is the one that bound it
+    /// and the slot still holds that name.
+    fn binder_holds(&self, b: &Binder, name: &str) -> bool {
+        match self.frames.get(b.frame) {
+            Some(Frame::Code(f)) if f.serial == b.serial => f
+                .bindings
+                .as_ref()
+                .and_then(|bs| bs.get(b.slot))
+                .is_some_and(|(n, _)| &**n == name),
+            _ => false,
+        }
+    }
+
+    /// The depth of the innermost barrier frame (the root or a User Word call): the
+    /// lowest frame whose bindings the running code can see.
+    fn barrier_depth(&self) -> usize {
+        let mut barriers = self.barriers.borrow_mut();
+        while let Some(&(depth, serial)) = barriers.last() {
+            match self.frames.get(depth) {
+                Some(Frame::Code(f)) if f.serial == serial && f.kind.is_barrier() => return depth,
+                _ => {
+                    barriers.pop();
+                }
+            }
+        }
+        0
+    }
+
+    /// Record that the top frame binds `name` in `slot`.
+    fn index_binding(&mut self, name: Arc<str>, slot: usize) {
+        let frame = self.frames.len() - 1;
+        let serial = match self.frames.last() {
+            Some(Frame::Code(f)) => f.serial,
+            _ => return,
+        };
+        self.binders.get_mut().entry(name).or_default().push(Binder {
+            frame,
+            serial,
+            slot,
+        });
     }
 
     /// The stack, bottom to top.
@@ -232,6 +306,8 @@ impl Machine {
         let code = compile(&block, &mut self.meter, self.registry)?;
         let bindings = std::mem::take(&mut self.root_bindings);
         self.may_be_bound |= !bindings.is_empty();
+        let names: Vec<Arc<str>> = bindings.iter().map(|(n, _)| n.clone()).collect();
+        let serial = self.fresh_serial();
         self.frames.push(Frame::Code(CodeFrame {
             code,
             pc: 0,
@@ -242,7 +318,12 @@ impl Machine {
             tail_of: false,
             tail: None,
             keep_record: false,
+            serial,
         }));
+        self.barriers.get_mut().push((self.frames.len() - 1, serial));
+        for (slot, name) in names.into_iter().enumerate() {
+            self.index_binding(name, slot);
+        }
         let result = self.run_loop();
         if let Err(mut halt) = result {
             if let Halt::Error(e) = &mut halt {
@@ -704,6 +785,7 @@ impl Machine {
                 saved: Vec::new(),
             });
         }
+        let serial = self.fresh_serial();
         self.frames.push(Frame::Code(CodeFrame {
             code: body,
             pc: 0,
@@ -714,7 +796,9 @@ impl Machine {
             tail_of: false,
             tail: None,
             keep_record,
+            serial,
         }));
+        self.barriers.get_mut().push((self.frames.len() - 1, serial));
         Ok(())
     }
 
@@ -824,6 +908,7 @@ impl Machine {
                 saved: Vec::new(),
             });
         }
+        let serial = self.fresh_serial();
         self.frames.push(Frame::Code(CodeFrame {
             code,
             pc: 0,
@@ -834,6 +919,7 @@ impl Machine {
             tail_of: tail_of.is_some(),
             tail: None,
             keep_record: keep_restore,
+            serial,
         }));
         Ok(())
     }
@@ -1052,22 +1138,58 @@ impl Machine {
         self.truncate_to(self.stack.len().saturating_sub(n));
     }
 
+    /// The value `name` (normalized) is bound to in sight of the running code: the
+    /// innermost binding of the name, when its frame lies at or above the innermost
+    /// barrier (docs/reference/frames.md#bind). Stale index entries met on the way are
+    /// dropped, so the lookup is amortized constant time.
     fn lookup_binding(&self, name: &str) -> Option<Value> {
         if !self.may_be_bound {
             return None;
         }
-        for frame in self.frames.iter().rev() {
-            let Frame::Code(f) = frame else { continue };
-            if let Some(b) = &f.bindings {
-                if let Some((_, v)) = b.iter().rev().find(|(n, _)| &**n == name) {
-                    return Some(v.clone());
+        let b = self.innermost_binder(name)?;
+        if b.frame < self.barrier_depth() {
+            return None;
+        }
+        match &self.frames[b.frame] {
+            Frame::Code(f) => f.bindings.as_ref().map(|bs| bs[b.slot].1.clone()),
+            Frame::Native { .. } => None,
+        }
+    }
+
+    /// The innermost live binder of `name`, dropping the stale ones above it.
+    fn innermost_binder(&self, name: &str) -> Option<Binder> {
+        let mut binders = self.binders.borrow_mut();
+        let stack = binders.get_mut(name)?;
+        while let Some(b) = stack.last() {
+            if self.binder_holds(b, name) {
+                return Some(*b);
+            }
+            stack.pop();
+        }
+        binders.remove(name);
+        None
+    }
+
+    /// Bind `name` (normalized) to `value` in the top frame: the binding of that name
+    /// the frame holds is replaced, else one is added and indexed.
+    pub(super) fn bind_in_top(&mut self, name: Arc<str>, value: Value) {
+        self.may_be_bound = true;
+        let top = self.frames.len() - 1;
+        if let Some(b) = self.innermost_binder(&name) {
+            if b.frame == top {
+                if let Some(Frame::Code(f)) = self.frames.last_mut() {
+                    if let Some(bs) = f.bindings.as_mut() {
+                        bs[b.slot].1 = value;
+                        return;
+                    }
                 }
             }
-            if f.kind.is_barrier() {
-                return None;
-            }
         }
-        None
+        let f = self.top_code_mut();
+        let bs = f.bindings.get_or_insert_with(Default::default);
+        bs.push((name.clone(), value));
+        let slot = bs.len() - 1;
+        self.index_binding(name, slot);
     }
 
     fn is_bound_anywhere(&self, name: &str) -> bool {
