@@ -13,6 +13,7 @@
 //! This library holds what the runners share: the case model, running a case
 //! through `engine::compute`, and comparing every recorded field of the result.
 
+pub mod cost;
 pub mod eval;
 pub mod programs;
 

@@ -9,14 +9,14 @@
 //! anything is pushed. A refusal at any point leaves the operands where they were.
 
 use crate::lifting::{
-    check_numeric, lift_unary, nested_vectors, sum_over_numbers, Broadcast, Ceilings, Names,
+    check_numeric, lift_unary, sum_over_numbers, walked_nodes, Broadcast, Ceilings, Names,
     OPERANDS,
 };
 use crate::support::{base, describe};
 use ajisai_core::limits::{Limit, Meter};
 use ajisai_core::number::{Int, Number, Rat};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
-use ajisai_core::price::{binary_charge, measure, measure_number, ArithOp};
+use ajisai_core::price::{self, binary_charge, measure, measure_number, ArithOp};
 use ajisai_core::value::{Pay, Value};
 use ajisai_core::word::{
     ex, Family, FamilyRegistration, Flow, IntPair, IntPairResult, NilPolicy, Tier, WordSpec,
@@ -252,13 +252,19 @@ fn modulo(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     arithmetic(ctx, Op::Mod)
 }
 
-/// Charge the Vectors a lifting walks and builds besides its lanes (`collectionWork`,
-/// docs/reference/pricing-and-limits.md#lifting): nothing when there are none.
-fn charge_structure(ctx: &mut Ctx<'_>, vectors: u64) -> Result<(), Halt> {
-    if vectors > 0 {
-        ctx.charge_collection(vectors)?;
+/// Charge the values a lifting walks and builds (`collectionWork`, [`price::STRUCTURE`]
+/// each, docs/reference/pricing-and-limits.md#lifting): nothing for single values.
+pub fn charge_structure(ctx: &mut Ctx<'_>, values: u64) -> Result<(), Halt> {
+    if values > 0 {
+        ctx.charge_collection(values.saturating_mul(price::STRUCTURE))?;
     }
     Ok(())
+}
+
+/// The values a unary lifting over `x` walks and builds: every value of a Vector twice
+/// (read, then rebuilt), none for a single value.
+pub fn unary_structure(x: &Value) -> u64 {
+    walked_nodes(x).saturating_mul(2)
 }
 
 /// The `numericWork` of a unary Word over `x` (docs/reference/pricing-and-limits.md#lifting):
@@ -285,7 +291,7 @@ fn unary(ctx: &mut Ctx<'_>, f: UnaryLane) -> Result<Flow, Halt> {
     let x = ctx.peek(0).clone();
     check_numeric(word, "its operand", &x)?;
     ctx.charge_numeric(unary_charge(&x))?;
-    charge_structure(ctx, nested_vectors(&x))?;
+    charge_structure(ctx, unary_structure(&x))?;
     let ceilings = Ceilings::of(ctx.meter());
     let result = lift_unary(word, &x, ctx.meter(), |m, n| Ok(ceilings.admit(f(m, n)?)?))?;
     ctx.finish1(1, result)
@@ -372,7 +378,7 @@ fn quantize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         binary_charge(ArithOp::Mul, &mx, &md, 1).saturating_add(mx.limbs.saturating_mul(md.limbs))
     });
     ctx.charge_numeric(charge)?;
-    charge_structure(ctx, nested_vectors(&x))?;
+    charge_structure(ctx, unary_structure(&x))?;
     let ceilings = Ceilings::of(ctx.meter());
     let result = lift_unary("QUANTIZE", &x, ctx.meter(), |m, n| {
         let scaled = n.try_mul(&dn, m)?;

@@ -61,10 +61,7 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
     plan.check_expansion(ctx.meter())?;
     let charge = binary_charge(ArithOp::AddSub, &measure(&a), &measure(&b), plan.lanes());
     ctx.charge_numeric(charge)?;
-    let structure = plan.structure();
-    if structure > 0 {
-        ctx.charge_collection(structure)?;
-    }
+    crate::arithmetic::charge_structure(ctx, plan.structure())?;
     let result = plan.build(ctx.meter(), |m, x, y| {
         Ok(Value::Bool(accept(x.try_cmp_exact(y, m)?)))
     })?;

@@ -490,6 +490,9 @@ enum Task<'v> {
     Remember(usize, usize),
 }
 
+/// Bytes of a recurring Vector's text copied between two ticks of the meter.
+const COPY_CHUNK_BYTES: usize = 64 * 1024;
+
 /// Vectors with at least this many leaves are encoded once and copied where they recur.
 const REMEMBERED_LEAVES: u64 = 16;
 
@@ -593,11 +596,17 @@ pub fn encode(v: &Value, meter: &mut Meter) -> Result<Result<String, EncodeError
                 Value::Vector(items) => {
                     let key = items.items().as_ptr() as usize;
                     if let Some(range) = remembered.get(&key) {
-                        // A copy can double the text: ask before reserving room for it.
-                        meter.tick(text_units(range.len() as u64))?;
+                        // A copy can double the text: ask before reserving room for it,
+                        // and copy a check's worth at a time.
                         meter.reserve(range.len() as u64)?;
                         grow_vec(&mut out, range.len());
-                        out.extend_from_within(range.clone());
+                        let mut at = range.start;
+                        while at < range.end {
+                            let end = range.end.min(at + COPY_CHUNK_BYTES);
+                            meter.tick(text_units((end - at) as u64))?;
+                            out.extend_from_within(at..end);
+                            at = end;
+                        }
                         continue;
                     }
                     if !items.is_empty() && items.leaf_stats().leaves >= REMEMBERED_LEAVES {
@@ -640,7 +649,7 @@ fn json_encode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     }
     // The walk, up front from the weights (docs/reference/pricing-and-limits.md#text); the
     // numbers' decimal digits as they are written.
-    ctx.charge_collection(price::walk_of(&v))?;
+    ctx.charge_collection(price::written(&v.weight()))?;
     let encoded = encode(&v, ctx.meter())?;
     let result = match encoded {
         Ok(s) => Value::str(s),

@@ -253,6 +253,15 @@ pub fn nested_vectors(v: &Value) -> u64 {
     }
 }
 
+/// The values a lifting walks in `v`: all of them for a Vector, none for a single value
+/// (the step's work).
+pub fn walked_nodes(v: &Value) -> u64 {
+    match v {
+        Value::Vector(_) => v.weight().nodes,
+        _ => 0,
+    }
+}
+
 /// Unary lifting: `f` applied to every Number lane of `v` (a Number, or a Vector of
 /// any depth, ragged included), NIL lanes passed through. The caller has checked
 /// the domains with [`check_numeric`] (and any Word-specific leaf rule) first, so
@@ -385,30 +394,31 @@ impl<'v> Broadcast<'v> {
         }
     }
 
-    /// The Vectors the broadcast walks and builds, besides its lanes: the Vectors nested
-    /// in both operands and those nested in the result (each operand itself and the
-    /// result's outermost Vector not counted). The binary Words charge it in
-    /// `collectionWork` up front (docs/reference/pricing-and-limits.md#lifting): a
+    /// The values the broadcast walks and builds: every value of each Vector operand
+    /// and every value of the result, its lanes and its Vectors — none when both operands
+    /// are single values (a step's work). The binary Words charge
+    /// [`ajisai_core::price::STRUCTURE`]
+    /// each in `collectionWork` up front (docs/reference/pricing-and-limits.md#lifting): a
     /// broadcast over empty Vectors has no lanes, yet walks and builds every Vector.
     pub fn structure(&self) -> u64 {
-        let built = match &self.form {
-            Form::Scalars => 0,
-            Form::LeftScalar => nested_vectors(self.b),
-            Form::RightScalar => nested_vectors(self.a),
+        let result = match &self.form {
+            Form::Scalars => return 0,
+            Form::LeftScalar => self.b.weight().nodes,
+            Form::RightScalar => self.a.weight().nodes,
             Form::Grid(g) => {
-                // Vectors of the result below its outermost: d₁ + d₁·d₂ + … + d₁·…·dₖ₋₁.
+                // The lanes and the result's Vectors: 1 + d₁ + d₁·d₂ + … + d₁·…·dₖ₋₁.
                 let mut outer = 1u64;
-                let mut total = 0u64;
+                let mut total = 1u64;
                 for &d in &g.shape[..g.shape.len().saturating_sub(1)] {
                     outer = outer.saturating_mul(d as u64);
                     total = total.saturating_add(outer);
                 }
-                total
+                total.saturating_add(g.lanes)
             }
         };
-        nested_vectors(self.a)
-            .saturating_add(nested_vectors(self.b))
-            .saturating_add(built)
+        walked_nodes(self.a)
+            .saturating_add(walked_nodes(self.b))
+            .saturating_add(result)
     }
 
     /// Refuse, before anything is built, a broadcast that would create more lanes than
@@ -796,14 +806,15 @@ mod tests {
 
     #[test]
     fn nest_handles_zero_axes() {
-        assert_eq!(nest(vec![], &[2, 0]), v(vec![v(vec![]), v(vec![])]));
-        assert_eq!(nest(vec![], &[0, 3]), v(vec![]));
+        let m = Meter::new(ajisai_core::Profile::CLI_LOCAL);
+        assert_eq!(nest(vec![], &[2, 0], &m), Ok(v(vec![v(vec![]), v(vec![])])));
+        assert_eq!(nest(vec![], &[0, 3], &m), Ok(v(vec![])));
         assert_eq!(
-            nest((1..=4).map(Value::num).collect(), &[2, 2]),
-            v(vec![
+            nest((1..=4).map(Value::num).collect(), &[2, 2], &m),
+            Ok(v(vec![
                 v(vec![Value::num(1), Value::num(2)]),
                 v(vec![Value::num(3), Value::num(4)])
-            ])
+            ]))
         );
     }
 
@@ -815,7 +826,8 @@ mod tests {
         }
         assert_eq!(Leaves::of(&deep).count(), 1);
         assert_eq!(shape(&deep).map(|s| s.len()), Some(200_000));
-        let mapped = map_leaves(&deep, |x| Ok::<_, ()>(x.clone())).unwrap_or(Value::num(0));
+        let mut m = Meter::new(ajisai_core::Profile::CLI_LOCAL);
+        let mapped = map_leaves(&deep, &mut m, |_, x| Ok(x.clone())).unwrap_or(Value::num(0));
         assert_eq!(mapped.depth(), 200_000);
     }
 
@@ -847,9 +859,9 @@ mod tests {
         let row = v(vec![Value::num(1), Value::num(2), Value::num(3)]);
         let col = v(vec![v(vec![Value::num(10)]), v(vec![Value::num(20)])]);
         let plan = Broadcast::plan("ADD", OPERANDS, &col, &row).map_err(|e| e.message);
-        let meter = Meter::new(ajisai_core::Profile::CLI_LOCAL);
+        let mut meter = Meter::new(ajisai_core::Profile::CLI_LOCAL);
         let pairs: Result<Vec<(Value, Value)>, String> = plan.map(|p| {
-            if p.prepare(&meter).is_err() {
+            if p.prepare(&mut meter, Pay::Prepaid).is_err() {
                 return Vec::new();
             }
             p.pairs().map(|(x, y)| (x.clone(), y.clone())).collect()

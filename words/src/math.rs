@@ -9,7 +9,7 @@
 //! host.
 
 use crate::lifting::{
-    any_leaf, check_numeric, first_leaf, lift_unary, nested_vectors, Broadcast, Ceilings, Names,
+    any_leaf, check_numeric, first_leaf, lift_unary, Broadcast, Ceilings, Names,
 };
 use crate::support::{base, describe, integer_operand};
 use ajisai_core::limits::{exceeded, Limit};
@@ -43,10 +43,7 @@ fn sqrt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     // Every lane priced as a unary Word's, the structure rebuilt, then the square-free
     // decomposition's trial divisions as they run (docs/reference/pricing-and-limits.md#numericwork).
     ctx.charge_numeric(crate::arithmetic::unary_charge(&x))?;
-    let vectors = nested_vectors(&x);
-    if vectors > 0 {
-        ctx.charge_collection(vectors)?;
-    }
+    crate::arithmetic::charge_structure(ctx, crate::arithmetic::unary_structure(&x))?;
     let ceilings = Ceilings::of(ctx.meter());
     let result = lift_unary("SQRT", &x, ctx.meter(), |m, n| {
         let Some(r) = n.as_rat() else {
@@ -111,10 +108,7 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     // One unit a lane, whatever its exponent, and the structure; the multiplications
     // are charged as they run (docs/reference/pricing-and-limits.md#numericwork).
     ctx.charge_numeric(plan.lanes().max(1))?;
-    let structure = plan.structure();
-    if structure > 0 {
-        ctx.charge_collection(structure)?;
-    }
+    crate::arithmetic::charge_structure(ctx, plan.structure())?;
     let meter = ctx.meter();
     let ceilings = Ceilings::of(meter);
     let limits = PowLimits {

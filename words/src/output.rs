@@ -15,7 +15,7 @@ fn print(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     // The walk and the decimal digits, up front from the weights
     // (docs/reference/pricing-and-limits.md#text).
     let w = v.weight();
-    ctx.charge_collection(price::walk(&w))?;
+    ctx.charge_collection(price::written(&w))?;
     if w.decimal_price > 0 {
         ctx.charge_numeric(w.decimal_price)?;
     }

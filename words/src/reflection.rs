@@ -312,8 +312,12 @@ fn reflect(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             encode_tokens(&tokens)
         }
         Value::Vector(v) => {
+            // The walk of the data, and a token built per record (each checked as a
+            // lexeme).
             let w = operand.weight();
-            ctx.charge_collection(price::walk(&w))?;
+            ctx.charge_collection(
+                price::walk(&w).saturating_add((v.len() as u64).saturating_mul(GENERATED_ELEMENT)),
+            )?;
             ctx.meter()
                 .reserve(w.text_bytes.saturating_add(w.nodes.saturating_mul(RECORD_BYTES)))?;
             Value::Block(decode(v)?)

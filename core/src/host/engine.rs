@@ -65,6 +65,14 @@ pub struct ComputeReport {
     pub interrupt: Option<InterruptFlag>,
 }
 
+/// A report's stack goes through [`crate::value::drop_values`] (it can hold hundreds of
+/// thousands of values).
+impl Drop for ComputeReport {
+    fn drop(&mut self) {
+        crate::value::drop_values(std::mem::take(&mut self.stack));
+    }
+}
+
 impl ComputeReport {
     /// The outcome id: `value`, `nil:<reason>` or `error:<category>`
     /// (docs/reference/index.md#outcomes).
@@ -127,7 +135,7 @@ fn prelude_blocks<'a>(prelude: &[&'a Entry]) -> Vec<&'a Block> {
 }
 
 /// Build the report of a machine after a run.
-pub fn report(machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
+pub fn report(mut machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
     crate::suggest::complete_halt(&mut result, machine.dictionary());
     let usage = Usage {
         execution_steps: machine.meter().steps(),
@@ -139,8 +147,8 @@ pub fn report(machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
         Err(Halt::Error(e)) => (Some(e), false),
         Err(Halt::Interrupted(_)) => (None, true),
     };
-    let output = machine.output().to_vec();
-    let stack = machine.stack().to_vec();
+    let interrupt = machine.meter().interrupt().cloned();
+    let (stack, output) = machine.take_results();
     ComputeReport {
         stack,
         output,
@@ -148,7 +156,7 @@ pub fn report(machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
         interrupted,
         usage,
         contract_decls: None,
-        interrupt: machine.meter().interrupt().cloned(),
+        interrupt,
     }
 }
 

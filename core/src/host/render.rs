@@ -23,7 +23,7 @@
 //! is within the client-parsable bound, and elided otherwise, so one huge slot does
 //! not cost the small slots below it.
 
-use crate::code::{write_block, Block};
+use crate::code::Block;
 use crate::node::{pieces, APPROXIMATION_BOUND};
 use crate::limits::{Halt, Meter};
 use crate::number::{Alg, Int, Number};
@@ -54,6 +54,9 @@ impl Size {
         self.node.saturating_add(self.display).saturating_add(2)
     }
 }
+
+/// Bytes of text priced between two ticks of the meter.
+const ESCAPE_CHUNK_BYTES: usize = 64 * 1024;
 
 /// floor(log10(2) · 2^128), for exact decimal digit counts from bit lengths.
 const LOG10_2_FIXED: u128 = 0x4d10_4d42_7de7_fbcc_47c4_acd6_05be_48bc;
@@ -167,7 +170,11 @@ impl Sizer {
                 depth: acc.depth.saturating_add(1),
             };
             self.walked += 1;
-            self.vectors.insert(key(vector), (vector.clone(), size));
+            // Only storage held more than once can be met again: memoizing every fresh
+            // Vector of a big result grew the table through rehashes of millions.
+            if vector.is_shared() {
+                self.vectors.insert(key(vector), (vector.clone(), size));
+            }
             match work.last_mut() {
                 Some((_, _, parent)) => absorb(parent, size),
                 None => return size,
@@ -183,24 +190,28 @@ impl Sizer {
             Value::Bool(false) => (pieces().false_node, 5),
             Value::Nil(r) => (pieces().nil + r.id().len() as u64, 3),
             Value::Str(s) => {
-                let e = self
-                    .strings
-                    .entry(Arc::as_ptr(s) as *const u8 as usize)
-                    .or_insert_with(|| (s.clone(), escaped_len(s)))
-                    .1;
+                let k = Arc::as_ptr(s) as *const u8 as usize;
+                let e = match self.strings.get(&k) {
+                    Some((_, e)) => *e,
+                    None => {
+                        let e = self.escaped(s);
+                        self.strings.insert(k, (s.clone(), e));
+                        e
+                    }
+                };
                 // The node holds the text as a JSON string; the display is 'text'.
                 (pieces().string + e + 2, e + 2)
             }
             Value::Block(b) => {
-                let e = self
-                    .blocks
-                    .entry(Arc::as_ptr(b) as usize)
-                    .or_insert_with(|| {
-                        let mut shown = String::new();
-                        write_block(b, &mut shown);
-                        (b.clone(), escaped_len(&shown))
-                    })
-                    .1;
+                let k = Arc::as_ptr(b) as usize;
+                let e = match self.blocks.get(&k) {
+                    Some((_, e)) => *e,
+                    None => {
+                        let e = self.escaped_block(b);
+                        self.blocks.insert(k, (b.clone(), e));
+                        e
+                    }
+                };
                 (pieces().block + e + 2, e)
             }
             Value::Vector(items) => return self.vector(items),
@@ -210,6 +221,72 @@ impl Sizer {
             display,
             depth: 0,
         }
+    }
+
+    /// Tick the watching meter for `units`; false once the pricing was stopped.
+    fn tick(&mut self, units: u64) -> bool {
+        if self.halted.is_some() {
+            return false;
+        }
+        if let Some(m) = &self.meter {
+            if let Err(h) = m.tick(units) {
+                self.halted = Some(h);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// [`escaped_len`] of a text, read a check's worth at a time.
+    fn escaped(&mut self, s: &str) -> u64 {
+        let mut total = 0u64;
+        let mut rest = s;
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(ESCAPE_CHUNK_BYTES);
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let (chunk, tail) = rest.split_at(cut);
+            if !self.tick(crate::price::text_units(chunk.len() as u64)) {
+                return total;
+            }
+            total = total.saturating_add(escaped_len(chunk));
+            rest = tail;
+        }
+        total
+    }
+
+    /// [`escaped_len`] of a block's display (`{ tokens }`, as [`write_block`] writes
+    /// it), summed token by token without writing it, ticking as it goes.
+    fn escaped_block(&mut self, b: &Block) -> u64 {
+        // `{`, ` }`, and before every token a separator (after `{`, a space).
+        let mut total = 3u64;
+        let mut work: Vec<&[crate::code::Item]> = vec![b.items()];
+        while let Some(items) = work.pop() {
+            for item in items {
+                use crate::code::Item;
+                total = total.saturating_add(1).saturating_add(match item {
+                    Item::Number { lexeme, .. } => lexeme.len() as u64,
+                    Item::Str { text, .. } => self.escaped(text) + 2,
+                    Item::Name { name, .. } => self.escaped(&name.written),
+                    Item::Vent { .. } | Item::Bar { .. } => 1,
+                    // A line break is written raw and escaped as `\n`.
+                    Item::LineBreak { .. } => 2,
+                    Item::Vector { items, .. } => {
+                        work.push(items);
+                        3
+                    }
+                    Item::Block { block, .. } => {
+                        work.push(block.items());
+                        3
+                    }
+                });
+                if !self.tick(1) {
+                    return total;
+                }
+            }
+        }
+        total
     }
 
     /// Sizes of a Number node and its display.
@@ -497,6 +574,7 @@ pub fn slot_sizes_metered(stack: &[Value], meter: &Meter) -> Result<Vec<Size>, H
     sizer.meter = Some(meter.clone());
     let mut sizes = Vec::with_capacity(stack.len());
     for v in stack {
+        meter.tick(1)?;
         let size = sizer.size(v);
         if let Some(h) = sizer.halted.take() {
             return Err(h);

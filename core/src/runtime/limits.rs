@@ -332,6 +332,9 @@ impl From<LangError> for Halt {
 /// two checks far below a millisecond while a check costs nothing measurable.
 pub const CHECK_EVERY_UNITS: u64 = 1024;
 
+/// Queued values a check frees ([`crate::value::drop_values`]): a few dozen microseconds.
+pub const FREED_PER_CHECK: usize = 1024;
+
 /// What a dispatch counts toward the next check: a Word's constant work, from the
 /// operand checks to pushing its result (what it does beyond that it charges or ticks).
 pub const STEP_UNITS: u64 = 4;
@@ -427,7 +430,11 @@ impl Meter {
         }
         match &self.interrupt {
             Some(flag) if flag.is_raised() => Err(Halt::Interrupted(Interrupt::Raised)),
-            _ => Ok(()),
+            _ => {
+                // Freeing is work too: a check's worth of queued values at a time.
+                crate::value::free_deferred(FREED_PER_CHECK);
+                Ok(())
+            }
         }
     }
 

@@ -79,6 +79,18 @@ pub fn walk_of(v: &Value) -> u64 {
     walk(&v.weight())
 }
 
+/// What lifting charges in `collectionWork` for each value it walks or builds when an
+/// operand is a Vector (docs/reference/pricing-and-limits.md#lifting): reading a lane,
+/// making its slot in the result, opening and building each Vector.
+pub const STRUCTURE: u64 = 2;
+
+/// What writing a value as text costs in `collectionWork` (`STR`, `PRINT`,
+/// `JSON-ENCODE`; docs/reference/pricing-and-limits.md#text): walk(v) and two more units a
+/// value, for formatting it and its separators.
+pub fn written(w: &Weight) -> u64 {
+    walk(w).saturating_add(w.nodes.saturating_mul(2))
+}
+
 /// What a higher-order Word (`MAP`, `FILTER`, `FOLD`, `ANY`, `ALL`) charges in
 /// `collectionWork` before each element it visits: a frame opened, the element pushed, the
 /// block's top taken back — whatever the block holds.

@@ -160,9 +160,52 @@ impl LeafKinds {
     }
 }
 
+/// The measures of one algebraic leaf the statistics read, remembered for the last
+/// algebraic value met (a Vector of copies of one value of hundreds of terms reads them
+/// once, not once a copy).
+#[derive(Clone, Default)]
+struct AlgebraicMeasures {
+    last: Option<(Arc<crate::number::Alg>, [u64; 4])>,
+}
+
+impl AlgebraicMeasures {
+    /// (big limbs, decimal price, work limbs, work terms) of `n`.
+    fn of(&mut self, a: &Arc<crate::number::Alg>, n: &Number) -> [u64; 4] {
+        if let Some((last, m)) = &self.last {
+            if Arc::ptr_eq(last, a) {
+                return *m;
+            }
+        }
+        let m = [
+            n.big_limbs(),
+            n.decimal_price(),
+            n.work_limbs(),
+            n.work_terms(),
+        ];
+        self.last = Some((a.clone(), m));
+        m
+    }
+}
+
 impl LeafStats {
     /// Fold one more leaf value (not a Vector) into the statistics.
     pub fn add_leaf(&mut self, v: &Value) {
+        self.add_leaf_with(v, &mut AlgebraicMeasures::default());
+    }
+
+    /// [`LeafStats::add_leaf`], reading an algebraic leaf's measures through `memo`.
+    fn add_leaf_with(&mut self, v: &Value, memo: &mut AlgebraicMeasures) {
+        if let Value::Number(n @ Number::Alg(a)) = v {
+            let [big, decimal, limbs, terms] = memo.of(a, n);
+            self.leaves = self.leaves.saturating_add(1);
+            self.nodes = self.nodes.saturating_add(1);
+            self.big_limbs = self.big_limbs.saturating_add(big);
+            self.decimal_price = self.decimal_price.saturating_add(decimal);
+            self.limbs = self.limbs.max(limbs);
+            self.terms = self.terms.max(terms);
+            self.kinds = self.kinds.union(LeafKinds::of(v));
+            return;
+        }
         self.leaves = self.leaves.saturating_add(1);
         self.nodes = self.nodes.saturating_add(1);
         match v {
@@ -332,6 +375,13 @@ impl Vector {
         }
     }
 
+    /// Whether the storage is held by more than this Vector (it may be met again in a
+    /// walk, so a walk that memoizes by storage keeps it; a Vector held once cannot be).
+    #[inline]
+    pub fn is_shared(&self) -> bool {
+        Arc::strong_count(&self.0) > 1
+    }
+
     /// Whether two Vectors share their storage (then they are equal).
     #[inline]
     pub fn ptr_eq(&self, other: &Vector) -> bool {
@@ -384,6 +434,7 @@ impl Vector {
         }
         // Post-order walk: (vector, next child index, statistics so far).
         let mut work: Vec<(&Vector, usize, LeafStats)> = vec![(self, 0, LeafStats::default())];
+        let mut memo = AlgebraicMeasures::default();
         loop {
             let (vector, next, acc) = work
                 .last_mut()
@@ -395,7 +446,7 @@ impl Vector {
                         Some(s) => acc.merge(*s),
                         None => work.push((inner, 0, LeafStats::default())),
                     },
-                    leaf => acc.add_leaf(leaf),
+                    leaf => acc.add_leaf_with(leaf, &mut memo),
                 }
                 continue;
             }
@@ -413,13 +464,79 @@ impl Vector {
     }
 }
 
+/// Values at least this many, going away together, are freed a check's worth at a time
+/// ([`drop_values`]) rather than at once.
+pub const HANDOFF_VALUES: usize = 1024;
+
+thread_local! {
+    /// Values this thread has yet to free, in batches ([`drop_values`]).
+    static DEFERRED: std::cell::RefCell<Vec<Vec<Value>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Drop `values`: when they are many, they are only queued on this thread, and every
+/// check of a meter's interrupt flag frees a check's worth of them
+/// ([`free_deferred`]) — freeing a hundred thousand algebraic numbers takes milliseconds,
+/// and a free cannot stop halfway to look at the deadline. What a run leaves queued, its
+/// host takes when the run ends ([`take_deferred`]).
+pub fn drop_values(values: Vec<Value>) {
+    if values.len() < HANDOFF_VALUES {
+        drop(values);
+        return;
+    }
+    let queued = DEFERRED.try_with(|d| match d.try_borrow_mut() {
+        Ok(mut d) => {
+            d.push(values);
+            None
+        }
+        Err(_) => Some(values),
+    });
+    // The queue is in use or gone (thread exit): free them here.
+    drop(queued);
+}
+
+/// Free up to `count` of this thread's queued values (a meter's check does this). Each
+/// value freed may queue more of its parts; they wait for the next checks.
+pub fn free_deferred(count: usize) {
+    for _ in 0..count {
+        let next = DEFERRED.try_with(|d| {
+            let mut d = d.try_borrow_mut().ok()?;
+            loop {
+                let batch = d.last_mut()?;
+                match batch.pop() {
+                    Some(v) => return Some(v),
+                    None => {
+                        d.pop();
+                    }
+                }
+            }
+        });
+        match next {
+            Ok(Some(v)) => drop(v),
+            _ => return,
+        }
+    }
+}
+
+/// Everything this thread has yet to free: a host takes it when a run ends, to free
+/// it elsewhere.
+pub fn take_deferred() -> Vec<Vec<Value>> {
+    DEFERRED
+        .try_with(|d| d.try_borrow_mut().map(|mut d| std::mem::take(&mut *d)).unwrap_or_default())
+        .unwrap_or_default()
+}
+
 /// Dropping is iterative: a Vector nested millions deep (built by `COLLECT` in a
-/// loop) must not overflow the native stack when it goes away.
+/// loop) must not overflow the native stack when it goes away. Once the values to free
+/// are many, the rest is queued ([`drop_values`]).
 impl Drop for Vector {
     fn drop(&mut self) {
         let Some(data) = Arc::get_mut(&mut self.0) else {
             return;
         };
+        if data.items.len() >= HANDOFF_VALUES {
+            drop_values(std::mem::take(&mut data.items));
+            return;
+        }
         if !data
             .items
             .iter()
@@ -428,7 +545,26 @@ impl Drop for Vector {
             return;
         }
         let mut work = std::mem::take(&mut data.items);
+        let mut freed = 0usize;
         while let Some(v) = work.pop() {
+            freed += 1;
+            if freed >= HANDOFF_VALUES {
+                // Many values freed here already (a tree's work list stays short): queue
+                // the rest, whatever its length.
+                work.push(v);
+                let queued = DEFERRED.try_with(|d| match d.try_borrow_mut() {
+                    Ok(mut d) => {
+                        d.push(std::mem::take(&mut work));
+                        true
+                    }
+                    Err(_) => false,
+                });
+                if queued == Ok(true) {
+                    return;
+                }
+                freed = 0;
+                continue;
+            }
             match v {
                 Value::Vector(mut inner) => {
                     if let Some(inner_data) = Arc::get_mut(&mut inner.0) {
@@ -831,3 +967,4 @@ impl Hash for Value {
         }
     }
 }
+

@@ -79,10 +79,12 @@ impl Bounded {
 
     /// [`Bounded::finish`], also returning what the execution held.
     pub fn close(self) -> (memory::Usage, Option<HostError>) {
+        // What the run queued to free goes to the reaper: the answer does not wait.
+        crate::host::reaper::free_later();
         let usage = self.account.usage();
         drop(self.account);
         if usage.peak_bytes > GIVE_BACK_AFTER_BYTES {
-            memory::give_back();
+            crate::host::reaper::give_back();
         }
         let exhausted = usage
             .exceeded

@@ -443,9 +443,11 @@ pub fn admits(bytes: u64) -> bool {
     true
 }
 
-/// Install the reservation check into the engine; the binaries call it at startup.
+/// Install the reservation check into the engine, and the reaper that frees big values
+/// off the execution thread ([`crate::host::reaper`]); the binaries call it at startup.
 pub fn install() {
     ajisai_core::limits::set_reserve_hook(admits);
+    crate::host::reaper::install();
 }
 
 /// Whether this process counts allocations (the binaries install [`Counting`]; test

@@ -257,6 +257,15 @@ impl Machine {
         &self.output
     }
 
+    /// Take the stack and the output lines out of the machine (a report keeps them
+    /// without copying them).
+    pub fn take_results(&mut self) -> (Vec<Value>, Vec<String>) {
+        (
+            std::mem::take(&mut self.stack),
+            std::mem::take(&mut self.output),
+        )
+    }
+
     /// The meters.
     pub fn meter(&self) -> &Meter {
         &self.meter
@@ -1028,6 +1037,13 @@ impl Machine {
     /// Pop every frame after an error, letting continuations restore the stack.
     fn unwind_all(&mut self) {
         while let Some(frame) = self.frames.pop() {
+            // Unwinding a deep recursion is work too; once the host has stopped the run
+            // nothing of its state is read again, so the rest is dropped unrestored.
+            if self.meter.tick(1).is_err() {
+                drop(frame);
+                self.frames.clear();
+                break;
+            }
             match frame {
                 Frame::Code(f) => {
                     if f.keep_record {
@@ -1200,6 +1216,19 @@ impl Machine {
                 .is_some_and(|b| b.iter().any(|(n, _)| &**n == name)),
             _ => false,
         })
+    }
+}
+
+/// A machine's values go through [`crate::value::drop_values`]: a run's bindings and
+/// stack can hold hundreds of thousands of values.
+impl Drop for Machine {
+    fn drop(&mut self) {
+        crate::value::drop_values(std::mem::take(&mut self.stack));
+        let bound: Vec<Value> = std::mem::take(&mut self.root_bindings)
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect();
+        crate::value::drop_values(bound);
     }
 }
 

@@ -728,8 +728,9 @@ fn norm_step(u: &IPoly, v: &IPoly, b: &Int, budget: &mut dyn Budget) -> Result<I
 
 /// What an enclosure of `x` at precision `p` costs in `numericWork`
 /// (docs/reference/pricing-and-limits.md#numericwork): for each irrational term c·√d,
-/// L² for the square root ⌊√d·2^p⌋ and limbs(c)·L for its product with c, where L =
-/// ⌈(p + bits(d))/64⌉; limbs(c) for each rational term.
+/// 64 + L² for the square root ⌊√d·2^p⌋ and limbs(c)·L for its product with c, where L =
+/// ⌈(p + bits(d))/64⌉; limbs(c) for each rational term. (A square root of even a small
+/// number costs a microsecond: the 64.)
 fn enclosure_price(x: &IPoly, p: u64) -> u64 {
     x.terms.iter().fold(0u64, |acc, (c, d)| {
         let units = if d.is_one() {
@@ -738,10 +739,14 @@ fn enclosure_price(x: &IPoly, p: u64) -> u64 {
             let l = p.saturating_add(d.bit_length()).div_ceil(64).max(1);
             l.saturating_mul(l)
                 .saturating_add(c.limb_count().saturating_mul(l))
+                .saturating_add(SQUARE_ROOT_UNITS)
         };
         acc.saturating_add(units)
     })
 }
+
+/// The fixed part of a square root's price in an enclosure.
+const SQUARE_ROOT_UNITS: u64 = 64;
 
 /// 1/x = P/N for an integer form x ≠ 0 (the reciprocal by conjugation, exact as
 /// docs/reference/domains.md#number requires), run as a loop over the conjugate chain so the native
@@ -810,12 +815,25 @@ impl SqrtCache {
     }
 }
 
-/// (lo, hi) with lo ≤ 2^p·x ≤ hi for an integer form x; hi − lo = x.spread().
-fn enclose(x: &IPoly, p: u64, cache: &mut SqrtCache) -> (Int, Int) {
+/// Terms of an enclosure computed between two polls: a square root at a high precision
+/// takes tens of microseconds, and a value can have hundreds of terms.
+const ENCLOSE_TERMS_PER_POLL: usize = 8;
+
+/// (lo, hi) with lo ≤ 2^p·x ≤ hi for an integer form x; hi − lo = x.spread(). Polls
+/// `budget` every few terms (the enclosure was charged before it started).
+fn enclose(
+    x: &IPoly,
+    p: u64,
+    cache: &mut SqrtCache,
+    budget: &mut dyn Budget,
+) -> Result<(Int, Int), Halt> {
     let mut s = Int::ZERO;
     let mut pos = Int::ZERO;
     let mut neg = Int::ZERO;
-    for (c, d) in &x.terms {
+    for (i, (c, d)) in x.terms.iter().enumerate() {
+        if i % ENCLOSE_TERMS_PER_POLL == ENCLOSE_TERMS_PER_POLL - 1 {
+            budget.poll()?;
+        }
         if d.is_one() {
             s = s.add(&c.shl(p));
         } else {
@@ -828,7 +846,7 @@ fn enclose(x: &IPoly, p: u64, cache: &mut SqrtCache) -> (Int, Int) {
             }
         }
     }
-    (s.add(&neg), s.add(&pos))
+    Ok((s.add(&neg), s.add(&pos)))
 }
 
 /// The first precision tried: enough that the enclosure of a value that is not
@@ -869,7 +887,7 @@ fn interval_sign(
     let mut p = start_precision(x).min(cap);
     loop {
         budget.charge(enclosure_price(x, p))?;
-        let (lo, hi) = enclose(x, p, cache);
+        let (lo, hi) = enclose(x, p, cache, budget)?;
         if lo.signum() > 0 {
             return Ok(Some(1));
         }
@@ -999,7 +1017,7 @@ impl Approximator {
         budget: &mut dyn Budget,
     ) -> Result<(Int, Int, Int), Halt> {
         budget.charge(enclosure_price(&self.x, p))?;
-        let (lo, hi) = enclose(&self.x, p, &mut self.cache);
+        let (lo, hi) = enclose(&self.x, p, &mut self.cache, budget)?;
         Ok((lo, hi, self.l.shl(p)))
     }
 

@@ -1,0 +1,325 @@
+//! Running a cost-fuzzer program as the MCP server runs a call, and measuring it: the
+//! `compute`, `check` or `infer_contracts` call on the server's own execution path
+//! (engine, rendering, the delivered result) under its memory account, with a timer thread
+//! raising the interrupt flag at the deadline as the server does. Shared by the cost
+//! fuzzer's test (`tests/fuzz.rs`) and its benchmark (`benches/cost.rs`).
+//!
+//! Besides the answer, its time and the account's peak, it measures the longest gap
+//! between two checks of the interrupt flag: the meter calls a hook at every check
+//! (`ajisai_core::limits::set_check_hook`), which only counts (a clock read at every check
+//! would cost more than the checks measure), and a sampler thread reads the count every
+//! 100 µs: the longest time it saw the count stand still is the longest gap, to within
+//! a sample.
+
+use ajisai_core::limits::InterruptFlag;
+use ajisai_golden::cost::CostProgram;
+use ajisai_server::mcp::service::validate::ToolKind;
+use ajisai_server::mcp::AjisaiServer;
+use serde_json::Value;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// One measured call.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The program's name.
+    pub name: String,
+    /// The Word it is about.
+    pub word: String,
+    /// The tool called.
+    pub tool: &'static str,
+    /// From the call to its answer.
+    pub elapsed: Duration,
+    /// The most its memory account held.
+    pub peak_bytes: u64,
+    /// `value`, `nil:…`, `error:…` (with the refused limit), `hostError:…` or `panic`.
+    pub outcome: String,
+    /// Whether the deadline's flag was raised before the call returned.
+    pub timed_out: bool,
+    /// `executionSteps`, `numericWork`, `collectionWork` of a compute envelope (zeros
+    /// otherwise).
+    pub usage: [u64; 3],
+    /// The longest time between two checks of the interrupt flag, the call's start and
+    /// end counted as checks.
+    pub longest_gap: Duration,
+    /// How many checks the call had made when its longest gap began (for
+    /// `AJISAI_GAP_AT`).
+    pub gap_at: u64,
+}
+
+impl Measured {
+    /// Nanoseconds per charged unit (`numericWork` + `collectionWork`), when the call
+    /// charged enough for the ratio to mean something.
+    pub fn per_unit_ns(&self) -> Option<f64> {
+        let units = self.usage[1].saturating_add(self.usage[2]);
+        (units >= 10_000).then(|| self.elapsed.as_nanos() as f64 / units as f64)
+    }
+}
+
+/// Checks of the interrupt flag so far, by any thread.
+static CHECKS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    static LAST_TRACE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static LAST_CHECK: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Gaps longer than this many milliseconds print where they ended
+/// (`AJISAI_GAP_TRACE=<ms>`: a diagnostic for finding the loop that does not tick).
+fn trace_threshold() -> Option<Duration> {
+    static T: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    *T.get_or_init(|| {
+        std::env::var("AJISAI_GAP_TRACE")
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .map(|ms| Duration::from_secs_f64(ms / 1e3))
+    })
+}
+
+/// `AJISAI_GAP_AT=<n>`: print where the n-th check of each call (counted from the call's
+/// start, as the benchmark reports the longest gap's) stands, and the one after it — a
+/// diagnostic for a gap too short-lived to trace by timing every check.
+fn trace_at() -> Option<u64> {
+    static T: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *T.get_or_init(|| std::env::var("AJISAI_GAP_AT").ok().and_then(|v| v.parse().ok()))
+}
+
+/// The count of checks when the running call started.
+static CALL_START: AtomicU64 = AtomicU64::new(0);
+
+/// The check hook: count the check; with `AJISAI_GAP_TRACE`, also time it and print
+/// where long gaps began and ended (slow: a diagnostic).
+fn record_check() {
+    let n = CHECKS.fetch_add(1, Ordering::Relaxed) + 1;
+    if let Some(at) = trace_at() {
+        let rel = n - CALL_START.load(Ordering::Relaxed);
+        if rel == at || rel == at + 1 {
+            eprintln!(
+                "check {rel}:\n{}",
+                std::backtrace::Backtrace::force_capture()
+            );
+        }
+    }
+    if trace_threshold().is_none() {
+        return;
+    }
+    let now = Instant::now();
+    LAST_CHECK.with(|last| {
+        if let Some(t) = last.get() {
+            let gap = now.saturating_duration_since(t);
+            if trace_threshold().is_some_and(|limit| gap > limit) {
+                eprintln!(
+                    "gap of {:.2} ms began at:\n{}\nand ended at:\n{}",
+                    gap.as_secs_f64() * 1e3,
+                    LAST_TRACE.with(|t| t.borrow().clone()).unwrap_or_default(),
+                    std::backtrace::Backtrace::force_capture()
+                );
+            }
+        }
+        let trace = std::backtrace::Backtrace::force_capture().to_string();
+        LAST_TRACE.with(|t| *t.borrow_mut() = Some(trace));
+        last.set(Some(Instant::now()));
+    });
+}
+
+/// Watches [`CHECKS`] from its own thread until stopped: the longest time the count
+/// stood still.
+struct GapSampler {
+    stop: std::sync::Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<(Duration, u64)>,
+}
+
+impl GapSampler {
+    fn start() -> GapSampler {
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let start = CHECKS.load(Ordering::Relaxed);
+            let mut seen = start;
+            let mut since = Instant::now();
+            let mut longest = (Duration::ZERO, 0);
+            while !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_micros(100));
+                let now = Instant::now();
+                let count = CHECKS.load(Ordering::Relaxed);
+                if count != seen {
+                    seen = count;
+                    since = now;
+                } else if now - since > longest.0 {
+                    longest = (now - since, seen - start);
+                }
+            }
+            longest
+        });
+        GapSampler { stop, thread }
+    }
+
+    /// Stop watching: the longest gap seen, and the count of checks (from the call's
+    /// start) when it began.
+    fn finish(self) -> (Duration, u64) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
+}
+
+/// Install the check hook (once per process).
+pub fn install_gap_meter() {
+    ajisai_core::limits::set_check_hook(record_check);
+}
+
+/// The tool kinds the fuzzer calls.
+pub fn tool(name: &str) -> ToolKind {
+    match name {
+        "check" => ToolKind::CHECK,
+        "infer_contracts" => ToolKind::INFER_CONTRACTS,
+        _ => ToolKind::COMPUTE,
+    }
+}
+
+/// Call `tool` with `program`'s source on `server`, the flag raised after `deadline`.
+pub fn measure(
+    server: &AjisaiServer,
+    program: &CostProgram,
+    tool_name: &'static str,
+    deadline: Duration,
+) -> Measured {
+    let flag = InterruptFlag::new();
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let timer_flag = flag.clone();
+    let timer = std::thread::spawn(move || {
+        if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(deadline) {
+            timer_flag.raise();
+        }
+    });
+    CALL_START.store(CHECKS.load(Ordering::Relaxed), Ordering::Relaxed);
+    let sampler = GapSampler::start();
+    let start = Instant::now();
+    LAST_CHECK.with(|l| l.set(Some(start)));
+    CHECKS.fetch_add(1, Ordering::Relaxed);
+    let (answer, usage) = server.executor().execute_measured(
+        tool(tool_name).source_tool().expect("a source tool"),
+        &program.source,
+        &[],
+        flag.clone(),
+        Default::default(),
+    );
+    CHECKS.fetch_add(1, Ordering::Relaxed);
+    let end = Instant::now();
+    let (longest_gap, gap_at) = sampler.finish();
+    let _ = done_tx.send(());
+    let _ = timer.join();
+    let timed_out = flag.is_raised() && !usage.exceeded;
+    let (outcome, steps) = match answer {
+        Ok(Ok(result)) => {
+            let v: Value = serde_json::from_str(result.envelope()).unwrap_or(Value::Null);
+            let usage = &v["resourceUsage"];
+            let steps = [
+                usage["executionSteps"].as_u64().unwrap_or(0),
+                usage["numericWork"].as_u64().unwrap_or(0),
+                usage["collectionWork"].as_u64().unwrap_or(0),
+            ];
+            let outcome = match v["status"].as_str() {
+                Some("hostError") => {
+                    format!("hostError:{}", v["error"]["code"].as_str().unwrap_or("?"))
+                }
+                _ => {
+                    let mut o = v["outcome"]
+                        .as_str()
+                        .or_else(|| v["status"].as_str())
+                        .unwrap_or("?")
+                        .to_string();
+                    if let Some(r) = v["error"]["resource"].as_str() {
+                        o = format!("{o} ({r})");
+                    }
+                    o
+                }
+            };
+            (outcome, steps)
+        }
+        Ok(Err(e)) => (format!("hostError:{}", e.code.id()), [0; 3]),
+        Err(_) => ("panic".to_string(), [0; 3]),
+    };
+    Measured {
+        name: program.name.clone(),
+        word: program.word.clone(),
+        tool: tool_name,
+        elapsed: end - start,
+        peak_bytes: usage.peak_bytes,
+        outcome,
+        timed_out,
+        usage: steps,
+        longest_gap,
+        gap_at,
+    }
+}
+
+/// The tool a program's `index` is called with: mostly `compute`, every fourth program
+/// `check` or `infer_contracts` too (they parse and read the same text).
+pub fn tools_for(index: usize) -> &'static [&'static str] {
+    match index % 8 {
+        3 => &["compute", "check"],
+        7 => &["compute", "infer_contracts"],
+        _ => &["compute"],
+    }
+}
+
+/// What a program's walker alone cost: its call minus its builder's call (time, and
+/// charged units: `numericWork` + `collectionWork` + [`STEP_AS_UNITS`] a step).
+pub fn walker_cost(full: &Measured, builder: Option<&Measured>) -> (Duration, u64) {
+    let units = |m: &Measured| {
+        m.usage[1]
+            .saturating_add(m.usage[2])
+            .saturating_add(m.usage[0].saturating_mul(STEP_AS_UNITS))
+    };
+    match builder {
+        Some(b) => (
+            full.elapsed.saturating_sub(b.elapsed),
+            units(full).saturating_sub(units(b)),
+        ),
+        None => (full.elapsed, units(full)),
+    }
+}
+
+/// A step counted as work units in the calibration: a dispatch and its operand checks
+/// are worth a few element copies.
+pub const STEP_AS_UNITS: u64 = 16;
+
+/// The calibration table from (walker, time, units) rows: per Word, the most nanoseconds
+/// per unit of any row charging 10,000 units or more, with its program.
+pub fn calibration_of(rows: &[(String, String, Duration, u64)]) -> Vec<(String, f64, String)> {
+    let mut worst: std::collections::BTreeMap<String, (f64, String)> = Default::default();
+    for (word, program, time, units) in rows {
+        if *units < 10_000 {
+            continue;
+        }
+        let ns = time.as_nanos() as f64 / *units as f64;
+        let e = worst.entry(word.clone()).or_insert((0.0, String::new()));
+        if ns > e.0 {
+            *e = (ns, program.clone());
+        }
+    }
+    let mut rows: Vec<(String, f64, String)> =
+        worst.into_iter().map(|(w, (ns, p))| (w, ns, p)).collect();
+    rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+    rows
+}
+
+/// The calibration table: per Word, the most nanoseconds per charged unit any of its
+/// programs took, with that program.
+pub fn calibration(runs: &[Measured]) -> Vec<(String, f64, String)> {
+    let mut worst: std::collections::BTreeMap<String, (f64, String)> = Default::default();
+    for r in runs.iter().filter(|r| r.tool == "compute") {
+        if let Some(ns) = r.per_unit_ns() {
+            let e = worst.entry(r.word.clone()).or_insert((0.0, String::new()));
+            if ns > e.0 {
+                *e = (ns, r.name.clone());
+            }
+        }
+    }
+    let mut rows: Vec<(String, f64, String)> =
+        worst.into_iter().map(|(w, (ns, p))| (w, ns, p)).collect();
+    rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+    rows
+}
