@@ -33,6 +33,7 @@ fn main() {
     ajisai_server::host::backend::link();
     ajisai_numerics_gmp::route_allocations();
     memory::install();
+    ajisai_server::host::reaper::install();
     cost_support::install_gap_meter();
     let count: usize = std::env::var("AJISAI_COST_PROGRAMS")
         .ok()
@@ -124,6 +125,14 @@ fn main() {
         cost_support::STEP_AS_UNITS
     );
     for (word, ns, program) in cost_support::calibration_of(&walkers) {
+        println!("  {word:<16} {ns:>9.2} ns/unit  {program}");
+    }
+    println!(
+        "calibration: per Word, the most ns per unit inside the Word itself (what it charged, \
+         {} a run; calls where it charged 10,000 units or more):",
+        cost_support::STEP_AS_UNITS
+    );
+    for (word, ns, program) in cost_support::calibration_by_word(&runs) {
         println!("  {word:<16} {ns:>9.2} ns/unit  {program}");
     }
 }

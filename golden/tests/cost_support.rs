@@ -47,6 +47,8 @@ pub struct Measured {
     /// How many checks the call had made when its longest gap began (for
     /// `AJISAI_GAP_AT`).
     pub gap_at: u64,
+    /// Per Word, its work in the call.
+    pub words: Vec<(&'static str, WordWork)>,
 }
 
 impl Measured {
@@ -60,6 +62,55 @@ impl Measured {
 
 /// Checks of the interrupt flag so far, by any thread.
 static CHECKS: AtomicU64 = AtomicU64::new(0);
+
+/// One Word's work in a call: time spent in its executor and continuations, what it
+/// charged (`numericWork` + `collectionWork`), and how many times it ran.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WordWork {
+    /// Time inside the Word.
+    pub time: Duration,
+    /// Units charged inside the Word.
+    pub charged: u64,
+    /// Dispatches and resumptions.
+    pub runs: u64,
+}
+
+impl WordWork {
+    /// Nanoseconds per unit, a run counted as [`STEP_AS_UNITS`].
+    pub fn per_unit_ns(&self) -> f64 {
+        let units = self
+            .charged
+            .saturating_add(self.runs.saturating_mul(STEP_AS_UNITS));
+        self.time.as_nanos() as f64 / units.max(1) as f64
+    }
+}
+
+thread_local! {
+    /// The Word running on this thread: its name, when it started and what was charged then.
+    static WORD_START: Cell<Option<(&'static str, Instant, u64)>> = const { Cell::new(None) };
+    /// Per Word, its work in the running call.
+    static WORD_WORK: std::cell::RefCell<std::collections::HashMap<&'static str, WordWork>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The Word hook: time each Word's executor and continuations against what they charged.
+fn record_word(word: &'static str, start: bool, charged: u64) {
+    if start {
+        WORD_START.with(|s| s.set(Some((word, Instant::now(), charged))));
+        return;
+    }
+    let Some((name, began, before)) = WORD_START.with(Cell::take) else {
+        return;
+    };
+    let elapsed = began.elapsed();
+    WORD_WORK.with(|w| {
+        let mut w = w.borrow_mut();
+        let e = w.entry(name).or_default();
+        e.time += elapsed;
+        e.charged = e.charged.saturating_add(charged.saturating_sub(before));
+        e.runs += 1;
+    });
+}
 
 thread_local! {
     static LAST_TRACE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
@@ -164,9 +215,10 @@ impl GapSampler {
     }
 }
 
-/// Install the check hook (once per process).
+/// Install the check hook and the Word hook (once per process).
 pub fn install_gap_meter() {
     ajisai_core::limits::set_check_hook(record_check);
+    ajisai_core::limits::set_word_hook(record_word);
 }
 
 /// The tool kinds the fuzzer calls.
@@ -194,6 +246,7 @@ pub fn measure(
         }
     });
     CALL_START.store(CHECKS.load(Ordering::Relaxed), Ordering::Relaxed);
+    WORD_WORK.with(|w| w.borrow_mut().clear());
     let sampler = GapSampler::start();
     let start = Instant::now();
     LAST_CHECK.with(|l| l.set(Some(start)));
@@ -252,6 +305,7 @@ pub fn measure(
         usage: steps,
         longest_gap,
         gap_at,
+        words: WORD_WORK.with(|w| w.borrow().iter().map(|(k, v)| (*k, *v)).collect()),
     }
 }
 
@@ -298,6 +352,29 @@ pub fn calibration_of(rows: &[(String, String, Duration, u64)]) -> Vec<(String, 
         let e = worst.entry(word.clone()).or_insert((0.0, String::new()));
         if ns > e.0 {
             *e = (ns, program.clone());
+        }
+    }
+    let mut rows: Vec<(String, f64, String)> =
+        worst.into_iter().map(|(w, (ns, p))| (w, ns, p)).collect();
+    rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+    rows
+}
+
+/// The calibration table from the Words' own work: per Word, the most nanoseconds per
+/// unit (what it charged, and [`STEP_AS_UNITS`] a run) over the calls where it charged
+/// 10,000 units or more, with that call's program.
+pub fn calibration_by_word(runs: &[Measured]) -> Vec<(String, f64, String)> {
+    let mut worst: std::collections::BTreeMap<String, (f64, String)> = Default::default();
+    for r in runs {
+        for (word, work) in &r.words {
+            if work.charged < 10_000 {
+                continue;
+            }
+            let ns = work.per_unit_ns();
+            let e = worst.entry(word.to_string()).or_insert((0.0, String::new()));
+            if ns > e.0 {
+                *e = (ns, format!("{} {}", r.tool, r.name));
+            }
         }
     }
     let mut rows: Vec<(String, f64, String)> =

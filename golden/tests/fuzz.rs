@@ -184,6 +184,7 @@ fn random_programs_never_panic_and_stay_within_limits() {
     std::panic::set_hook(Box::new(|_| {}));
     ajisai_numerics_gmp::route_allocations();
     memory::install();
+    ajisai_server::host::reaper::install();
     assert!(memory::counting(), "the fuzzer counts allocations");
     let (findings, tally) = on_big_stack(move || fuzz(seed, count));
     std::panic::set_hook(hook);
@@ -283,6 +284,7 @@ fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
     ajisai_server::host::backend::link();
     ajisai_numerics_gmp::route_allocations();
     memory::install();
+    ajisai_server::host::reaper::install();
     cost_support::install_gap_meter();
     let count: usize = std::env::var("AJISAI_COST_PROGRAMS")
         .ok()

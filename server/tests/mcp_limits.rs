@@ -15,6 +15,7 @@ use crate::mcp_support;
 fn count_memory() {
     ajisai_numerics_gmp::route_allocations();
     ajisai_server::host::memory::install();
+    ajisai_server::host::reaper::install();
 }
 
 use ajisai_core::limits::InterruptFlag;

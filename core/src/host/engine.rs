@@ -65,15 +65,13 @@ pub struct ComputeReport {
     pub interrupt: Option<InterruptFlag>,
 }
 
-/// A report's stack goes through [`crate::value::drop_values`] (it can hold hundreds of
-/// thousands of values).
-impl Drop for ComputeReport {
-    fn drop(&mut self) {
+impl ComputeReport {
+    /// Drop the report, its stack through [`crate::value::drop_values`] (a stack can hold
+    /// hundreds of thousands of values): what a host does once the report is rendered.
+    pub fn discard(mut self) {
         crate::value::drop_values(std::mem::take(&mut self.stack));
     }
-}
 
-impl ComputeReport {
     /// The outcome id: `value`, `nil:<reason>` or `error:<category>`
     /// (docs/reference/index.md#outcomes).
     pub fn outcome_id(&self) -> String {

@@ -437,10 +437,19 @@ pub struct Fit {
 }
 
 impl Fit {
-    /// Nothing is elided (the CLI, MCP-95; README.md).
+    /// Nothing is elided (tests and tools that show every value whole).
     pub const UNLIMITED: Fit = Fit {
         stack_budget: u64::MAX,
         max_depth: u64::MAX,
+    };
+
+    /// The CLI's `run --json` (MCP-95; README.md): nothing is elided for size, but a value
+    /// nested deeper than the MCP server's bound is, as the server elides it (MCP-47),
+    /// so every document parses with standard tools (Python's and `serde_json`'s parsers
+    /// refuse a value 50,000 deep).
+    pub const CLI: Fit = Fit {
+        stack_budget: u64::MAX,
+        max_depth: crate::limits::Profile::MCP_LOCAL_STDIO.nesting_depth,
     };
 
     /// The MCP server's fitting for `stack_budget`: depth bounded by the

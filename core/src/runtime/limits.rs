@@ -350,6 +350,30 @@ pub fn set_check_hook(hook: CheckHook) {
     let _ = CHECK_HOOK.set(hook);
 }
 
+/// Called when a Word's executor or continuation starts (`true`) and ends (`false`), with
+/// the run's `numericWork` + `collectionWork` so far: the cost fuzzer's calibration
+/// installs one to time each Word's work against what it charged. Core reads no clock.
+pub type WordHook = fn(word: &'static str, start: bool, charged: u64);
+
+static WORD_HOOK: std::sync::OnceLock<WordHook> = std::sync::OnceLock::new();
+
+/// Install the process's Word hook (once; later calls are ignored).
+pub fn set_word_hook(hook: WordHook) {
+    let _ = WORD_HOOK.set(hook);
+}
+
+/// Report a Word's start or end to the Word hook, if one is installed.
+#[inline]
+pub fn report_word(word: &'static str, start: bool, meter: &Meter) {
+    if let Some(hook) = WORD_HOOK.get() {
+        hook(
+            word,
+            start,
+            meter.numeric_work().saturating_add(meter.collection_work()),
+        );
+    }
+}
+
 /// The accumulating meters of one run, with the profile they compare against.
 ///
 /// The meter is the one way work is done: a Word charges a budget before the work it

@@ -131,9 +131,16 @@ pub fn binary_charge(op: ArithOp, a: &Measure, b: &Measure, lanes: u64) -> u64 {
         .saturating_mul(lanes.max(1))
 }
 
-/// per(w) = max(1, ⌊max(leaves(w), vectors(w)) / max(1, n)⌋): the parts one element holds
-/// on average, its leaves or its nested Vectors, whichever are more.
+/// per(w) = max(1, ⌊leaves(w) / max(1, n)⌋): the leaves one element holds on average (what
+/// an element copy is priced on).
 pub fn per(w: &Vector, m: &Measure) -> u64 {
+    (m.leaves / (w.len() as u64).max(1)).max(1)
+}
+
+/// perProbe(w) = max(1, ⌊max(leaves(w), vectors(w)) / max(1, n)⌋): the parts an equality
+/// probe or a hash reads in one element on average, its leaves or its nested Vectors,
+/// whichever are more (a Vector of empty Vectors has no leaves, yet every Vector is read).
+pub fn per_probe(w: &Vector, m: &Measure) -> u64 {
     (m.leaves.max(m.vectors) / (w.len() as u64).max(1)).max(1)
 }
 
@@ -148,10 +155,10 @@ pub fn probe_width(m: &Measure) -> u64 {
     width(m).max(text_units(m.longest_text))
 }
 
-/// probe(w) = per(w)·max(width(w), ⌈longestText(w)/8⌉).
+/// probe(w) = perProbe(w)·max(width(w), ⌈longestText(w)/8⌉).
 pub fn probe(w: &Vector) -> u64 {
     let m = measure(&Value::Vector(w.clone()));
-    per(w, &m).saturating_mul(probe_width(&m))
+    per_probe(w, &m).saturating_mul(probe_width(&m))
 }
 
 /// copy(w) = per(w)·(16 + width(w)).
@@ -163,10 +170,9 @@ pub fn copy(w: &Vector) -> u64 {
 /// Both probe(w) and copy(w) from one measurement.
 pub fn probe_and_copy(w: &Vector) -> (u64, u64) {
     let m = measure(&Value::Vector(w.clone()));
-    let p = per(w, &m);
     (
-        p.saturating_mul(probe_width(&m)),
-        p.saturating_mul(16u64.saturating_add(width(&m))),
+        per_probe(w, &m).saturating_mul(probe_width(&m)),
+        per(w, &m).saturating_mul(16u64.saturating_add(width(&m))),
     )
 }
 

@@ -443,11 +443,10 @@ pub fn admits(bytes: u64) -> bool {
     true
 }
 
-/// Install the reservation check into the engine, and the reaper that frees big values
-/// off the execution thread ([`crate::host::reaper`]); the binaries call it at startup.
+/// Install the reservation check into the engine; the binaries call it at startup (with
+/// the reaper's `install`, which frees big values off the execution thread).
 pub fn install() {
     ajisai_core::limits::set_reserve_hook(admits);
-    crate::host::reaper::install();
 }
 
 /// Whether this process counts allocations (the binaries install [`Counting`]; test

@@ -643,11 +643,13 @@ impl Machine {
             tail,
             floor,
         };
+        crate::limits::report_word(spec.name, true, &ctx.m.meter);
         let flow = match ctx.generic_nil_policy(spec) {
             Ok(true) => Ok(Flow::Done),
             Ok(false) => (spec.exec)(&mut ctx),
             Err(e) => Err(e),
         };
+        crate::limits::report_word(spec.name, false, &ctx.m.meter);
         let tail = ctx.tail;
         if let Ok(Flow::Done) = &flow {
             // Done owns nothing: skip the drop glue of the whole result.
@@ -1000,8 +1002,10 @@ impl Machine {
             pos,
             tail: false,
         };
+        let name = ctx.m.registry.spec(word).name;
+        crate::limits::report_word(name, true, &ctx.m.meter);
         let flow = cont.resume(&mut ctx, base);
-        let name = self.registry.spec(word).name;
+        crate::limits::report_word(name, false, &self.meter);
         let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
         self.apply_flow(flow, word, pos, false)
     }
