@@ -341,6 +341,7 @@ fn huge_shared_values_are_priced_by_their_distinct_structure() {
         interrupted: false,
         usage: Default::default(),
         contract_decls: None,
+        interrupt: None,
     };
     let r = compute_json_fitted(
         &report,
@@ -396,6 +397,7 @@ fn values_deeper_than_the_profile_nesting_are_elided() {
         interrupted: false,
         usage: Default::default(),
         contract_decls: None,
+        interrupt: None,
     };
     let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!((r.kept_slots, r.elided_slots), (2, 1));
