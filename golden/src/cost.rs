@@ -11,9 +11,9 @@
 //! of many distinct values. The generator is a seeded [`Rng`]; every program is named
 //! after its builder and walker, so a finding reproduces from its seed and index.
 
-use crate::Rng;
 #[cfg(test)]
 use crate::link;
+use crate::Rng;
 use ajisai_core::word::{registry, Arity, WordSpec};
 
 /// One generated program.
@@ -256,7 +256,11 @@ pub fn programs(rng: &mut Rng, count: usize) -> Vec<CostProgram> {
         let args = operands(rng, spec, b.values);
         let once = format!("{} {}", args.join(" "), spec.name);
         // Walk once, or many times over (each walk of a shared value costs its expansion).
-        let repeats = if rng.chance(30) { rng.between(2, 200) } else { 1 } as usize;
+        let repeats = if rng.chance(30) {
+            rng.between(2, 200)
+        } else {
+            1
+        } as usize;
         let walk = vec![once; repeats].join(" ");
         out.push(CostProgram {
             name: format!("{}/{}", b.name, spec.name),
@@ -285,7 +289,12 @@ mod tests {
             );
         }
         for p in &all {
-            assert!(p.source.len() <= 65_536, "{}: {} bytes", p.name, p.source.len());
+            assert!(
+                p.source.len() <= 65_536,
+                "{}: {} bytes",
+                p.name,
+                p.source.len()
+            );
         }
     }
 }

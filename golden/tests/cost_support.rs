@@ -9,7 +9,12 @@
 //! (`ajisai_core::limits::set_check_hook`), which only counts (a clock read at every check
 //! would cost more than the checks measure), and a sampler thread reads the count every
 //! 100 µs: the longest time it saw the count stand still is the longest gap, to within
-//! a sample.
+//! a sample. That wall-clock gap includes the time the thread was not running (these
+//! machines are shared: 2 cores); so the hook also reads the calling thread's CPU clock
+//! (`CLOCK_THREAD_CPUTIME_ID`, a few hundred nanoseconds a check): the longest CPU time
+//! between two checks is the work done unpolled, whatever else the machine ran. Reading
+//! that clock at every check slows calls that check millions of times, so it is on only
+//! when asked ([`measure_cpu_gaps`]): the benchmark measures gaps and times in two passes.
 
 use ajisai_core::limits::InterruptFlag;
 use ajisai_golden::cost::CostProgram;
@@ -47,6 +52,11 @@ pub struct Measured {
     /// How many checks the call had made when its longest gap began (for
     /// `AJISAI_GAP_AT`).
     pub gap_at: u64,
+    /// The most CPU time the calling thread spent between two checks (the call's start
+    /// and end counted as checks); zero unless [`measure_cpu_gaps`] is on.
+    pub longest_cpu_gap: Duration,
+    /// How many checks the call had made when its longest CPU gap began.
+    pub cpu_gap_at: u64,
     /// Per Word, its work in the call.
     pub words: Vec<(&'static str, WordWork)>,
 }
@@ -113,6 +123,41 @@ fn record_word(word: &'static str, start: bool, charged: u64) {
 }
 
 thread_local! {
+    /// The thread's CPU clock at its last check, and the longest CPU gap of the running
+    /// call with the check it began after.
+    static CPU_GAP: Cell<(Duration, Duration, u64)> = const { Cell::new((Duration::ZERO, Duration::ZERO, 0)) };
+}
+
+/// This thread's CPU time.
+fn thread_cpu_time() -> Duration {
+    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Whether checks read the thread's CPU clock ([`measure_cpu_gaps`]).
+static CPU_GAPS: AtomicBool = AtomicBool::new(false);
+
+/// Read the thread's CPU clock at every check from now on (`on`), or only count checks.
+pub fn measure_cpu_gaps(on: bool) {
+    CPU_GAPS.store(on, Ordering::Relaxed);
+}
+
+/// A check on this thread: fold the CPU time since the last one into the longest gap.
+fn record_cpu_check(checks_before: u64) {
+    let now = thread_cpu_time();
+    CPU_GAP.with(|g| {
+        let (last, longest, at) = g.get();
+        let gap = now.saturating_sub(last);
+        let (longest, at) = if gap > longest {
+            (gap, checks_before)
+        } else {
+            (longest, at)
+        };
+        g.set((now, longest, at));
+    });
+}
+
+thread_local! {
     static LAST_TRACE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
     static LAST_CHECK: Cell<Option<Instant>> = const { Cell::new(None) };
 }
@@ -134,7 +179,11 @@ fn trace_threshold() -> Option<Duration> {
 /// diagnostic for a gap too short-lived to trace by timing every check.
 fn trace_at() -> Option<u64> {
     static T: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
-    *T.get_or_init(|| std::env::var("AJISAI_GAP_AT").ok().and_then(|v| v.parse().ok()))
+    *T.get_or_init(|| {
+        std::env::var("AJISAI_GAP_AT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    })
 }
 
 /// The count of checks when the running call started.
@@ -144,6 +193,9 @@ static CALL_START: AtomicU64 = AtomicU64::new(0);
 /// where long gaps began and ended (slow: a diagnostic).
 fn record_check() {
     let n = CHECKS.fetch_add(1, Ordering::Relaxed) + 1;
+    if CPU_GAPS.load(Ordering::Relaxed) {
+        record_cpu_check(n - 1 - CALL_START.load(Ordering::Relaxed));
+    }
     if let Some(at) = trace_at() {
         let rel = n - CALL_START.load(Ordering::Relaxed);
         if rel == at || rel == at + 1 {
@@ -250,6 +302,7 @@ pub fn measure(
     let sampler = GapSampler::start();
     let start = Instant::now();
     LAST_CHECK.with(|l| l.set(Some(start)));
+    CPU_GAP.with(|g| g.set((thread_cpu_time(), Duration::ZERO, 0)));
     CHECKS.fetch_add(1, Ordering::Relaxed);
     let (answer, usage) = server.executor().execute_measured(
         tool(tool_name).source_tool().expect("a source tool"),
@@ -258,7 +311,11 @@ pub fn measure(
         flag.clone(),
         Default::default(),
     );
-    CHECKS.fetch_add(1, Ordering::Relaxed);
+    let last = CHECKS.fetch_add(1, Ordering::Relaxed);
+    if CPU_GAPS.load(Ordering::Relaxed) {
+        record_cpu_check(last - CALL_START.load(Ordering::Relaxed));
+    }
+    let (_, longest_cpu_gap, cpu_gap_at) = CPU_GAP.with(Cell::get);
     let end = Instant::now();
     let (longest_gap, gap_at) = sampler.finish();
     let _ = done_tx.send(());
@@ -305,6 +362,8 @@ pub fn measure(
         usage: steps,
         longest_gap,
         gap_at,
+        longest_cpu_gap,
+        cpu_gap_at,
         words: WORD_WORK.with(|w| w.borrow().iter().map(|(k, v)| (*k, *v)).collect()),
     }
 }
@@ -371,7 +430,9 @@ pub fn calibration_by_word(runs: &[Measured]) -> Vec<(String, f64, String)> {
                 continue;
             }
             let ns = work.per_unit_ns();
-            let e = worst.entry(word.to_string()).or_insert((0.0, String::new()));
+            let e = worst
+                .entry(word.to_string())
+                .or_insert((0.0, String::new()));
             if ns > e.0 {
                 *e = (ns, format!("{} {}", r.tool, r.name));
             }

@@ -277,7 +277,10 @@ mod cost_support;
 /// build's engine is too slow to say anything about the deadline.
 /// `AJISAI_COST_PROGRAMS` sets the count (default 300), `AJISAI_COST_SEED` the seed.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "the cost fuzzer runs in release builds (CI runs it)")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "the cost fuzzer runs in release builds (CI runs it)"
+)]
 fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
     use ajisai_server::mcp::{AjisaiServer, ServerOptions};
     link();
@@ -318,7 +321,10 @@ fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
     let ceiling = Profile::MCP_LOCAL_STDIO.memory_bytes.unwrap_or(u64::MAX);
     let mut order: Vec<&cost_support::Measured> = runs.iter().collect();
     order.sort_by_key(|r| std::cmp::Reverse(r.elapsed));
-    println!("cost fuzzer: {count} programs (seed {seed}), {} calls; slowest:", runs.len());
+    println!(
+        "cost fuzzer: {count} programs (seed {seed}), {} calls; slowest:",
+        runs.len()
+    );
     for r in order.iter().take(8) {
         println!(
             "  {:>8.1} ms {:>6.1} MiB  gap {:>6.2} ms  {} {}: {}",
@@ -337,7 +343,10 @@ fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
             let what = if r.timed_out || r.outcome.starts_with("hostError:timeout") {
                 "answered by the deadline".to_string()
             } else if r.peak_bytes > ceiling + OVERSHOOT_BYTES {
-                format!("held {} bytes, over the ceiling plus {OVERSHOOT_BYTES}", r.peak_bytes)
+                format!(
+                    "held {} bytes, over the ceiling plus {OVERSHOOT_BYTES}",
+                    r.peak_bytes
+                )
             } else if r.outcome == "panic" || r.outcome.contains("backendFailure") {
                 format!("failed: {}", r.outcome)
             } else {
@@ -348,7 +357,10 @@ fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
                 .find(|p| p.name == r.name)
                 .map(|p| p.source.chars().take(400).collect::<String>())
                 .unwrap_or_default();
-            Some(format!("call {i} ({} {}): {what}\n    source: {source}", r.tool, r.name))
+            Some(format!(
+                "call {i} ({} {}): {what}\n    source: {source}",
+                r.tool, r.name
+            ))
         })
         .collect();
     assert!(findings.is_empty(), "{}", findings.join("\n"));

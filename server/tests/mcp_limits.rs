@@ -256,8 +256,7 @@ async fn a_call_past_its_deadline_gives_its_slot_back_within_100_ms() {
         FOREVER.to_string(),
         "TRUE 'T' BIND 0 99990 RANGE 'V' BIND 0 999 RANGE { V { T } ALL } MAP LENGTH".to_string(),
         format!("{x512} 0 99990 RANGE {{ X }} MAP 0 <"),
-        "0 99 RANGE 'V' BIND 0 3499 RANGE { V } MAP { KEEP STR 'T' BIND L } 'L' DEF L"
-            .to_string(),
+        "0 99 RANGE 'V' BIND 0 3499 RANGE { V } MAP { KEEP STR 'T' BIND L } 'L' DEF L".to_string(),
         "'abc,' 'S' BIND { [ S S S S ] JOIN ',' TOKENIZE 'T' BIND L } 'L' DEF L".to_string(),
     ];
     for source in &programs {
@@ -514,10 +513,12 @@ async fn memory_ceiling_stops_a_call_and_frees_its_slot() {
         limits["limits"]["memoryBytes"], ceiling,
         "the resource shows what is enforced"
     );
-    // A bomb of the shared kind is refused before anything is built.
+    // A bomb of the shared kind is refused by the work its walk would take, before a
+    // byte of its text is written.
     let shared = "{ 'V' BIND [ 1 1 ] { V } MAP } 'D' DEF [ 1 ] D D D D D D D D D D D D D D D D D D D D D D D D D D D D D D STR";
     let v = compute(&client, shared).await;
-    assert_eq!(v["error"]["code"], "memoryExhausted", "{v}");
+    assert_eq!(v["outcome"], "error:resourceLimitExceeded", "{v}");
+    assert_eq!(v["error"]["resource"], "collectionWork", "{v}");
 }
 
 /// Four time bombs answered `timeout`; the engines stop within moments of the deadline,

@@ -9,8 +9,7 @@
 //! anything is pushed. A refusal at any point leaves the operands where they were.
 
 use crate::lifting::{
-    check_numeric, lift_unary, sum_over_numbers, walked_nodes, Broadcast, Ceilings, Names,
-    OPERANDS,
+    check_numeric, lift_unary, sum_over_numbers, walked_nodes, Broadcast, Ceilings, Names, OPERANDS,
 };
 use crate::support::{base, describe};
 use ajisai_core::limits::{Limit, Meter};

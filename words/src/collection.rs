@@ -20,7 +20,6 @@ use ajisai_core::word::{
 };
 use ajisai_core::{Ctx, Halt};
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// Elements cloned between two ticks of the meter.
 const CLONE_CHUNK: usize = 256;
@@ -532,7 +531,9 @@ fn sorted_permutation(meter: &mut Meter, nums: &[&Number]) -> Result<Vec<usize>,
         .collect();
     match small {
         Some(keys) => stable_order(nums.len(), meter, |_, a, b| Ok(keys[a].cmp(&keys[b]))),
-        None => stable_order(nums.len(), meter, |m, a, b| nums[a].try_cmp_exact(nums[b], m)),
+        None => stable_order(nums.len(), meter, |m, a, b| {
+            nums[a].try_cmp_exact(nums[b], m)
+        }),
     }
 }
 
@@ -585,7 +586,7 @@ fn distinct(ctx: &mut Ctx<'_>, keys: &Vector) -> Result<Distinct, Halt> {
     let examine = probe.saturating_add(16);
     let total = keys.len();
     let hasher = BuildHasherDefault::<std::hash::DefaultHasher>::default();
-    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut seen: ajisai_core::memo::Memo<u64, Vec<usize>> = Default::default();
     let mut first: Vec<usize> = Vec::new();
     let mut class = Vec::with_capacity(total);
     let items = keys.items();

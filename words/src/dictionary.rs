@@ -5,10 +5,10 @@
 //! name cannot be both a Word and a binding. Every mutation is atomic.
 
 use crate::support::{base, describe};
-use ajisai_core::price::text_units;
 use ajisai_core::code::normalize;
 use ajisai_core::machine::is_name_lexeme;
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
+use ajisai_core::price::text_units;
 use ajisai_core::value::Value;
 use ajisai_core::word::{
     ex, registry, Family, FamilyRegistration, Flow, NilPolicy, Purity, Role, WordSpec,
@@ -62,9 +62,9 @@ fn bind(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         }
     };
     // Reading each name to check it (docs/reference/pricing-and-limits.md#dictionary).
-    let read = written
-        .iter()
-        .fold(0u64, |acc, w| acc.saturating_add(text_units(w.len() as u64).max(1)));
+    let read = written.iter().fold(0u64, |acc, w| {
+        acc.saturating_add(text_units(w.len() as u64).max(1))
+    });
     ctx.charge_collection(read)?;
     let mut normalized = Vec::with_capacity(written.len());
     for w in &written {
@@ -162,11 +162,7 @@ fn del(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     };
     let name = name.clone();
     let search = ctx.dictionary().search_units();
-    ctx.charge_collection(
-        text_units(name.len() as u64)
-            .max(1)
-            .saturating_add(search),
-    )?;
+    ctx.charge_collection(text_units(name.len() as u64).max(1).saturating_add(search))?;
     let normalized = checked_name("DEL", &name)?;
     ctx.dictionary_mut().delete(&normalized)?;
     ctx.finish(1, [])

@@ -11,14 +11,14 @@
 //! Encoding writes compact JSON, numbers as exact decimals only; a value with no
 //! exact JSON form encodes to `NIL(invalidEncoding)` as a whole.
 
+use crate::lifting::Settle;
 use crate::support::{base, describe};
 use ajisai_core::json::write_str;
-use crate::lifting::Settle;
-use ajisai_core::limits::{exceeded, grow_vec, Meter};
-use ajisai_core::price::{self, text_units, GENERATED_ELEMENT};
+use ajisai_core::limits::{exceeded, grow, grow_vec, Meter};
 use ajisai_core::number::literal::{build_scaled, BuildError};
 use ajisai_core::number::{Int, Number};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
+use ajisai_core::price::{self, text_units, GENERATED_ELEMENT};
 use ajisai_core::value::{LeafKinds, Pay, Value};
 use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
 use ajisai_core::{Ctx, Halt, Limit, Profile};
@@ -427,37 +427,37 @@ fn json_decode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 }
 
 /// The exact decimal of a rational whose reduced denominator is 2^a·5^b, with the
-/// fewest fraction digits; `None` for any other Number.
-fn decimal(n: &Number) -> Option<String> {
-    let r = n.as_rat()?;
+/// fewest fraction digits; `None` for any other Number. Its digits are converted a
+/// piece at a time, ticking `meter` (their price was charged before).
+fn decimal(n: &Number, meter: &Meter) -> Result<Option<String>, Halt> {
+    let Some(r) = n.as_rat() else {
+        return Ok(None);
+    };
+    let mut tick = |units| meter.tick(units);
+    let mut out = String::new();
     if let Some(i) = r.to_int() {
-        return Some(i.to_string());
+        i.write_decimal_polled(&mut out, &mut tick)?;
+        return Ok(Some(out));
     }
     let d = r.denom();
     let a = d.trailing_zeros();
-    let mut odd = d.div_exact(&Int::pow2(a));
-    let mut b: u64 = 0;
-    // Strip fives 27 at a time (5^27 < 2^63), then singly.
-    let five27 = Int::Small(5i64.pow(27));
-    let five = Int::Small(5);
-    for (step, k) in [(&five27, 27u64), (&five, 1u64)] {
-        loop {
-            let (q, rem) = odd.div_rem(step);
-            if !rem.is_zero() {
-                break;
-            }
-            odd = q;
-            b += k;
-        }
-    }
-    if !odd.is_one() {
-        return None;
-    }
+    tick(d.limb_count())?;
+    let odd = d.div_exact(&Int::pow2(a));
+    let Some(b) = power_of_five(&odd, &mut tick)? else {
+        return Ok(None);
+    };
     let k = a.max(b);
-    let scaled = r.numer().abs().shl(k - a).mul(&five.pow(k - b));
-    let digits = scaled.to_string();
+    tick(
+        r.numer()
+            .limb_count()
+            .saturating_add(odd.limb_count())
+            .saturating_mul(2),
+    )?;
+    let scaled = r.numer().abs().shl(k - a).mul(&Int::Small(5).pow(k - b));
+    let mut digits = String::new();
+    scaled.write_decimal_polled(&mut digits, &mut tick)?;
     let k = k as usize;
-    let mut out = String::with_capacity(digits.len() + 3);
+    grow(&mut out, digits.len() + k + 3);
     if r.signum() < 0 {
         out.push('-');
     }
@@ -471,7 +471,36 @@ fn decimal(n: &Number) -> Option<String> {
         out.push('.');
         out.push_str(frac);
     }
-    Some(out)
+    Ok(Some(out))
+}
+
+/// floor(log₅ 2 · 2^64).
+const LOG5_2_FIXED: u128 = 0x6e40_d1a4_143d_cb94;
+
+/// `Some(b)` when `odd` (> 0) is 5^b. 5^b has ⌊b·log₂5⌋ + 1 bits, so b is ⌊bits·log₅2⌋
+/// or one less (checked for every b below 20,000 and far beyond the widest integer): one
+/// or two powers computed and compared, where dividing by five until a remainder showed
+/// took thousands of passes over the number.
+fn power_of_five(
+    odd: &Int,
+    tick: &mut dyn FnMut(u64) -> Result<(), Halt>,
+) -> Result<Option<u64>, Halt> {
+    if odd.is_one() {
+        return Ok(Some(0));
+    }
+    let bits = odd.bit_length();
+    let guess = ((u128::from(bits) * LOG5_2_FIXED) >> 64) as u64;
+    for b in [guess, guess.saturating_sub(1)] {
+        tick(odd.limb_count().saturating_mul(2))?;
+        let power = Int::Small(5).pow(b);
+        if power == *odd {
+            return Ok(Some(b));
+        }
+        if power.bit_length() < bits {
+            break;
+        }
+    }
+    Ok(None)
 }
 
 /// Why a value did not encode.
@@ -555,8 +584,7 @@ pub fn encode(v: &Value, meter: &mut Meter) -> Result<Result<String, EncodeError
     // from earlier in the output: a Vector sharing sub-Vectors is encoded once per
     // distinct sub-Vector, and its copies cost a memcpy each.
     let mut out: Vec<u8> = Vec::new();
-    let mut remembered: std::collections::HashMap<usize, std::ops::Range<usize>> =
-        std::collections::HashMap::new();
+    let mut remembered: ajisai_core::memo::Memo<usize, std::ops::Range<usize>> = Default::default();
     let mut tasks: Vec<Task<'_>> = vec![Task::Value(v)];
     while let Some(t) = tasks.pop() {
         meter.tick(1)?;
@@ -575,7 +603,7 @@ pub fn encode(v: &Value, meter: &mut Meter) -> Result<Result<String, EncodeError
                     if price > 0 {
                         meter.charge_numeric(price)?;
                     }
-                    match decimal(n) {
+                    match decimal(n, meter)? {
                         Some(d) => {
                             grow_vec(&mut out, d.len());
                             out.extend_from_slice(d.as_bytes())

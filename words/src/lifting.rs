@@ -209,7 +209,7 @@ pub fn sum_over_numbers(v: &Value, f: impl Fn(&Number) -> u64) -> u64 {
         return v.as_number().map_or(0, &f);
     };
     let key = |x: &Vector| x.items().as_ptr() as usize;
-    let mut memo: std::collections::HashMap<usize, u64> = std::collections::HashMap::new();
+    let mut memo: ajisai_core::memo::Memo<usize, u64> = Default::default();
     let mut work: Vec<(&Vector, usize, u64)> = vec![(root, 0, 0)];
     loop {
         let Some((vector, next, acc)) = work.last_mut() else {

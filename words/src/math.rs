@@ -8,9 +8,7 @@
 //! docs/words/exactArithmetic.md#random states it, so a seed determines every draw on every
 //! host.
 
-use crate::lifting::{
-    any_leaf, check_numeric, first_leaf, lift_unary, Broadcast, Ceilings, Names,
-};
+use crate::lifting::{any_leaf, check_numeric, first_leaf, lift_unary, Broadcast, Ceilings, Names};
 use crate::support::{base, describe, integer_operand};
 use ajisai_core::limits::{exceeded, Limit};
 use ajisai_core::number::roots::{pow as exact_pow, sqrt_rat, PowLimits};

@@ -12,13 +12,13 @@
 //! the inferred one (docs/contracts.md#how-inference-works-and-its-gaps) for User Words.
 
 use crate::support::{base, describe};
-use ajisai_core::price::{self, text_units, GENERATED_ELEMENT};
 use ajisai_core::code::{normalize, Block};
 use ajisai_core::contract::infer_user_word;
 use ajisai_core::lexer::{is_vent_spelling, lex, Delim, Tok, TokKind};
 use ajisai_core::number::{literal, Int};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::parser::{build, check_structure, flatten};
+use ajisai_core::price::{self, text_units, GENERATED_ELEMENT};
 use ajisai_core::value::{Value, Vector};
 use ajisai_core::word::{
     ex, registry, Arity, Family, FamilyRegistration, FieldRule, Flow, NilPolicy, Tier, WordSpec,

@@ -293,9 +293,7 @@ fn zip(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let k = rows.len();
     // Every element copy costs at least copy's floor of 17 (per 1, width 1): that much is
     // charged before anything is built, the rest once the columns' measures are known.
-    let floor = (k as u64)
-        .saturating_mul(m as u64)
-        .saturating_mul(16 + 1);
+    let floor = (k as u64).saturating_mul(m as u64).saturating_mul(16 + 1);
     ctx.charge_collection(floor)?;
     let meter = ctx.meter();
     let mut columns = Vec::with_capacity(m);

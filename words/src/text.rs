@@ -9,12 +9,12 @@
 use crate::support::{base, describe, string_operand, vector_operand};
 use ajisai_core::compile::number_value_metered;
 use ajisai_core::limits::{exceeded, grow, Limit};
-use ajisai_core::price::{self, text_units, GENERATED_ELEMENT};
 use ajisai_core::number::Number;
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
+use ajisai_core::price::{self, text_units, GENERATED_ELEMENT};
 use ajisai_core::value::Value;
 use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
-use ajisai_core::{Ctx, Halt};
+use ajisai_core::{Ctx, Halt, Meter};
 
 /// The least memory one element of CHARS's result takes: its slot.
 const CHAR_ELEMENT_BYTES: u64 = std::mem::size_of::<Value>() as u64;
@@ -192,32 +192,40 @@ fn num(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.finish1(1, result)
 }
 
-/// The exact text of a Number, or `None` for an algebraic one (no lexeme denotes it).
-fn number_text(n: &Number) -> Option<String> {
-    let r = n.as_rat()?;
-    Some(match r.to_int() {
-        Some(i) => i.to_string(),
-        None => r.to_string(),
-    })
+/// Append the text of a non-Vector value (STR's table) to `out`; false when it has none
+/// (an algebraic Number). A wide integer's digits are converted a piece at a time,
+/// ticking `meter` between pieces (their price was charged up front).
+fn write_leaf_text(v: &Value, out: &mut String, meter: &Meter) -> Result<bool, Halt> {
+    let text = match v {
+        Value::Number(n) => {
+            let Some(r) = n.as_rat() else {
+                return Ok(false);
+            };
+            let mut tick = |units| meter.tick(units);
+            r.numer().write_decimal_polled(out, &mut tick)?;
+            if !r.denom().is_one() {
+                out.push('/');
+                r.denom().write_decimal_polled(out, &mut tick)?;
+            }
+            return Ok(true);
+        }
+        Value::Bool(true) => "TRUE",
+        Value::Bool(false) => "FALSE",
+        Value::Str(s) => s,
+        Value::Nil(_) => "NIL",
+        Value::Block(_) => "<code>",
+        Value::Vector(_) => return Ok(false),
+    };
+    meter.tick(text_units(text.len() as u64))?;
+    grow(out, text.len());
+    out.push_str(text);
+    Ok(true)
 }
 
-/// The text of a non-Vector value (STR's table), `None` when it has none.
-fn leaf_text(v: &Value) -> Option<String> {
-    match v {
-        Value::Number(n) => number_text(n),
-        Value::Bool(true) => Some("TRUE".into()),
-        Value::Bool(false) => Some("FALSE".into()),
-        Value::Str(s) => Some(s.to_string()),
-        Value::Nil(_) => Some("NIL".into()),
-        Value::Block(_) => Some("<code>".into()),
-        Value::Vector(_) => None,
-    }
-}
-
-/// STR of a Vector: its leaves depth-first, joined by single spaces. Walked with an
-/// explicit stack (a Vector built at run time can nest millions deep); the walk was paid
-/// up front and ticks as it goes.
-fn vector_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
+/// STR of a value: a Vector's leaves depth-first, joined by single spaces; `None` when a
+/// leaf has no text. Walked with an explicit stack (a Vector built at run time can nest
+/// millions deep); the walk was paid up front and ticks as it goes.
+fn value_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
     // Every leaf shows at least one character and a space, and a wide integer at least
     // nine digits a limb: a text the host could not hold is refused before any of it is
     // written.
@@ -235,16 +243,14 @@ fn vector_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
         match x {
             Value::Vector(items) => work.extend(items.items().iter().rev()),
             leaf => {
-                let Some(text) = leaf_text(leaf) else {
-                    return Ok(None);
-                };
-                ctx.meter().tick(text_units(text.len() as u64))?;
-                grow(&mut out, text.len() + 1);
                 if !first {
+                    grow(&mut out, 1);
                     out.push(' ');
                 }
                 first = false;
-                out.push_str(&text);
+                if !write_leaf_text(leaf, &mut out, ctx.meter())? {
+                    return Ok(None);
+                }
             }
         }
     }
@@ -264,11 +270,7 @@ fn str_word(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     if w.decimal_price > 0 {
         ctx.charge_numeric(w.decimal_price)?;
     }
-    let text = match &v {
-        Value::Str(_) => return ctx.finish1(1, v),
-        Value::Vector(_) => vector_text(ctx, &v)?,
-        leaf => leaf_text(leaf),
-    };
+    let text = value_text(ctx, &v)?;
     let result = match text {
         Some(t) => Value::str(t),
         None => Value::Nil(NilReason::InvalidEncoding),

@@ -76,7 +76,6 @@ pub fn display_lower_bound(v: &Value) -> u64 {
     }
 }
 
-
 /// [`write_value`], reporting every part and every text written to `tick` (see
 /// [`display_polled`]).
 pub fn write_value_polled(
@@ -92,9 +91,8 @@ pub fn write_value_polled(
             Task::Text(s) => out.push_str(s),
             Task::Value(v) => match v {
                 Value::Number(n) => {
-                    use std::fmt::Write;
                     let before = out.len();
-                    let _ = write!(out, "{n}");
+                    n.write_polled(out, tick)?;
                     tick(crate::price::text_units((out.len() - before) as u64))?;
                 }
                 Value::Bool(true) => out.push_str("TRUE"),

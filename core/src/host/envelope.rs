@@ -8,9 +8,9 @@ use crate::check::Warning;
 use crate::contract::{ContractDecls, Declaration, Severity, WordContract};
 use crate::display::display_polled;
 use crate::engine::{CheckReport, ComputeReport, InferReport};
+use crate::json::{with_members, HostFields, ObjectWriter};
 use crate::limits::{Halt, Limit, Meter, Profile};
 use crate::node::{write_node_metered, Approximations};
-use crate::json::{with_members, HostFields, ObjectWriter};
 use crate::outcome::{CallSite, ErrorCategory, LangError, Trap, MESSAGE_MAX_CHARS};
 use crate::phrasebook::PHRASEBOOK_ORIGIN;
 use crate::render::{plan, plan_sized, slot_sizes_metered, ElidedRun, Elision, Fit, Piece, Plan};
@@ -246,7 +246,8 @@ fn compute_json_planned(
             }
             match piece {
                 Piece::Kept(index) => {
-                    if let Err(h) = write_node_metered(out, &report.stack[*index], &mut approximations)
+                    if let Err(h) =
+                        write_node_metered(out, &report.stack[*index], &mut approximations)
                     {
                         halted = Some(h);
                         break;

@@ -9,8 +9,7 @@ use crate::limits::{Halt, Meter};
 use crate::number::approx::try_best_convergent;
 use crate::number::{Alg, Number, Rat};
 use crate::value::Value;
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The denominator bound of the rational approximation of algebraic nodes (MCP-30).
 pub const APPROXIMATION_BOUND: u64 = 1_000_000_000;
@@ -62,17 +61,28 @@ fn write_term(out: &mut String, num: &str, den: &str, radicand: &str) {
     t.end();
 }
 
-fn write_number_node(out: &mut String, n: &Number, approximations: &mut Approximations) -> Result<(), Halt> {
+fn write_number_node<'v>(
+    out: &mut String,
+    n: &'v Number,
+    approximations: &mut Approximations<'v>,
+) -> Result<(), Halt> {
     match n {
-        Number::Rat(r) => write_rational_node(out, &r.numer().to_string(), &r.denom().to_string()),
+        Number::Rat(r) => {
+            let meter = approximations.meter();
+            let mut tick = |units| meter.tick(units);
+            let num = r.numer().decimal_polled(&mut tick)?;
+            let den = r.denom().decimal_polled(&mut tick)?;
+            write_rational_node(out, &num, &den)
+        }
         Number::Alg(a) => {
             let approx = approximations.of(a, n)?;
-            write_algebraic_node(
-                out,
-                &approx.numer().to_string(),
-                &approx.denom().to_string(),
-                |out| write_term_list(out, n),
-            );
+            let meter = approximations.meter();
+            let mut tick = |units| meter.tick(units);
+            let num = approx.numer().decimal_polled(&mut tick)?;
+            let den = approx.denom().decimal_polled(&mut tick)?;
+            let mut terms = String::new();
+            write_term_list_polled(&mut terms, n, &mut tick)?;
+            write_algebraic_node(out, &num, &den, |out| out.push_str(&terms));
         }
     }
     Ok(())
@@ -80,28 +90,31 @@ fn write_number_node(out: &mut String, n: &Number, approximations: &mut Approxim
 
 /// The approximations of a render, each computed once per distinct value (a stack of
 /// ninety thousand copies of `sqrt(3)` made apart is approximated once), through the
-/// render's meter: the continued fraction polls the host's interrupt flag.
-pub struct Approximations {
+/// render's meter: the continued fraction polls the host's interrupt flag. The cache
+/// borrows the values it approximates for its lifetime `'v` (dropping it walks no
+/// value), and grows without a pause ([`crate::memo`]): a render of a hundred thousand
+/// distinct roots held the flag unpolled for milliseconds while std's table rehashed.
+pub struct Approximations<'v> {
     meter: Meter,
-    done: HashMap<Arc<Alg>, Rat>,
+    done: crate::memo::Memo<&'v Alg, Rat>,
 }
 
-impl Approximations {
+impl<'v> Approximations<'v> {
     /// An empty cache whose approximations poll `meter`.
-    pub fn new(meter: Meter) -> Approximations {
+    pub fn new(meter: Meter) -> Approximations<'v> {
         Approximations {
             meter,
-            done: HashMap::new(),
+            done: Default::default(),
         }
     }
 
     /// The approximation of `a` (the Number `n`), computed now if it has not been.
-    fn of(&mut self, a: &Arc<Alg>, n: &Number) -> Result<Rat, Halt> {
+    fn of(&mut self, a: &'v Alg, n: &Number) -> Result<Rat, Halt> {
         if let Some(r) = self.done.get(a) {
             return Ok(r.clone());
         }
         let r = try_best_convergent(n, APPROXIMATION_BOUND, &mut self.meter)?;
-        self.done.insert(a.clone(), r.clone());
+        self.done.insert(a, r.clone());
         Ok(r)
     }
 
@@ -112,17 +125,27 @@ impl Approximations {
 }
 
 fn write_term_list(out: &mut String, n: &Number) {
+    let _ = write_term_list_polled::<()>(out, n, &mut |_| Ok(()));
+}
+
+/// The exact terms of `n`, their integers converted a piece at a time through `tick`.
+fn write_term_list_polled<E>(
+    out: &mut String,
+    n: &Number,
+    tick: &mut dyn FnMut(u64) -> Result<(), E>,
+) -> Result<(), E> {
     for (i, (c, d)) in n.terms().iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         write_term(
             out,
-            &c.numer().to_string(),
-            &c.denom().to_string(),
-            &d.to_string(),
+            &c.numer().decimal_polled(tick)?,
+            &c.denom().decimal_polled(tick)?,
+            &d.decimal_polled(tick)?,
         );
     }
+    Ok(())
 }
 
 /// `[{"numerator","denominator","radicand"}, …]` of a Number's normal form.
@@ -174,10 +197,10 @@ pub fn write_node(out: &mut String, v: &Value) {
 
 /// [`write_node`] through a render's approximations and meter: every part written ticks
 /// the meter (one unit, and ⌈bytes/8⌉ of text), so a host can stop it.
-pub fn write_node_metered(
+pub fn write_node_metered<'v>(
     out: &mut String,
-    v: &Value,
-    approximations: &mut Approximations,
+    v: &'v Value,
+    approximations: &mut Approximations<'v>,
 ) -> Result<(), Halt> {
     let mut tasks = vec![Task::Node(v)];
     while let Some(t) = tasks.pop() {

@@ -24,12 +24,16 @@
 //! not cost the small slots below it.
 
 use crate::code::Block;
-use crate::node::{pieces, APPROXIMATION_BOUND};
 use crate::limits::{Halt, Meter};
+use crate::node::{pieces, APPROXIMATION_BOUND};
+use crate::number::int::decimal_digits_bound;
 use crate::number::{Alg, Int, Number};
 use crate::value::{Value, Vector};
-use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::sync::Arc;
+
+/// A memo table keyed by address ([`crate::memo`]: it grows without a pause).
+type Memo<V> = crate::memo::Memo<usize, V>;
 
 /// The value-stack budget on `ok` results (MCP-53): 440 KiB.
 pub const VALUE_STACK_BUDGET: u64 = 450_560;
@@ -58,20 +62,6 @@ impl Size {
 /// Bytes of text priced between two ticks of the meter.
 const ESCAPE_CHUNK_BYTES: usize = 64 * 1024;
 
-/// floor(log10(2) · 2^128), for exact decimal digit counts from bit lengths.
-const LOG10_2_FIXED: u128 = 0x4d10_4d42_7de7_fbcc_47c4_acd6_05be_48bc;
-
-/// floor(b · log10 2) for a bit count b (exact for every b below 2^60: the
-/// fixed-point error stays under 2^-64, far below how close b · log10 2 comes to an
-/// integer there).
-fn floor_bits_log10_2(b: u64) -> u64 {
-    let hi = LOG10_2_FIXED >> 64;
-    let lo = LOG10_2_FIXED & u128::from(u64::MAX);
-    let b = u128::from(b);
-    let carry = (b * lo) >> 64;
-    ((b * hi + carry) >> 64) as u64
-}
-
 /// Bytes `s` takes inside a JSON string literal written by [`crate::json::write_str`].
 pub fn escaped_len(s: &str) -> u64 {
     let mut n = 0u64;
@@ -87,27 +77,45 @@ pub fn escaped_len(s: &str) -> u64 {
 
 /// Prices values without rendering them, remembering every shared part it priced.
 ///
-/// Memo entries are keyed by address and hold a clone of what they describe, so an
-/// address cannot be reused by another value while the entry exists.
-#[derive(Default)]
-pub struct Sizer {
-    vectors: HashMap<usize, (Vector, Size)>,
-    strings: HashMap<usize, (Arc<str>, u64)>,
-    blocks: HashMap<usize, (Arc<Block>, u64)>,
-    algebraics: HashMap<usize, (Arc<Alg>, Size)>,
-    integers: HashMap<usize, (Int, u64)>,
-    powers_of_ten: HashMap<u64, Int>,
+/// Memo entries are keyed by address and hold only sizes: the sizer borrows every value
+/// it prices for its own lifetime `'v`, so no address it remembers can be reused by
+/// another value while it exists, and dropping it frees its tables without walking them.
+pub struct Sizer<'v> {
+    vectors: Memo<Size>,
+    strings: Memo<u64>,
+    blocks: Memo<u64>,
+    algebraics: Memo<Size>,
+    integers: Memo<u64>,
+    powers_of_ten: rustc_hash::FxHashMap<u64, Int>,
     /// Distinct Vectors walked (each once).
     walked: u64,
     /// The meter each value priced ticks, when the host watches the pricing.
     meter: Option<Meter>,
     /// The halt that stopped a watched pricing (its sizes are then meaningless).
     halted: Option<Halt>,
+    values: PhantomData<&'v Value>,
 }
 
-impl Sizer {
+impl Default for Sizer<'_> {
+    fn default() -> Self {
+        Sizer {
+            vectors: Memo::default(),
+            strings: Memo::default(),
+            blocks: Memo::default(),
+            algebraics: Memo::default(),
+            integers: Memo::default(),
+            powers_of_ten: Default::default(),
+            walked: 0,
+            meter: None,
+            halted: None,
+            values: PhantomData,
+        }
+    }
+}
+
+impl<'v> Sizer<'v> {
     /// A sizer with empty memo tables.
-    pub fn new() -> Sizer {
+    pub fn new() -> Sizer<'v> {
         Sizer::default()
     }
 
@@ -117,7 +125,7 @@ impl Sizer {
     }
 
     /// The rendered sizes of `v`.
-    pub fn size(&mut self, v: &Value) -> Size {
+    pub fn size(&mut self, v: &'v Value) -> Size {
         match v {
             Value::Vector(items) => self.vector(items),
             leaf => self.leaf(leaf),
@@ -125,13 +133,13 @@ impl Sizer {
     }
 
     /// Sizes of a Vector: a post-order walk over distinct Vectors on an explicit stack.
-    fn vector(&mut self, root: &Vector) -> Size {
-        if let Some((_, s)) = self.vectors.get(&key(root)) {
+    fn vector(&mut self, root: &'v Vector) -> Size {
+        if let Some(s) = self.vectors.get(&key(root)) {
             return *s;
         }
         // (vector, next child, sizes of the children so far: node and display bytes
         // summed, depth the deepest)
-        let mut work: Vec<(&Vector, usize, Size)> = vec![(root, 0, Size::default())];
+        let mut work: Vec<(&'v Vector, usize, Size)> = vec![(root, 0, Size::default())];
         loop {
             let Some((vector, next, acc)) = work.last_mut() else {
                 return Size::default();
@@ -146,7 +154,7 @@ impl Sizer {
                 }
                 let child_size = match child {
                     Value::Vector(inner) => match self.vectors.get(&key(inner)) {
-                        Some((_, s)) => *s,
+                        Some(s) => *s,
                         None => {
                             work.push((inner, 0, Size::default()));
                             continue;
@@ -160,6 +168,10 @@ impl Sizer {
             let Some((vector, _, acc)) = work.pop() else {
                 return Size::default();
             };
+            // A Vector nested fifty thousand deep ends fifty thousand Vectors in a row.
+            if !self.tick(1) {
+                return Size::default();
+            }
             let n = vector.len() as u64;
             let size = Size {
                 node: pieces()
@@ -173,7 +185,7 @@ impl Sizer {
             // Only storage held more than once can be met again: memoizing every fresh
             // Vector of a big result grew the table through rehashes of millions.
             if vector.is_shared() {
-                self.vectors.insert(key(vector), (vector.clone(), size));
+                self.vectors.insert(key(vector), size);
             }
             match work.last_mut() {
                 Some((_, _, parent)) => absorb(parent, size),
@@ -183,7 +195,7 @@ impl Sizer {
     }
 
     /// Sizes of a value that is not a Vector.
-    fn leaf(&mut self, v: &Value) -> Size {
+    fn leaf(&mut self, v: &'v Value) -> Size {
         let (node, display) = match v {
             Value::Number(n) => return self.number(n),
             Value::Bool(true) => (pieces().true_node, 4),
@@ -192,10 +204,10 @@ impl Sizer {
             Value::Str(s) => {
                 let k = Arc::as_ptr(s) as *const u8 as usize;
                 let e = match self.strings.get(&k) {
-                    Some((_, e)) => *e,
+                    Some(e) => *e,
                     None => {
                         let e = self.escaped(s);
-                        self.strings.insert(k, (s.clone(), e));
+                        self.strings.insert(k, e);
                         e
                     }
                 };
@@ -205,10 +217,10 @@ impl Sizer {
             Value::Block(b) => {
                 let k = Arc::as_ptr(b) as usize;
                 let e = match self.blocks.get(&k) {
-                    Some((_, e)) => *e,
+                    Some(e) => *e,
                     None => {
                         let e = self.escaped_block(b);
-                        self.blocks.insert(k, (b.clone(), e));
+                        self.blocks.insert(k, e);
                         e
                     }
                 };
@@ -290,11 +302,11 @@ impl Sizer {
     }
 
     /// Sizes of a Number node and its display.
-    fn number(&mut self, n: &Number) -> Size {
+    fn number(&mut self, n: &'v Number) -> Size {
         match n {
             Number::Rat(r) => {
-                let num = self.int_len(r.numer());
-                let den = self.int_len(r.denom());
+                let num = self.int_len_of(r.numer());
+                let den = self.int_len_of(r.denom());
                 Size {
                     node: pieces().rational + num + den,
                     display: num + 1 + den,
@@ -303,7 +315,7 @@ impl Sizer {
             }
             Number::Alg(a) => {
                 let k = Arc::as_ptr(a) as usize;
-                if let Some((_, s)) = self.algebraics.get(&k) {
+                if let Some(s) = self.algebraics.get(&k) {
                     return *s;
                 }
                 let (num_digits, den_digits) = approximation_bound(a, self);
@@ -314,9 +326,9 @@ impl Sizer {
                     display = 3; // `0/1`; never reached: an algebraic value has terms.
                 }
                 for (i, (c, d)) in terms.iter().enumerate() {
-                    let num = self.int_len(c.numer());
-                    let den = self.int_len(c.denom());
-                    let rad = self.int_len(d);
+                    let num = self.int_len_of(c.numer());
+                    let den = self.int_len_of(c.denom());
+                    let rad = self.int_len_of(d);
                     node += pieces().term + num + den + rad + u64::from(i > 0);
                     let negative = c.signum() < 0;
                     // A sign between terms always; before the first only when negative.
@@ -336,7 +348,7 @@ impl Sizer {
                     display,
                     depth: 0,
                 };
-                self.algebraics.insert(k, (a.clone(), s));
+                self.algebraics.insert(k, s);
                 s
             }
         }
@@ -345,6 +357,20 @@ impl Sizer {
     /// Length of the decimal text of `i` (with its minus sign), computed from its bit
     /// length; only when that leaves two candidates is `|i|` compared with a power of ten.
     pub fn int_len(&mut self, i: &Int) -> u64 {
+        self.int_len_with(i, None)
+    }
+
+    /// [`Sizer::int_len`] of an integer the sizer borrows for its lifetime: a comparison
+    /// with a power of ten is remembered by the integer's address.
+    fn int_len_of(&mut self, i: &'v Int) -> u64 {
+        let key = match i {
+            Int::Big(m) => Some(Arc::as_ptr(m) as usize),
+            Int::Small(_) => None,
+        };
+        self.int_len_with(i, key)
+    }
+
+    fn int_len_with(&mut self, i: &Int, key: Option<usize>) -> u64 {
         match i {
             Int::Small(v) => {
                 let mut m = v.unsigned_abs();
@@ -355,30 +381,27 @@ impl Sizer {
                 }
                 digits + u64::from(*v < 0)
             }
-            Int::Big(m) => {
-                let k = Arc::as_ptr(m) as usize;
-                if let Some((_, n)) = self.integers.get(&k) {
-                    return *n;
-                }
+            Int::Big(_) => {
                 let bits = i.bit_length();
                 // 2^(bits-1) <= |i| < 2^bits, so |i| has lo or lo + 1 digits.
-                let lo = floor_bits_log10_2(bits - 1) + 1;
-                let hi = floor_bits_log10_2(bits) + 1;
-                let digits = if lo == hi {
-                    lo
-                } else {
-                    let power = self
-                        .powers_of_ten
-                        .entry(lo)
-                        .or_insert_with(|| Int::from(10i64).pow(lo));
-                    if i.abs() >= *power {
-                        hi
-                    } else {
-                        lo
-                    }
-                };
-                let n = digits + u64::from(i.is_negative());
-                self.integers.insert(k, (i.clone(), n));
+                let lo = decimal_digits_bound(bits - 1);
+                let hi = decimal_digits_bound(bits);
+                let sign = u64::from(i.is_negative());
+                if lo == hi {
+                    return lo + sign;
+                }
+                if let Some(n) = key.and_then(|k| self.integers.get(&k)) {
+                    return *n;
+                }
+                let power = self
+                    .powers_of_ten
+                    .entry(lo)
+                    .or_insert_with(|| Int::from(10i64).pow(lo));
+                let digits = if i.abs() >= *power { hi } else { lo };
+                let n = digits + sign;
+                if let Some(k) = key {
+                    self.integers.insert(k, n);
+                }
                 n
             }
         }
@@ -728,11 +751,11 @@ mod tests {
         // 2^b has floor(b log10 2) + 1 digits.
         for b in 1u64..63 {
             let digits = (1i64 << b).to_string().len() as u64;
-            assert_eq!(floor_bits_log10_2(b) + 1, digits, "b = {b}");
+            assert_eq!(decimal_digits_bound(b), digits, "b = {b}");
         }
         // Known values far out: 2^1000 has 302 digits, 2^262144 has 78914.
-        assert_eq!(floor_bits_log10_2(1000) + 1, 302);
-        assert_eq!(floor_bits_log10_2(262_144) + 1, 78_914);
+        assert_eq!(decimal_digits_bound(1000), 302);
+        assert_eq!(decimal_digits_bound(262_144), 78_914);
     }
 
     #[test]

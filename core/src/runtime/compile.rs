@@ -254,9 +254,11 @@ pub fn compile(
             }
             Item::LineBreak { .. } => continue,
             Item::Vent { .. } | Item::Bar { .. } if in_vector => {
-                return Err(err::malformed("a vector literal holds a VENT or '|' directive")
-                    .at(pos)
-                    .into())
+                return Err(
+                    err::malformed("a vector literal holds a VENT or '|' directive")
+                        .at(pos)
+                        .into(),
+                )
             }
             Item::Vent { .. } => {
                 emit(&mut work, OpKind::Vent, pos, registry);

@@ -594,7 +594,10 @@ mod tests {
         assert_eq!(m.tick(1), Err(Halt::Interrupted(Interrupt::Raised)));
         // A charge checks at once.
         let mut m = Meter::with_interrupt(Profile::CLI_LOCAL, Some(flag));
-        assert_eq!(m.charge_collection(1), Err(Halt::Interrupted(Interrupt::Raised)));
+        assert_eq!(
+            m.charge_collection(1),
+            Err(Halt::Interrupted(Interrupt::Raised))
+        );
     }
 
     #[test]

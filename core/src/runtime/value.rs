@@ -7,7 +7,6 @@ use crate::code::Block;
 use crate::limits::{Halt, Meter};
 use crate::number::Number;
 use crate::outcome::NilReason;
-use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
@@ -497,7 +496,9 @@ pub fn drop_values(values: Vec<Value>) {
 /// Free up to `count` of this thread's queued values (a meter's check does this). Each
 /// value freed may queue more of its parts; they wait for the next checks.
 pub fn free_deferred(count: usize) {
-    for _ in 0..count {
+    let mut budget = count;
+    while budget > 0 {
+        budget -= 1;
         let next = DEFERRED.try_with(|d| {
             let mut d = d.try_borrow_mut().ok()?;
             loop {
@@ -511,6 +512,26 @@ pub fn free_deferred(count: usize) {
             }
         });
         match next {
+            // A Vector this queue holds alone gives its elements to the queue instead of
+            // freeing them now (its own drop would free a thousand of them, and each of
+            // a check's thousand values doing so held the check back for milliseconds).
+            Ok(Some(Value::Vector(mut v))) => {
+                if let Some(data) = Arc::get_mut(&mut v.0) {
+                    let items = std::mem::take(&mut data.items);
+                    budget = budget.saturating_sub(items.len() / 64);
+                    if !items.is_empty() {
+                        let requeued = DEFERRED.try_with(|d| match d.try_borrow_mut() {
+                            Ok(mut d) => {
+                                d.push(items);
+                                None
+                            }
+                            Err(_) => Some(items),
+                        });
+                        drop(requeued);
+                    }
+                }
+                drop(v);
+            }
             Ok(Some(v)) => drop(v),
             _ => return,
         }
@@ -521,7 +542,11 @@ pub fn free_deferred(count: usize) {
 /// it elsewhere.
 pub fn take_deferred() -> Vec<Vec<Value>> {
     DEFERRED
-        .try_with(|d| d.try_borrow_mut().map(|mut d| std::mem::take(&mut *d)).unwrap_or_default())
+        .try_with(|d| {
+            d.try_borrow_mut()
+                .map(|mut d| std::mem::take(&mut *d))
+                .unwrap_or_default()
+        })
         .unwrap_or_default()
 }
 
@@ -809,14 +834,14 @@ impl PartialEq for Value {
         // Pairs of Vectors already scheduled, once a comparison runs long: two Vectors
         // built alike but apart share no storage, and without this their 2⁴⁰ shared
         // leaves would be compared one by one.
-        let mut seen: Option<HashSet<(usize, usize)>> = None;
+        let mut seen: Option<crate::memo::MemoSet<(usize, usize)>> = None;
         let mut pairs = 0u32;
         while let Some((a, b)) = work.pop() {
             if let (Value::Vector(x), Value::Vector(y)) = (a, b) {
                 pairs = pairs.saturating_add(1);
                 if pairs > 4096 {
                     let key = (Arc::as_ptr(&x.0) as usize, Arc::as_ptr(&y.0) as usize);
-                    if !seen.get_or_insert_with(HashSet::new).insert(key) {
+                    if !seen.get_or_insert_with(Default::default).insert(key) {
                         continue;
                     }
                 }
@@ -886,7 +911,7 @@ pub fn equal_metered(a: &Value, b: &Value, meter: &mut Meter, pay: Pay) -> Resul
         }
     };
     let mut work: Vec<(&Value, &Value)> = vec![(a, b)];
-    let mut seen: Option<HashSet<(usize, usize)>> = None;
+    let mut seen: Option<crate::memo::MemoSet<(usize, usize)>> = None;
     let mut pairs = 0u32;
     let mut same = true;
     while let Some((x, y)) = work.pop() {
@@ -896,7 +921,7 @@ pub fn equal_metered(a: &Value, b: &Value, meter: &mut Meter, pay: Pay) -> Resul
                     pairs = pairs.saturating_add(1);
                     pairs > 4096 && {
                         let key = (Arc::as_ptr(&p.0) as usize, Arc::as_ptr(&q.0) as usize);
-                        !seen.get_or_insert_with(HashSet::new).insert(key)
+                        !seen.get_or_insert_with(Default::default).insert(key)
                     }
                 };
                 if repeated {
@@ -967,4 +992,3 @@ impl Hash for Value {
         }
     }
 }
-

@@ -134,10 +134,13 @@ pub fn lex_watched(
                     ..
                 })
             ) {
-                push_bounded(&mut out.tokens, Tok {
-                    kind: TokKind::LineBreak,
-                    pos: Some(pos),
-                });
+                push_bounded(
+                    &mut out.tokens,
+                    Tok {
+                        kind: TokKind::LineBreak,
+                        pos: Some(pos),
+                    },
+                );
             }
             line_has_token = false;
             advance(c, &mut line, &mut col);
@@ -188,10 +191,13 @@ pub fn lex_watched(
                     Delim::Block
                 };
                 open.push(d);
-                push_bounded(&mut out.tokens, Tok {
-                    kind: TokKind::Open(d),
-                    pos: Some(pos),
-                });
+                push_bounded(
+                    &mut out.tokens,
+                    Tok {
+                        kind: TokKind::Open(d),
+                        pos: Some(pos),
+                    },
+                );
                 advance(c, &mut line, &mut col);
                 i += 1;
                 continue;
@@ -203,10 +209,13 @@ pub fn lex_watched(
                     Delim::Block
                 };
                 open.pop();
-                push_bounded(&mut out.tokens, Tok {
-                    kind: TokKind::Close(d),
-                    pos: Some(pos),
-                });
+                push_bounded(
+                    &mut out.tokens,
+                    Tok {
+                        kind: TokKind::Close(d),
+                        pos: Some(pos),
+                    },
+                );
                 advance(c, &mut line, &mut col);
                 i += 1;
                 continue;
@@ -245,10 +254,13 @@ pub fn lex_watched(
                 advance(ch, &mut line, &mut col);
             }
             i = end + 1;
-            push_bounded(&mut out.tokens, Tok {
-                kind: TokKind::Str(text),
-                pos: Some(pos),
-            });
+            push_bounded(
+                &mut out.tokens,
+                Tok {
+                    kind: TokKind::Str(text),
+                    pos: Some(pos),
+                },
+            );
             continue;
         }
         let start = i;
@@ -271,10 +283,13 @@ pub fn lex_watched(
         } else {
             TokKind::Name(lexeme)
         };
-        push_bounded(&mut out.tokens, Tok {
-            kind,
-            pos: Some(pos),
-        });
+        push_bounded(
+            &mut out.tokens,
+            Tok {
+                kind,
+                pos: Some(pos),
+            },
+        );
     }
     if matches!(
         out.tokens.last(),

@@ -591,7 +591,11 @@ mod tests {
             let block = parse::<()>(source, 0).unwrap().block;
             let mut shown = String::new();
             super::write_block(&block, &mut shown);
-            assert_eq!(block.written_len(), shown.len() as u64, "{source:?} → {shown:?}");
+            assert_eq!(
+                block.written_len(),
+                shown.len() as u64,
+                "{source:?} → {shown:?}"
+            );
         }
     }
 }

@@ -447,6 +447,33 @@ pub fn admits(bytes: u64) -> bool {
 /// the reaper's `install`, which frees big values off the execution thread).
 pub fn install() {
     ajisai_core::limits::set_reserve_hook(admits);
+    map_big_allocations();
+}
+
+/// Allocations from this size on are mapped pages of their own (glibc's `mmap`).
+const MAPPED_FROM_BYTES: i32 = 1 << 20;
+
+/// Serve every allocation of [`MAPPED_FROM_BYTES`] or more from pages of its own, for
+/// good. glibc raises that threshold after a big block is freed (up to 32 MiB), and a
+/// Vector, a frame stack or a text growing inside the heap is moved by copying: a
+/// stack of 65,536 frames doubling copied megabytes in one go, milliseconds in which the
+/// run checked nothing (the poll gap, docs/reference/pricing-and-limits.md#calibration).
+/// A mapped block grows by remapping its pages (`mremap`), without a copy, and goes back
+/// to the system as soon as it is freed.
+fn map_big_allocations() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        /// glibc's `M_MMAP_THRESHOLD` (malloc.h).
+        const M_MMAP_THRESHOLD: i32 = -3;
+        extern "C" {
+            fn mallopt(param: i32, value: i32) -> i32;
+        }
+        // SAFETY: mallopt only sets a tunable of the allocator; glibc allows it at any
+        // time, from any thread.
+        unsafe {
+            mallopt(M_MMAP_THRESHOLD, MAPPED_FROM_BYTES);
+        }
+    }
 }
 
 /// Whether this process counts allocations (the binaries install [`Counting`]; test

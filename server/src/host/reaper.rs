@@ -74,9 +74,9 @@ pub fn free_later() {
     };
     match tx.try_send(Job::Free(batches)) {
         Ok(()) => {}
-        Err(TrySendError::Full(Job::Free(batches)) | TrySendError::Disconnected(Job::Free(batches))) => {
-            free_all(batches)
-        }
+        Err(
+            TrySendError::Full(Job::Free(batches)) | TrySendError::Disconnected(Job::Free(batches)),
+        ) => free_all(batches),
         Err(_) => {}
     }
 }

@@ -150,7 +150,7 @@ pub struct Machine {
     /// or a binding meets them, so a name resolves in amortized constant time however
     /// deep the frames nest (a walk over the frames made deep recursion through EXEC
     /// quadratic).
-    binders: std::cell::RefCell<rustc_hash::FxHashMap<Arc<str>, Vec<Binder>>>,
+    binders: std::cell::RefCell<crate::memo::NamedTable<Arc<str>, Vec<Binder>>>,
     /// The barrier frames (the root and User Word calls), innermost last, as (depth,
     /// serial); entries of frames that have gone are removed when met.
     barriers: std::cell::RefCell<Vec<(usize, u64)>>,
@@ -192,7 +192,7 @@ impl Machine {
             keeps: Vec::new(),
             root_bindings: Vec::new(),
             may_be_bound: false,
-            binders: std::cell::RefCell::new(rustc_hash::FxHashMap::default()),
+            binders: std::cell::RefCell::new(Default::default()),
             barriers: std::cell::RefCell::new(Vec::new()),
             next_serial: 0,
         }
@@ -240,11 +240,15 @@ impl Machine {
             Some(Frame::Code(f)) => f.serial,
             _ => return,
         };
-        self.binders.get_mut().entry(name).or_default().push(Binder {
-            frame,
-            serial,
-            slot,
-        });
+        self.binders
+            .get_mut()
+            .entry(name)
+            .or_default()
+            .push(Binder {
+                frame,
+                serial,
+                slot,
+            });
     }
 
     /// The stack, bottom to top.
@@ -329,7 +333,9 @@ impl Machine {
             keep_record: false,
             serial,
         }));
-        self.barriers.get_mut().push((self.frames.len() - 1, serial));
+        self.barriers
+            .get_mut()
+            .push((self.frames.len() - 1, serial));
         for (slot, name) in names.into_iter().enumerate() {
             self.index_binding(name, slot);
         }
@@ -346,14 +352,23 @@ impl Machine {
 
     /// The User Word calls the frames stand in, innermost first (`error.trace`, MCP-33;
     /// docs/mcp/envelope.md); `None` at top level. Two walks over the frames, so a deep
-    /// recursion costs no memory beyond the calls shown.
+    /// recursion costs no memory beyond the calls shown; they tick the meter a frame at a
+    /// time (a hundred thousand frames take milliseconds), and an interrupted walk gives
+    /// no trace — the run is then answered by what interrupted it, not by this error.
     #[cold]
     fn call_trace(&self) -> Option<Box<Trace>> {
+        let interrupted = std::cell::Cell::new(false);
         let word_frames = || {
             self.frames
                 .iter()
                 .enumerate()
                 .rev()
+                .take_while(|_| {
+                    if self.meter.tick(1).is_err() {
+                        interrupted.set(true);
+                    }
+                    !interrupted.get()
+                })
                 .filter_map(|(i, f)| match f {
                     Frame::Code(CodeFrame {
                         kind: FrameKind::Word(w),
@@ -377,7 +392,7 @@ impl Machine {
                 .map_or(0, |p| p.origin),
         };
         let depth = word_frames().count();
-        if depth == 0 {
+        if depth == 0 || interrupted.get() {
             return None;
         }
         let shown = if depth > TRACE_MAX_CALLS {
@@ -392,6 +407,9 @@ impl Machine {
                 .filter(|_| depth > shown)
                 .map(site),
         );
+        if interrupted.get() {
+            return None;
+        }
         let omitted = depth - calls.len();
         Some(Box::new(Trace { calls, omitted }))
     }
@@ -809,7 +827,9 @@ impl Machine {
             keep_record,
             serial,
         }));
-        self.barriers.get_mut().push((self.frames.len() - 1, serial));
+        self.barriers
+            .get_mut()
+            .push((self.frames.len() - 1, serial));
         Ok(())
     }
 

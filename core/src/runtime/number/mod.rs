@@ -84,6 +84,58 @@ impl fmt::Display for Number {
     }
 }
 
+impl Number {
+    /// Append the text [`fmt::Display`] writes for `self` to `out`, converting wide
+    /// integers a piece at a time and calling `tick` between the pieces
+    /// ([`Int::write_decimal_polled`]), so a meter can stop it.
+    pub fn write_polled<E>(
+        &self,
+        out: &mut String,
+        tick: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<(), E> {
+        match self {
+            Number::Rat(r) => {
+                r.numer().write_decimal_polled(out, tick)?;
+                out.push('/');
+                r.denom().write_decimal_polled(out, tick)
+            }
+            Number::Alg(a) => {
+                if a.terms().is_empty() {
+                    out.push_str("0/1");
+                    return Ok(());
+                }
+                for (i, (c, d)) in a.terms().iter().enumerate() {
+                    let negative = c.signum() < 0;
+                    if i > 0 {
+                        out.push(if negative { '-' } else { '+' });
+                    } else if negative {
+                        out.push('-');
+                    }
+                    let num = c.numer().abs();
+                    let den = c.denom();
+                    if d.is_one() {
+                        num.write_decimal_polled(out, tick)?;
+                        out.push('/');
+                        den.write_decimal_polled(out, tick)?;
+                    } else if num.is_one() && den.is_one() {
+                        out.push_str("sqrt(");
+                        d.write_decimal_polled(out, tick)?;
+                        out.push(')');
+                    } else {
+                        num.write_decimal_polled(out, tick)?;
+                        out.push('/');
+                        den.write_decimal_polled(out, tick)?;
+                        out.push_str("*sqrt(");
+                        d.write_decimal_polled(out, tick)?;
+                        out.push(')');
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 impl From<Rat> for Number {
     fn from(r: Rat) -> Number {
         Number::Rat(r)
