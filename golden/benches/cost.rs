@@ -48,9 +48,11 @@ fn main() {
     let server = AjisaiServer::new(ServerOptions::production());
     let mut rng = Rng(seed);
     let mut programs = ajisai_golden::cost::programs(&mut rng, count);
-    // `AJISAI_COST_ONLY=<text>` keeps the programs whose name holds the text (to profile one).
+    // `AJISAI_COST_ONLY=<text>[,<text>…]` keeps the programs whose name holds one of the
+    // texts (to profile a few).
     if let Ok(only) = std::env::var("AJISAI_COST_ONLY") {
-        programs.retain(|p| p.name.contains(&only));
+        let texts: Vec<&str> = only.split(',').collect();
+        programs.retain(|p| texts.iter().any(|t| p.name.contains(t)));
     }
     let mut runs = Vec::new();
     // The walker's own cost: each compute call less its builder's, measured alone.

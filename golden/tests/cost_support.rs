@@ -142,12 +142,33 @@ pub fn measure_cpu_gaps(on: bool) {
     CPU_GAPS.store(on, Ordering::Relaxed);
 }
 
+/// `AJISAI_GAP_LIST=<ms>`: print every CPU gap longer than this, with the check it
+/// began after (a diagnostic: where a call's gaps are, not only its longest).
+fn list_threshold() -> Option<Duration> {
+    static T: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    *T.get_or_init(|| {
+        std::env::var("AJISAI_GAP_LIST")
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .map(|ms| Duration::from_secs_f64(ms / 1e3))
+    })
+}
+
 /// A check on this thread: fold the CPU time since the last one into the longest gap.
 fn record_cpu_check(checks_before: u64) {
     let now = thread_cpu_time();
     CPU_GAP.with(|g| {
         let (last, longest, at) = g.get();
         let gap = now.saturating_sub(last);
+        if list_threshold().is_some_and(|t| gap > t) {
+            let mono = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+            eprintln!(
+                "cpu gap of {:.3} ms after check {checks_before}, ending at monotonic {}.{:09}",
+                gap.as_secs_f64() * 1e3,
+                mono.tv_sec,
+                mono.tv_nsec
+            );
+        }
         let (longest, at) = if gap > longest {
             (gap, checks_before)
         } else {
@@ -297,6 +318,9 @@ pub fn measure(
             timer_flag.raise();
         }
     });
+    if list_threshold().is_some() {
+        eprintln!("call {tool_name} {}", program.name);
+    }
     CALL_START.store(CHECKS.load(Ordering::Relaxed), Ordering::Relaxed);
     WORD_WORK.with(|w| w.borrow_mut().clear());
     let sampler = GapSampler::start();

@@ -14,7 +14,7 @@ use ajisai_core::limits::{exceeded, Limit, Meter};
 use ajisai_core::number::{Int, Number};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::price::{self, GENERATED_ELEMENT};
-use ajisai_core::value::{equal_metered, Pay, Value, Vector};
+use ajisai_core::value::{equal_metered, short_int_text, Pay, Value, Vector};
 use ajisai_core::word::{
     ex, Arity, Family, FamilyRegistration, Flow, NilPolicy, StaticEffect, Tier, WordSpec,
 };
@@ -195,10 +195,14 @@ fn take(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let len = v.len();
     let k = n.to_i64().filter(|k| k.unsigned_abs() <= len as u64).ok_or_else(|| {
         err::invalid_argument(if len == 0 {
-            format!("TAKE count {n} is out of range: the Vector is empty, so the count must be 0")
+            format!(
+                "TAKE count {} is out of range: the Vector is empty, so the count must be 0",
+                short_int_text(&n)
+            )
         } else {
             format!(
-                "TAKE count {n} is out of range: the Vector has {len} element{}, so the count must lie between -{len} and {len}",
+                "TAKE count {} is out of range: the Vector has {len} element{}, so the count must lie between -{len} and {len}",
+                short_int_text(&n),
                 if len == 1 { "" } else { "s" }
             )
         })
@@ -685,9 +689,9 @@ fn put(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let len = v.len();
     let at = resolve_index(&i, len).ok_or_else(|| {
         err::invalid_argument(if len == 0 {
-            format!("PUT index {i} names no element: the Vector is empty")
+            format!("PUT index {} names no element: the Vector is empty", short_int_text(&i))
         } else {
-            format!("PUT index {i} names no element: the Vector has {len} element{}, so the index must lie between -{len} and {}", if len == 1 { "" } else { "s" }, len - 1)
+            format!("PUT index {} names no element: the Vector has {len} element{}, so the index must lie between -{len} and {}", short_int_text(&i), if len == 1 { "" } else { "s" }, len - 1)
         })
     })?;
     ctx.charge_collection(times(len, price::copy(&v)))?;

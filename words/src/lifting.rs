@@ -137,7 +137,7 @@ pub fn map_leaves(
                 let Some((_, out)) = stack.pop() else {
                     return Ok(Value::vector(Vec::new()));
                 };
-                let done = Value::vector(out);
+                let done = Value::Vector(Vector::new_measured(out, meter)?);
                 match stack.last_mut() {
                     Some((_, parent)) => parent.push(done),
                     None => return Ok(done),
@@ -770,7 +770,8 @@ fn nest(flat: Vec<Value>, shape: &[usize], meter: &Meter) -> Result<Value, Halt>
         let mut next = Vec::with_capacity(groups.min(1 << 20));
         for _ in 0..groups {
             meter.tick(1)?;
-            next.push(Value::vector(items.by_ref().take(len).collect()));
+            let group: Vec<Value> = items.by_ref().take(len).collect();
+            next.push(Value::Vector(Vector::new_measured(group, meter)?));
         }
         level = next;
     }

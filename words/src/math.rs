@@ -115,9 +115,11 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     };
     let result = plan.build(meter, |m, x, y| {
         let Some(p) = y.as_rat() else {
-            return Err(
-                err::type_mismatch(format!("POW needs a rational exponent, got {y}")).into(),
-            );
+            return Err(err::type_mismatch(format!(
+                "POW needs a rational exponent, got {}",
+                ajisai_core::value::short_number_text(y)
+            ))
+            .into());
         };
         match exact_pow(x, p, m, limits)? {
             Ok(n) => Ok(ceilings.admit(n)?),

@@ -155,7 +155,8 @@ fn fill(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 fn reshape_dim(n: &Number, what: &str) -> Result<Int, LangError> {
     positive(n).cloned().ok_or_else(|| {
         err::invalid_argument(format!(
-            "RESHAPE dimensions must be positive integers; {what} is the Number {n}"
+            "RESHAPE dimensions must be positive integers; {what} is {}",
+            Value::Number(n.clone()).describe()
         ))
     })
 }

@@ -124,6 +124,7 @@ pub fn compute_in(source: &str, prelude: &[&Entry], options: &Options) -> Comput
     let result = machine.run_program(&program);
     let mut r = report(machine, result);
     r.contract_decls = decls;
+    crate::value::free_after_run(program);
     r
 }
 
@@ -221,6 +222,7 @@ pub fn check_in(source: &str, prelude: &[&Entry], options: &Options) -> CheckRep
         })
         .or_else(|| decls.as_ref().and_then(ContractDecls::error));
     let (warnings, warnings_omitted) = crate::check::trap_warnings(&program);
+    crate::value::free_after_run(program);
     CheckReport {
         error,
         interrupted: false,
@@ -251,11 +253,15 @@ pub fn infer_contracts(source: &str, options: &Options) -> InferReport {
 /// [`infer_contracts`] with `prelude` phrasebook Words defined before the source.
 pub fn infer_contracts_in(source: &str, prelude: &[&Entry], options: &Options) -> InferReport {
     match parser::parse_metered(source, &mut static_meter(options), 0) {
-        Ok(program) => InferReport {
-            error: None,
-            interrupted: false,
-            contracts: contract::infer_program(&program, &prelude_blocks(prelude)),
-        },
+        Ok(program) => {
+            let contracts = contract::infer_program(&program, &prelude_blocks(prelude));
+            crate::value::free_after_run(program);
+            InferReport {
+                error: None,
+                interrupted: false,
+                contracts,
+            }
+        }
         Err(Halt::Error(mut e)) => {
             crate::suggest::teach(&mut e);
             InferReport {

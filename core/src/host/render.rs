@@ -318,6 +318,11 @@ impl<'v> Sizer<'v> {
                 if let Some(s) = self.algebraics.get(&k) {
                     return *s;
                 }
+                // Bounding and sizing a term costs microseconds: a unit a term would let
+                // a check's worth of distinct roots run for milliseconds.
+                if !self.tick(4 * a.terms().len() as u64) {
+                    return Size::default();
+                }
                 let (num_digits, den_digits) = approximation_bound(a, self);
                 let mut node = pieces().algebraic + num_digits + den_digits;
                 let mut display = 0u64;

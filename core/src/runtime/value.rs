@@ -425,6 +425,42 @@ impl Vector {
         }
     }
 
+    /// A Vector of `items` with its leaf statistics computed now, ticking `meter` for
+    /// every element (and every algebraic leaf's terms) read: for the Words that build
+    /// big Vectors, so the first [`Value::weight`] of their result — a walk no check can
+    /// interrupt, milliseconds over a hundred thousand algebraic leaves — costs nothing.
+    /// Nested Vectors should have been measured the same way (they are read once either
+    /// way).
+    pub fn new_measured(
+        items: Vec<Value>,
+        meter: &crate::limits::Meter,
+    ) -> Result<Vector, crate::limits::Halt> {
+        let mut stats = LeafStats::default();
+        let mut memo = AlgebraicMeasures::default();
+        for item in &items {
+            match item {
+                Value::Vector(inner) => {
+                    meter.tick(1)?;
+                    stats.merge(inner.leaf_stats());
+                }
+                Value::Number(Number::Alg(a)) => {
+                    meter.tick(1 + a.terms().len() as u64)?;
+                    stats.add_leaf_with(item, &mut memo);
+                }
+                leaf => {
+                    meter.tick(1)?;
+                    stats.add_leaf_with(leaf, &mut memo);
+                }
+            }
+        }
+        stats.depth = stats.depth.saturating_add(1);
+        stats.nodes = stats.nodes.saturating_add(1);
+        stats.rectangular = rectangular_items(&items);
+        let v = Vector::new(items);
+        let _ = v.0.stats.set(stats);
+        Ok(v)
+    }
+
     /// The leaf statistics, computed (iteratively, caching every nested Vector on
     /// the way) on first use.
     pub fn leaf_stats(&self) -> LeafStats {
@@ -463,6 +499,59 @@ impl Vector {
     }
 }
 
+/// The longest display of a Number an error message shows whole.
+const DESCRIBED_NUMBER_CHARS: u64 = 64;
+
+/// A Number in an error message: whole when its display is short, else by its size — a
+/// 262,144-bit operand would make the message 78,914 digits long, and converting them
+/// took milliseconds no check could interrupt.
+fn describe_number(n: &Number) -> String {
+    match number_summary(n) {
+        None => format!("the Number {n}"),
+        Some(summary) => summary,
+    }
+}
+
+/// The display of `n` when it is short, else its size in words (an integer of 262144
+/// bits, …): for error messages that name a Number.
+pub fn short_number_text(n: &Number) -> String {
+    number_summary(n).unwrap_or_else(|| n.to_string())
+}
+
+/// [`short_number_text`] of an integer.
+pub fn short_int_text(i: &crate::number::Int) -> String {
+    short_number_text(&Number::from(i.clone()))
+}
+
+/// `None` when the display of `n` has at most [`DESCRIBED_NUMBER_CHARS`] characters
+/// (judged from bit lengths, nothing converted), else its size in words.
+fn number_summary(n: &Number) -> Option<String> {
+    use crate::number::int::decimal_digits_bound;
+    let int_chars = |i: &crate::number::Int| decimal_digits_bound(i.bit_length()) + 1;
+    let bound: u64 = match n {
+        Number::Rat(r) => int_chars(r.numer()) + 1 + int_chars(r.denom()),
+        Number::Alg(a) => a
+            .terms()
+            .iter()
+            .map(|(c, d)| int_chars(c.numer()) + int_chars(c.denom()) + int_chars(d) + 9)
+            .sum(),
+    };
+    if bound <= DESCRIBED_NUMBER_CHARS {
+        return None;
+    }
+    Some(match n {
+        Number::Rat(r) if r.denom().is_one() => {
+            format!("an integer of {} bits", r.numer().bit_length())
+        }
+        Number::Rat(r) => format!(
+            "a fraction of a {}-bit numerator and a {}-bit denominator",
+            r.numer().bit_length(),
+            r.denom().bit_length()
+        ),
+        Number::Alg(a) => format!("an algebraic Number of {} terms", a.terms().len()),
+    })
+}
+
 /// Values at least this many, going away together, are freed a check's worth at a time
 /// ([`drop_values`]) rather than at once.
 pub const HANDOFF_VALUES: usize = 1024;
@@ -470,6 +559,54 @@ pub const HANDOFF_VALUES: usize = 1024;
 thread_local! {
     /// Values this thread has yet to free, in batches ([`drop_values`]).
     static DEFERRED: std::cell::RefCell<Vec<Vec<Value>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+thread_local! {
+    /// What this thread's run left to free once it has answered, while a host keeps it
+    /// ([`keep_after_run`]).
+    static AFTER_RUN: std::cell::RefCell<Option<Vec<Box<dyn Send>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// From now until [`take_after_run`], keep what [`free_after_run`] is given on this
+/// thread instead of freeing it there: a host that frees a run's leftovers elsewhere once
+/// the answer is out opens this around the run.
+pub fn keep_after_run() {
+    let _ = AFTER_RUN.try_with(|a| {
+        if let Ok(mut a) = a.try_borrow_mut() {
+            a.get_or_insert_with(Vec::new);
+        }
+    });
+}
+
+/// Free `x` once the run has answered: kept for the host when it keeps leftovers
+/// ([`keep_after_run`]), freed here otherwise. For what a run leaves when it ends — its
+/// machine's stack and dictionary, its program's tree — whose freeing is one walk no
+/// check can interrupt: kept, it is never freed at a check of the render that follows.
+pub fn free_after_run<T: Send + 'static>(x: T) {
+    let mut x = Some(x);
+    let _ = AFTER_RUN.try_with(|a| {
+        if let Ok(mut a) = a.try_borrow_mut() {
+            if let Some(kept) = a.as_mut() {
+                if let Some(x) = x.take() {
+                    kept.push(Box::new(x));
+                }
+            }
+        }
+    });
+    drop(x);
+}
+
+/// What this thread kept to free after its run ([`free_after_run`]); it stops keeping.
+pub fn take_after_run() -> Vec<Box<dyn Send>> {
+    AFTER_RUN
+        .try_with(|a| {
+            a.try_borrow_mut()
+                .ok()
+                .and_then(|mut a| a.take())
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
 }
 
 /// Drop `values`: when they are many, they are only queued on this thread, and every
@@ -747,7 +884,7 @@ impl Value {
     /// `a Vector of 2 elements`, `the String 'abc…'` cut at 24 characters).
     pub fn describe(&self) -> String {
         match self {
-            Value::Number(n) => format!("the Number {n}"),
+            Value::Number(n) => describe_number(n),
             Value::Bool(b) => format!("the Boolean {}", if *b { "TRUE" } else { "FALSE" }),
             Value::Str(s) => {
                 let short: String = s.chars().take(24).collect();

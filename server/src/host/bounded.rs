@@ -39,6 +39,8 @@ impl Bounded {
     /// deadline may raise too) when memory runs out.
     pub fn with_flag(ceiling: u64, flag: InterruptFlag) -> Bounded {
         let account = memory::Execution::begin(ceiling, &flag);
+        // What the run leaves when it ends is freed after the answer, by the reaper.
+        ajisai_core::value::keep_after_run();
         Bounded {
             flag,
             ceiling,

@@ -23,8 +23,8 @@ const QUEUE: usize = 64;
 
 /// What the reaper does.
 enum Job {
-    /// Free these values.
-    Free(Vec<Vec<Value>>),
+    /// Free these values and these leftovers of a run (its machine, its program).
+    Free(Vec<Vec<Value>>, Vec<Box<dyn Send>>),
     /// Give freed memory back to the system.
     GiveBack,
 }
@@ -40,7 +40,11 @@ pub fn install() {
             .spawn(move || {
                 for job in rx {
                     match job {
-                        Job::Free(batches) => free_all(batches),
+                        Job::Free(batches, leftovers) => {
+                            free_all(batches);
+                            drop(leftovers);
+                            free_all(Vec::new());
+                        }
                         Job::GiveBack => crate::host::memory::give_back(),
                     }
                 }
@@ -61,24 +65,34 @@ fn free_all(batches: Vec<Vec<Value>>) {
     }
 }
 
-/// Hand what this thread has queued to free to the reaper (a run ended), or free it
+/// Hand what this thread has queued to free, and what its run left to free after the
+/// answer (`ajisai_core::value::free_after_run`), to the reaper (a run ended), or free it
 /// here when there is no reaper or its queue is full.
 pub fn free_later() {
     let batches = ajisai_core::value::take_deferred();
-    if batches.is_empty() {
+    let leftovers = ajisai_core::value::take_after_run();
+    if batches.is_empty() && leftovers.is_empty() {
         return;
     }
     let Some(tx) = REAPER.get() else {
-        free_all(batches);
+        free_here(batches, leftovers);
         return;
     };
-    match tx.try_send(Job::Free(batches)) {
+    match tx.try_send(Job::Free(batches, leftovers)) {
         Ok(()) => {}
-        Err(
-            TrySendError::Full(Job::Free(batches)) | TrySendError::Disconnected(Job::Free(batches)),
-        ) => free_all(batches),
+        Err(TrySendError::Full(Job::Free(batches, leftovers)))
+        | Err(TrySendError::Disconnected(Job::Free(batches, leftovers))) => {
+            free_here(batches, leftovers)
+        }
         Err(_) => {}
     }
+}
+
+/// Free a run's queued values and leftovers on this thread.
+fn free_here(batches: Vec<Vec<Value>>, leftovers: Vec<Box<dyn Send>>) {
+    free_all(batches);
+    drop(leftovers);
+    free_all(Vec::new());
 }
 
 /// Give freed memory back to the system, on the reaper when it runs (and is not too far

@@ -1245,14 +1245,16 @@ impl Machine {
 
 /// A machine's values go through [`crate::value::drop_values`]: a run's bindings and
 /// stack can hold hundreds of thousands of values.
+/// A machine's values, dictionary and output go away after the run has answered when
+/// its host keeps leftovers ([`crate::value::free_after_run`]): a dictionary of a hundred
+/// thousand Words or a stack of as many values takes milliseconds to free.
 impl Drop for Machine {
     fn drop(&mut self) {
-        crate::value::drop_values(std::mem::take(&mut self.stack));
-        let bound: Vec<Value> = std::mem::take(&mut self.root_bindings)
-            .into_iter()
-            .map(|(_, v)| v)
-            .collect();
-        crate::value::drop_values(bound);
+        let stack = std::mem::take(&mut self.stack);
+        let bound = std::mem::take(&mut self.root_bindings);
+        let dict = std::mem::replace(&mut self.dict, Dictionary::new(self.registry));
+        let output = std::mem::take(&mut self.output);
+        crate::value::free_after_run((stack, bound, dict, output));
     }
 }
 
