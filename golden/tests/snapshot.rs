@@ -9,7 +9,7 @@
 //! is held to byte-identical envelopes: every backend must give the same three
 //! envelopes (parity) and their digest must equal the recorded one. A change that is
 //! meant to change behaviour re-records the file with `AJISAI_SNAPSHOT_RECORD=1` and
-//! says so in its commit message. `AJISAI_SNAPSHOT_TRACE=1` names each program on stderr
+//! says so in its commit message. `AJISAI_SNAPSHOT_TRACE=1` names each program and its source on stderr
 //! before it runs (to find one that hangs). `AJISAI_SNAPSHOT_FIGURES=<file>` also writes
 //! each program's compute outcome and `resourceUsage` to that file (`set key outcome steps
 //! numericWork collectionWork`, tab-separated), so a change of pricing can list every
@@ -252,7 +252,7 @@ fn every_recorded_program_gives_its_recorded_envelopes_on_every_backend() {
         let mut figures = std::env::var_os("AJISAI_SNAPSHOT_FIGURES").map(|_| String::new());
         for p in &programs {
             if trace {
-                eprintln!("{} {}", p.set, p.key);
+                eprintln!("{} {}: {}", p.set, p.key, p.source);
             }
             if p.set != set_started.0 {
                 println!("{}: {:.1?}", set_started.0, set_started.1.elapsed());
