@@ -554,7 +554,7 @@ pub fn plugin_interface() -> &'static dyn Numerics {
 /// The envelope of `report` as the CLI and MCP server would serialize it, without
 /// host fields (so without the backend): the unit of backend parity.
 /// A stack whose envelope would be longer than [`ENVELOPE_CAP_BYTES`] is fitted into that
-/// many bytes as the server fits its answers (MCP-52), the same on every backend: the CLI
+/// many bytes as the server fits its answers (MCP-52, docs/mcp/envelope.md), the same on every backend: the CLI
 /// refuses such a document with `memoryExhausted`, and writing it whole would exhaust the
 /// test machine (a refused Word leaves its operands, which may share 2^40 leaves).
 pub fn envelope(report: &ComputeReport) -> String {
