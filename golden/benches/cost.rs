@@ -13,7 +13,10 @@
 //!
 //! `AJISAI_COST_PROGRAMS` sets the count (default 2,000), `AJISAI_COST_SEED` the seed.
 
+// Shared with the cost fuzzer test, which also uses the calibration helpers the bench
+// prints its own way.
 #[path = "../tests/cost_support.rs"]
+#[allow(dead_code)]
 mod cost_support;
 
 use ajisai_golden::{link, Rng};

@@ -560,7 +560,12 @@ pub fn plugin_interface() -> &'static dyn Numerics {
 pub fn envelope(report: &ComputeReport) -> String {
     let meter = ajisai_core::envelope::render_meter(report);
     let total = ajisai_core::render::slot_sizes_metered(&report.stack, &meter)
-        .map(|sizes| sizes.iter().map(|s| s.cost()).fold(0u64, u64::saturating_add))
+        .map(|sizes| {
+            sizes
+                .iter()
+                .map(|s| s.cost())
+                .fold(0u64, u64::saturating_add)
+        })
         .unwrap_or(u64::MAX);
     if total <= ENVELOPE_CAP_BYTES {
         compute_json(report, &HostFields::NONE)

@@ -61,15 +61,6 @@ pub struct Measured {
     pub words: Vec<(&'static str, WordWork)>,
 }
 
-impl Measured {
-    /// Nanoseconds per charged unit (`numericWork` + `collectionWork`), when the call
-    /// charged enough for the ratio to mean something.
-    pub fn per_unit_ns(&self) -> Option<f64> {
-        let units = self.usage[1].saturating_add(self.usage[2]);
-        (units >= 10_000).then(|| self.elapsed.as_nanos() as f64 / units as f64)
-    }
-}
-
 /// Checks of the interrupt flag so far, by any thread.
 static CHECKS: AtomicU64 = AtomicU64::new(0);
 
@@ -459,24 +450,6 @@ pub fn calibration_by_word(runs: &[Measured]) -> Vec<(String, f64, String)> {
                 .or_insert((0.0, String::new()));
             if ns > e.0 {
                 *e = (ns, format!("{} {}", r.tool, r.name));
-            }
-        }
-    }
-    let mut rows: Vec<(String, f64, String)> =
-        worst.into_iter().map(|(w, (ns, p))| (w, ns, p)).collect();
-    rows.sort_by(|a, b| b.1.total_cmp(&a.1));
-    rows
-}
-
-/// The calibration table: per Word, the most nanoseconds per charged unit any of its
-/// programs took, with that program.
-pub fn calibration(runs: &[Measured]) -> Vec<(String, f64, String)> {
-    let mut worst: std::collections::BTreeMap<String, (f64, String)> = Default::default();
-    for r in runs.iter().filter(|r| r.tool == "compute") {
-        if let Some(ns) = r.per_unit_ns() {
-            let e = worst.entry(r.word.clone()).or_insert((0.0, String::new()));
-            if ns > e.0 {
-                *e = (ns, r.name.clone());
             }
         }
     }

@@ -264,7 +264,9 @@ fn deeply_nested_blocks_never_recurse_natively() {
         .expect("no native stack overflow or panic");
 }
 
+// Shared with the cost benchmark, which reads more of each measurement than the test.
 #[path = "cost_support.rs"]
+#[allow(dead_code)]
 mod cost_support;
 
 /// The cost fuzzer (docs/reference/pricing-and-limits.md#calibration): programs that make
@@ -335,6 +337,12 @@ fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
             r.name,
             r.outcome
         );
+    }
+    println!(
+        "calibration: per Word, the most ns per unit it charged (calls charging 10,000 or more):"
+    );
+    for (word, ns, program) in cost_support::calibration_by_word(&runs) {
+        println!("  {word:<16} {ns:>8.2} ns/unit  {program}");
     }
     let findings: Vec<String> = runs
         .iter()
