@@ -66,7 +66,7 @@ fn render(tokens: &[Token]) -> String {
         let piece = match t {
             Token::Word(i) => words[usize::from(*i) % words.len()].name.to_string(),
             Token::Int(n) => n.to_string(),
-            Token::Wide(n) => format!("1e{}", u32::from(*n) * 78_900 / u32::from(u16::MAX)),
+            Token::Wide(n) => format!("1e{}", u64::from(*n) * 78_900 / u64::from(u16::MAX)),
             Token::Fraction(n, d) => format!("{n}/{}", u16::from(*d) + 1),
             Token::Text(i) => text(*i),
             Token::Name(i) => NAMES[usize::from(*i) % 8].to_string(),
