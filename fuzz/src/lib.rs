@@ -61,7 +61,10 @@ pub fn assert_json(json: &str) {
         return;
     }
     if let Err(e) = serde_json::from_str::<serde_json::Value>(json) {
-        panic!("an envelope is not JSON ({e}): {}", &json[..json.len().min(200)]);
+        panic!(
+            "an envelope is not JSON ({e}): {}",
+            &json[..json.len().min(200)]
+        );
     }
 }
 
