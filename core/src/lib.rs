@@ -24,7 +24,8 @@ pub use host::{
     check, contract, display, engine, envelope, identity, node, phrasebook, render, suggest,
 };
 pub use runtime::{
-    clauses, code, compile, json, limits, machine, number, numerics, outcome, price, value, word,
+    clauses, code, compile, json, limits, machine, memo, number, numerics, outcome, price, value,
+    word,
 };
 pub use syntax::{lexer, parser};
 

@@ -140,6 +140,7 @@ fn hostile() -> Vec<(String, String)> {
 fn main() {
     ajisai_numerics_gmp::route_allocations();
     memory::install();
+    ajisai_server::host::reaper::install();
     link();
     ajisai_server::host::backend::link();
     let server = AjisaiServer::new(ServerOptions::production());

@@ -13,6 +13,7 @@
 //! This library holds what the runners share: the case model, running a case
 //! through `engine::compute`, and comparing every recorded field of the result.
 
+pub mod cost;
 pub mod eval;
 pub mod programs;
 
@@ -263,9 +264,23 @@ pub fn run(case: &Case) -> Result<ComputeReport, String> {
     })
 }
 
+/// The longest slot display the harness writes whole.
+const DISPLAY_CAP_BYTES: u64 = 1 << 20;
+
+/// A slot's display, or a note of its size when it would be longer than
+/// [`DISPLAY_CAP_BYTES`] (a refused Word's operands may share 2^40 leaves).
+pub fn bounded_display(v: &Value) -> String {
+    let least = ajisai_core::display::display_lower_bound(v);
+    if least > DISPLAY_CAP_BYTES {
+        format!("(a display of at least {least} bytes)")
+    } else {
+        display(v)
+    }
+}
+
 /// A compact description of what a run produced, for mismatch messages.
 pub fn describe(report: &ComputeReport) -> String {
-    let stack = ajisai_core::display::stack_line(&report.stack);
+    let stack = ajisai_core::display::join_slots(report.stack.iter().map(bounded_display));
     match &report.error {
         Some(e) => format!(
             "error:{} ({}) with stack {stack}",
@@ -342,7 +357,7 @@ pub fn compare(expect: &Expect, report: &ComputeReport) -> Vec<String> {
         }
     }
     if let Some(slots) = &expect.stack_display {
-        let got: Vec<String> = report.stack.iter().map(display).collect();
+        let got: Vec<String> = report.stack.iter().map(bounded_display).collect();
         let same = slots.len() == got.len()
             && slots
                 .iter()
@@ -538,9 +553,30 @@ pub fn plugin_interface() -> &'static dyn Numerics {
 
 /// The envelope of `report` as the CLI and MCP server would serialize it, without
 /// host fields (so without the backend): the unit of backend parity.
+/// A stack whose envelope would be longer than [`ENVELOPE_CAP_BYTES`] is fitted into that
+/// many bytes as the server fits its answers (MCP-52, docs/mcp/envelope.md), the same on every backend: the CLI
+/// refuses such a document with `memoryExhausted`, and writing it whole would exhaust the
+/// test machine (a refused Word leaves its operands, which may share 2^40 leaves).
 pub fn envelope(report: &ComputeReport) -> String {
-    compute_json(report, &HostFields::NONE)
+    let meter = ajisai_core::envelope::render_meter(report);
+    let total = ajisai_core::render::slot_sizes_metered(&report.stack, &meter)
+        .map(|sizes| {
+            sizes
+                .iter()
+                .map(|s| s.cost())
+                .fold(0u64, u64::saturating_add)
+        })
+        .unwrap_or(u64::MAX);
+    if total <= ENVELOPE_CAP_BYTES {
+        compute_json(report, &HostFields::NONE)
+    } else {
+        ajisai_core::envelope::compute_json_within(report, ENVELOPE_CAP_BYTES, &HostFields::NONE)
+            .json
+    }
 }
+
+/// The longest envelope [`envelope`] writes whole.
+pub const ENVELOPE_CAP_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Run one case on every backend: the findings of the first, plus any backend whose
 /// envelope differs from the first's (results must be byte-identical across backends).
@@ -576,6 +612,7 @@ fn run_on_every_backend(case: &Case, backends: &[Backend]) -> (Vec<String>, Opti
 }
 
 /// Run every case on every linked numeric backend and collect the failures.
+/// `AJISAI_CASE_TRACE=1` names each case and its source on stderr before it runs.
 pub fn run_all(cases: &[Case]) -> Summary {
     let backends = backends();
     let mut summary = Summary {
@@ -583,7 +620,11 @@ pub fn run_all(cases: &[Case]) -> Summary {
         backends: backends.iter().map(|b| b.label).collect(),
         ..Summary::default()
     };
+    let trace = std::env::var_os("AJISAI_CASE_TRACE").is_some();
     for case in cases {
+        if trace {
+            eprintln!("{}: {}", case.label(), case.program().unwrap_or_default());
+        }
         let (found, blocked) = run_on_every_backend(case, &backends);
         if found.is_empty() {
             continue;

@@ -569,6 +569,7 @@ fn verify_all(what: &str, sources: Vec<Source>) -> (usize, bool, bool) {
     on_big_stack(move || {
         link();
         ajisai_server::host::memory::install();
+        ajisai_server::host::reaper::install();
         let server = AjisaiServer::new(ServerOptions::production());
         let mut problems = Vec::new();
         let (mut stricter, mut suggested, mut run_time_only) = (false, false, 0);
@@ -752,6 +753,7 @@ fn every_evaluation_case_answers_as_expected_through_the_server() {
     let failures = on_big_stack(move || {
         link();
         ajisai_server::host::memory::install();
+        ajisai_server::host::reaper::install();
         let server = AjisaiServer::new(ServerOptions::production());
         let rt = ajisai_server::mcp::startup::version::runtime().expect("a runtime");
         let mut failures = Vec::new();

@@ -184,6 +184,7 @@ fn random_programs_never_panic_and_stay_within_limits() {
     std::panic::set_hook(Box::new(|_| {}));
     ajisai_numerics_gmp::route_allocations();
     memory::install();
+    ajisai_server::host::reaper::install();
     assert!(memory::counting(), "the fuzzer counts allocations");
     let (findings, tally) = on_big_stack(move || fuzz(seed, count));
     std::panic::set_hook(hook);
@@ -261,4 +262,114 @@ fn deeply_nested_blocks_never_recurse_natively() {
         .expect("spawn")
         .join()
         .expect("no native stack overflow or panic");
+}
+
+// Shared with the cost benchmark, which reads more of each measurement than the test.
+#[path = "cost_support.rs"]
+#[allow(dead_code)]
+mod cost_support;
+
+/// The cost fuzzer (docs/reference/pricing-and-limits.md#calibration): programs that make
+/// one Word of the registry walk far more than its operands show (`ajisai_golden::cost`),
+/// each called as the MCP server calls it — `compute`, and for some `check` or
+/// `infer_contracts` too — under the `mcp-local-stdio` profile, its memory account and
+/// the 5 s deadline. No answer may come from the deadline, and no call may hold more
+/// than the memory ceiling plus the allowed overshoot; no wall-clock limit is asserted
+/// (the benchmark `benches/cost.rs` reports the times). Release builds only: a debug
+/// build's engine is too slow to say anything about the deadline.
+/// `AJISAI_COST_PROGRAMS` sets the count (default 300), `AJISAI_COST_SEED` the seed.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "the cost fuzzer runs in release builds (CI runs it)"
+)]
+fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
+    use ajisai_server::mcp::{AjisaiServer, ServerOptions};
+    link();
+    ajisai_server::host::backend::link();
+    ajisai_numerics_gmp::route_allocations();
+    memory::install();
+    ajisai_server::host::reaper::install();
+    cost_support::install_gap_meter();
+    let count: usize = std::env::var("AJISAI_COST_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    let seed: u64 = std::env::var("AJISAI_COST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0xC057);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let runs = on_big_stack(move || {
+        let server = AjisaiServer::new(ServerOptions::production());
+        let mut rng = Rng(seed);
+        let programs = ajisai_golden::cost::programs(&mut rng, count);
+        let mut runs = Vec::new();
+        for (i, p) in programs.iter().enumerate() {
+            for tool in cost_support::tools_for(i) {
+                runs.push(cost_support::measure(
+                    &server,
+                    p,
+                    tool,
+                    std::time::Duration::from_secs(5),
+                ));
+            }
+        }
+        (runs, programs)
+    });
+    std::panic::set_hook(hook);
+    let (runs, programs) = runs;
+    let ceiling = Profile::MCP_LOCAL_STDIO.memory_bytes.unwrap_or(u64::MAX);
+    let mut order: Vec<&cost_support::Measured> = runs.iter().collect();
+    order.sort_by_key(|r| std::cmp::Reverse(r.elapsed));
+    println!(
+        "cost fuzzer: {count} programs (seed {seed}), {} calls; slowest:",
+        runs.len()
+    );
+    for r in order.iter().take(8) {
+        println!(
+            "  {:>8.1} ms {:>6.1} MiB  gap {:>6.2} ms  {} {}: {}",
+            r.elapsed.as_secs_f64() * 1e3,
+            r.peak_bytes as f64 / 1048576.0,
+            r.longest_gap.as_secs_f64() * 1e3,
+            r.tool,
+            r.name,
+            r.outcome
+        );
+    }
+    println!(
+        "calibration: per Word, the most ns per unit it charged (calls charging 10,000 or more):"
+    );
+    for (word, ns, program) in cost_support::calibration_by_word(&runs) {
+        println!("  {word:<16} {ns:>8.2} ns/unit  {program}");
+    }
+    let findings: Vec<String> = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let what = if r.timed_out || r.outcome.starts_with("hostError:timeout") {
+                "answered by the deadline".to_string()
+            } else if r.peak_bytes > ceiling + OVERSHOOT_BYTES {
+                format!(
+                    "held {} bytes, over the ceiling plus {OVERSHOOT_BYTES}",
+                    r.peak_bytes
+                )
+            } else if r.outcome == "panic" || r.outcome.contains("backendFailure") {
+                format!("failed: {}", r.outcome)
+            } else {
+                return None;
+            };
+            let source = programs
+                .iter()
+                .find(|p| p.name == r.name)
+                .map(|p| p.source.chars().take(400).collect::<String>())
+                .unwrap_or_default();
+            Some(format!(
+                "call {i} ({} {}): {what}\n    source: {source}",
+                r.tool, r.name
+            ))
+        })
+        .collect();
+    assert!(findings.is_empty(), "{}", findings.join("\n"));
 }

@@ -9,8 +9,12 @@
 //! is held to byte-identical envelopes: every backend must give the same three
 //! envelopes (parity) and their digest must equal the recorded one. A change that is
 //! meant to change behaviour re-records the file with `AJISAI_SNAPSHOT_RECORD=1` and
-//! says so in its commit message. `AJISAI_SNAPSHOT_TRACE=1` names each program on stderr
-//! before it runs (to find one that hangs).
+//! says so in its commit message. `AJISAI_SNAPSHOT_TRACE=1` names each program and its source on stderr
+//! before it runs (to find one that hangs). `AJISAI_SNAPSHOT_FIGURES=<file>` also writes
+//! each program's compute outcome and `resourceUsage` to that file (`set key outcome steps
+//! numericWork collectionWork`, tab-separated), so a change of pricing can list every
+//! changed case with its old and new figures (`scripts/figures-diff` compares two such
+//! files).
 //!
 //! Every run is held to the MCP memory ceiling, counted by the binaries' allocator (the
 //! fuzzer writes memory bombs): a run that crosses it records `memoryExhausted`, as the
@@ -195,6 +199,24 @@ fn bounded(program: &Program, run: impl FnOnce(&str, &Options) -> String) -> Str
     }
 }
 
+/// `outcome steps numericWork collectionWork` of the compute envelope at the head of
+/// `envelopes` (tab-separated; `memoryExhausted` alone when the run crossed the ceiling).
+fn compute_figures(envelopes: &str) -> String {
+    let compute = envelopes.lines().next().unwrap_or_default();
+    let Ok(v) = serde_json::from_str::<Json>(compute) else {
+        return compute.to_string();
+    };
+    let mut outcome = v["outcome"].as_str().unwrap_or("?").to_string();
+    if let Some(r) = v["error"]["resource"].as_str() {
+        outcome = format!("{outcome}({r})");
+    }
+    let u = &v["resourceUsage"];
+    format!(
+        "{outcome}\t{}\t{}\t{}",
+        u["executionSteps"], u["numericWork"], u["collectionWork"]
+    )
+}
+
 /// The recorded digest of each program, by `set\tkey` (the first line is a comment).
 fn recorded(text: &str) -> BTreeMap<String, String> {
     text.lines()
@@ -227,15 +249,19 @@ fn every_recorded_program_gives_its_recorded_envelopes_on_every_backend() {
         let mut problems = Vec::new();
         let mut set_started = (programs[0].set, std::time::Instant::now());
         let trace = std::env::var_os("AJISAI_SNAPSHOT_TRACE").is_some();
+        let mut figures = std::env::var_os("AJISAI_SNAPSHOT_FIGURES").map(|_| String::new());
         for p in &programs {
             if trace {
-                eprintln!("{} {}", p.set, p.key);
+                eprintln!("{} {}: {}", p.set, p.key, p.source);
             }
             if p.set != set_started.0 {
                 println!("{}: {:.1?}", set_started.0, set_started.1.elapsed());
                 set_started = (p.set, std::time::Instant::now());
             }
             let first = envelopes(p, &backends[0]);
+            if let Some(f) = figures.as_mut() {
+                let _ = writeln!(f, "{}\t{}\t{}", p.set, p.key, compute_figures(&first));
+            }
             for b in &backends[1..] {
                 if envelopes(p, b) != first {
                     problems.push(format!(
@@ -245,6 +271,9 @@ fn every_recorded_program_gives_its_recorded_envelopes_on_every_backend() {
                 }
             }
             digests.push((format!("{}\t{}", p.set, p.key), digest(&first)));
+        }
+        if let (Some(f), Some(path)) = (figures, std::env::var_os("AJISAI_SNAPSHOT_FIGURES")) {
+            std::fs::write(&path, f).expect("the figures file is writable");
         }
         // The vocabulary as hosts publish it (`ajisai://vocabulary`).
         digests.push((

@@ -582,16 +582,22 @@ fn polled_variants_stop_when_interrupted() {
         Ok(Some(num("1/3")))
     );
     assert_eq!(sqrt(2).try_signum(&mut Interrupted), Ok(1));
-    // Unhindered, the polled variants agree with the plain ones.
+    // Unhindered, the polled variants agree with the plain ones. Signs and floors charge
+    // their enclosures (docs/reference/pricing-and-limits.md#numericwork); products only poll
+    // (their price is the Word's, up front).
     let mut free = Counting::default();
     assert_eq!(x.try_signum(&mut free), Ok(x.signum()));
+    assert!(free.total > 0, "a sign's enclosures are charged");
+    let before = free.total;
     assert_eq!(x.try_floor(&mut free), Ok(x.floor()));
+    assert!(free.total > before, "a floor's enclosures are charged");
     assert_eq!(
         x.try_cmp_exact(&num("0"), &mut free),
         Ok(x.cmp_exact(&num("0")))
     );
+    let before = free.total;
     assert_eq!(x.try_mul(&x, &mut free), Ok(x.mul(&x)));
-    assert_eq!(free.total, 0, "signs, floors and products only poll");
+    assert_eq!(free.total, before, "products only poll");
     // The reciprocal charges its products (docs/reference/pricing-and-limits.md#numericwork).
     assert_eq!(num("1").try_div(&x, &mut free), Ok(num("1").div(&x)));
     assert!(free.total > 0, "the reciprocal's products are charged");
@@ -646,4 +652,64 @@ fn square_free_parts_of_huge_prime_powers_come_out_whole() {
     );
     check("6 100000 POW SQRT 6 50000 POW =", "TRUE");
     check("2 262001 POW SQRT 2 131000 POW / ", "sqrt(2)");
+}
+
+/// Decimal conversion split by powers of ten, polled between pieces (the poll gap of
+/// docs/reference/pricing-and-limits.md#calibration), writes what the backend writes.
+#[test]
+fn polled_decimals_are_the_backend_s_decimals() {
+    setup();
+    let ten = Int::from(10i64);
+    let mut cases = vec![Int::ZERO, Int::from(-7i64), ten.pow(4095), ten.pow(4096)];
+    for k in [4096u64, 4097, 8191, 8192, 20_000, 78_913] {
+        let p = ten.pow(k);
+        cases.push(p.clone());
+        cases.push(p.sub(&Int::ONE));
+        cases.push(p.add(&Int::from(12_345i64)).neg());
+        // Zeros in the middle: every low part has leading zeros.
+        cases.push(p.add(&Int::ONE));
+    }
+    cases.push(Int::from(3i64).pow(100_000));
+    for n in cases {
+        let mut out = String::from("x");
+        let mut ticks = 0u64;
+        n.write_decimal_polled::<()>(&mut out, &mut |units| {
+            ticks += units;
+            Ok(())
+        })
+        .expect("never stopped");
+        assert_eq!(out[1..], n.to_string(), "{} bits", n.bit_length());
+        assert!(ticks >= n.limb_count(), "every limb ticks");
+    }
+}
+
+#[test]
+fn a_polled_conversion_stops_when_its_tick_says_so() {
+    setup();
+    let n = Int::from(7i64).pow(60_000);
+    let mut calls = 0;
+    let stopped = n.write_decimal_polled(&mut String::new(), &mut |_| {
+        calls += 1;
+        if calls == 3 {
+            Err("stop")
+        } else {
+            Ok(())
+        }
+    });
+    assert_eq!(stopped, Err("stop"));
+}
+
+#[test]
+fn decimal_digit_bounds_are_exact_or_one_more() {
+    setup();
+    for bits in 1..2000u64 {
+        let low = Int::pow2(bits - 1).to_string().len() as u64;
+        let high = Int::pow2(bits).sub(&Int::ONE).to_string().len() as u64;
+        assert_eq!(
+            ajisai_core::number::int::decimal_digits_bound(bits),
+            high,
+            "{bits}"
+        );
+        assert!(low <= high);
+    }
 }

@@ -17,7 +17,13 @@ use serde_json::{json, Value};
 
 /// A program that runs into the 5 s deadline: comparisons charge no work
 /// (docs/decisions.md), so 20,000 comparisons of 100,000 lanes each fit every limit.
+/// A call that runs until its deadline: a loop, on a server whose work budgets are lifted
+/// ([`UNBOUNDED_WORK`]); under the production profile no program runs that long.
 const UNTIL_DEADLINE: &str = "{ KEEP 5 < LENGTH [ ] BIND [ ] BIND F } 'F' DEF 0 99999 RANGE F";
+
+/// The environment of a test server whose work budgets are lifted (debug builds only:
+/// `ServerOptions::with_test_overrides`).
+const UNBOUNDED_WORK: (&str, &str) = ("AJISAI_TEST_UNBOUNDED_WORK", "1");
 
 /// Calls of every kind of answer.
 fn calls() -> Vec<(&'static str, Value)> {
@@ -230,7 +236,7 @@ async fn over_http_direct_answers_are_rmcp_answers_byte_for_byte() {
 
 #[test]
 fn a_cancelled_direct_call_stops_frees_its_slot_and_is_never_answered() {
-    let mut server = RawServer::spawn_with_args(&["--max-concurrency", "1"], &[]);
+    let mut server = RawServer::spawn_with_args(&["--max-concurrency", "1"], &[UNBOUNDED_WORK]);
     server.initialize();
     server.send_line(
         call_line(
@@ -272,7 +278,7 @@ fn a_cancelled_direct_call_stops_frees_its_slot_and_is_never_answered() {
 
 #[test]
 fn calls_before_initialized_and_duplicates_are_answered_as_before() {
-    let mut server = RawServer::spawn(&[]);
+    let mut server = RawServer::spawn(&[UNBOUNDED_WORK]);
     server.initialize();
     // A duplicate id in flight is refused whichever path the first took.
     server.send_line(

@@ -263,17 +263,42 @@ fn random_value(g: &mut Gen, leaves: &[Value], depth: u32) -> Value {
 fn cost_equals_the_rendered_bytes_of_random_values() {
     let leaves = leaves();
     let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+    // The sizer borrows what it memoizes, so the values outlive it.
+    let values: Vec<Value> = (0..400).map(|_| random_value(&mut g, &leaves, 5)).collect();
     let mut sizer = Sizer::new();
-    for _ in 0..400 {
-        let v = random_value(&mut g, &leaves, 5);
-        let s = sizer.size(&v);
-        assert_eq!(s.cost(), rendered_cost(&v), "{}", display(&v));
+    for v in &values {
+        let s = sizer.size(v);
+        assert_cost_bounds_rendered(s.cost(), v);
         assert_eq!(s.depth, v.depth() as u64);
         // A fresh sizer agrees with the one that memoized earlier values.
-        assert_eq!(Sizer::new().size(&v), s);
+        assert_eq!(Sizer::new().size(v), s);
     }
     for v in &leaves {
-        assert_eq!(cost(v), rendered_cost(v), "{}", display(v));
+        assert_cost_bounds_rendered(cost(v), v);
+    }
+}
+
+/// The bytes an algebraic node's approximation may be overestimated by: its numerator is
+/// sized from an upper bound of |value|·10⁹ (at most one digit too many, plus the sign
+/// and the ten digits of the 10⁹ factor) and its denominator at the bound's ten digits,
+/// without computing it (docs/decisions.md).
+const ALGEBRAIC_SLACK: u64 = 24;
+
+/// `cost` is the rendered bytes of `v` exactly when `v` holds no algebraic Number, and
+/// otherwise at least those bytes and at most [`ALGEBRAIC_SLACK`] more per algebraic node.
+fn assert_cost_bounds_rendered(cost: u64, v: &Value) {
+    let mut node = String::new();
+    write_node(&mut node, v);
+    let algebraic = node.matches("\"approximate\":true").count() as u64;
+    let rendered = rendered_cost(v);
+    if algebraic == 0 {
+        assert_eq!(cost, rendered, "{}", display(v));
+    } else {
+        assert!(
+            rendered <= cost && cost <= rendered + ALGEBRAIC_SLACK * algebraic,
+            "{}: cost {cost}, rendered {rendered}, {algebraic} algebraic nodes",
+            display(v)
+        );
     }
 }
 
@@ -341,6 +366,7 @@ fn huge_shared_values_are_priced_by_their_distinct_structure() {
         interrupted: false,
         usage: Default::default(),
         contract_decls: None,
+        interrupt: None,
     };
     let r = compute_json_fitted(
         &report,
@@ -396,6 +422,7 @@ fn values_deeper_than_the_profile_nesting_are_elided() {
         interrupted: false,
         usage: Default::default(),
         contract_decls: None,
+        interrupt: None,
     };
     let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!((r.kept_slots, r.elided_slots), (2, 1));

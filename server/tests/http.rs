@@ -20,7 +20,13 @@ use std::io::{Read, Write};
 
 /// A program that runs into the 5 s deadline: comparisons charge no work
 /// (docs/decisions.md), so 20,000 comparisons of 100,000 lanes each fit every limit.
+/// A call that runs until its deadline: a loop, on a server whose work budgets are lifted
+/// ([`UNBOUNDED_WORK`]); under the production profile no program runs that long.
 const UNTIL_DEADLINE: &str = "{ KEEP 5 < LENGTH [ ] BIND [ ] BIND F } 'F' DEF 0 99999 RANGE F";
+
+/// The environment of a test server whose work budgets are lifted (debug builds only:
+/// `ServerOptions::with_test_overrides`).
+const UNBOUNDED_WORK: (&str, &str) = ("AJISAI_TEST_UNBOUNDED_WORK", "1");
 
 /// Programs whose envelopes are compared across transports and replicas.
 const PROGRAMS: [&str; 6] = [
@@ -564,7 +570,7 @@ async fn probes_metrics_and_one_log_line_per_request() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_connection_stops_its_call_and_frees_the_slot() {
-    let server = HttpServer::spawn(&["--max-concurrency", "1"], &[]);
+    let server = HttpServer::spawn(&["--max-concurrency", "1"], &[UNBOUNDED_WORK]);
     // A call that would hold the only slot until its 5 s deadline.
     let body = tools_call(json!(1), "compute", json!({"source": UNTIL_DEADLINE}));
     let mut stream = std::net::TcpStream::connect(server.authority()).expect("connects");
@@ -596,7 +602,7 @@ async fn a_dropped_connection_stops_its_call_and_frees_the_slot() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_drains_running_calls_and_exits_0() {
-    let mut server = HttpServer::spawn(&[], &[]);
+    let mut server = HttpServer::spawn(&[], &[UNBOUNDED_WORK]);
     // A keep-alive connection that will ask /readyz while the server drains.
     let mut probe = std::net::TcpStream::connect(server.authority()).expect("connects");
     let ask_ready = "GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n";
@@ -720,7 +726,7 @@ async fn stalled_requests_time_out_and_connections_are_capped() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_wait_queue_is_bounded_and_a_caller_beyond_it_is_refused_at_once() {
     // One slot: eight callers may wait for it (maxWaiting).
-    let server = HttpServer::spawn(&["--max-concurrency", "1"], &[]);
+    let server = HttpServer::spawn(&["--max-concurrency", "1"], &[UNBOUNDED_WORK]);
     let metrics_url = format!("{}/metrics", server.base);
     let until = |needle: &'static str| {
         let url = metrics_url.clone();

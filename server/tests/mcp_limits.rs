@@ -15,6 +15,7 @@ use crate::mcp_support;
 fn count_memory() {
     ajisai_numerics_gmp::route_allocations();
     ajisai_server::host::memory::install();
+    ajisai_server::host::reaper::install();
 }
 
 use ajisai_core::limits::InterruptFlag;
@@ -239,6 +240,39 @@ async fn the_deadline_stops_the_engine_and_frees_the_slot() {
     // The only slot comes back once the interrupted engine has stopped.
     let v = compute(&client, "1 2 ADD").await;
     assert_eq!(v["stackDisplay"], json!(["3/1"]));
+}
+
+/// A call answered by its deadline stops using CPU and gives its slot back within 100 ms,
+/// whatever it was doing (the boundedness issue: a timed-out engine used to run on for
+/// ~100 s, holding its slot). With the budgets lifted, each of these would run for
+/// seconds: a loop, a walk of a shared value, the visits of a higher-order Word, the sign
+/// procedure of a 512-term number, text built in a loop. The one slot must come back
+/// within a 100 ms queue wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_past_its_deadline_gives_its_slot_back_within_100_ms() {
+    count_memory();
+    let x512 = "1 [ 2 3 5 7 11 13 17 19 23 ] 1 { SQRT NEG 1 + * } FOLD 'X' BIND";
+    let programs = [
+        FOREVER.to_string(),
+        "TRUE 'T' BIND 0 99990 RANGE 'V' BIND 0 999 RANGE { V { T } ALL } MAP LENGTH".to_string(),
+        format!("{x512} 0 99990 RANGE {{ X }} MAP 0 <"),
+        "0 99 RANGE 'V' BIND 0 3499 RANGE { V } MAP { KEEP STR 'T' BIND L } 'L' DEF L".to_string(),
+        "'abc,' 'S' BIND { [ S S S S ] JOIN ',' TOKENIZE 'T' BIND L } 'L' DEF L".to_string(),
+    ];
+    for source in &programs {
+        let lifted = u64::MAX / 2;
+        let o = options(1, 100)
+            .with_limit(Limit::WallTimeMs, 200)
+            .with_limit(Limit::ExecutionSteps, lifted)
+            .with_limit(Limit::NumericWork, lifted)
+            .with_limit(Limit::CollectionWork, lifted)
+            .with_limit(Limit::AlgebraicTerms, 10_000);
+        let client = in_process(o).await;
+        let v = compute(&client, source).await;
+        assert_eq!(v["error"]["code"], "timeout", "{source}: {v}");
+        let v = compute(&client, "1 2 ADD").await;
+        assert_eq!(v["stackDisplay"], json!(["3/1"]), "after {source}: {v}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -479,10 +513,12 @@ async fn memory_ceiling_stops_a_call_and_frees_its_slot() {
         limits["limits"]["memoryBytes"], ceiling,
         "the resource shows what is enforced"
     );
-    // A bomb of the shared kind is refused before anything is built.
+    // A bomb of the shared kind is refused by the work its walk would take, before a
+    // byte of its text is written.
     let shared = "{ 'V' BIND [ 1 1 ] { V } MAP } 'D' DEF [ 1 ] D D D D D D D D D D D D D D D D D D D D D D D D D D D D D D STR";
     let v = compute(&client, shared).await;
-    assert_eq!(v["error"]["code"], "memoryExhausted", "{v}");
+    assert_eq!(v["outcome"], "error:resourceLimitExceeded", "{v}");
+    assert_eq!(v["error"]["resource"], "collectionWork", "{v}");
 }
 
 /// Four time bombs answered `timeout`; the engines stop within moments of the deadline,

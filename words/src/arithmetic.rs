@@ -9,14 +9,14 @@
 //! anything is pushed. A refusal at any point leaves the operands where they were.
 
 use crate::lifting::{
-    check_numeric, lift_unary, sum_over_numbers, Broadcast, Ceilings, Names, OPERANDS,
+    check_numeric, lift_unary, sum_over_numbers, walked_nodes, Broadcast, Ceilings, Names, OPERANDS,
 };
 use crate::support::{base, describe};
 use ajisai_core::limits::{Limit, Meter};
 use ajisai_core::number::{Int, Number, Rat};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
-use ajisai_core::price::{binary_charge, measure, measure_number, ArithOp};
-use ajisai_core::value::Value;
+use ajisai_core::price::{self, binary_charge, measure, measure_number, ArithOp};
+use ajisai_core::value::{Pay, Value};
 use ajisai_core::word::{
     ex, Family, FamilyRegistration, Flow, IntPair, IntPairResult, NilPolicy, Tier, WordSpec,
 };
@@ -107,14 +107,15 @@ fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
     // A zero MOD divisor is an argument error (step 4 of docs/reference/errors.md#order-of-checks),
     // so it precedes the charge.
-    if op == Op::Mod && plan.zero_divisor(ctx.meter())? {
+    if op == Op::Mod && plan.zero_divisor(ctx.meter(), Pay::AsYouGo)? {
         return Err(zero_modulus(&b).into());
     }
     let charge = binary_charge(op.priced(), &measure(&a), &measure(&b), plan.lanes());
     ctx.charge_numeric(charge)?;
+    charge_structure(ctx, plan.structure())?;
     // DIV projects: one zero divisor anywhere makes the whole result one NIL
     // (docs/reference/lifting.md).
-    if op == Op::Div && plan.zero_divisor(ctx.meter())? {
+    if op == Op::Div && plan.zero_divisor(ctx.meter(), Pay::Prepaid)? {
         return ctx.finish1(2, Value::Nil(NilReason::DivisionByZero));
     }
     let ceilings = Ceilings::of(ctx.meter());
@@ -181,6 +182,7 @@ const fn int_pair(apply: fn(i64, i64) -> Option<IntPairResult>) -> Option<IntPai
     Some(IntPair {
         apply,
         numeric_work: SMALL_LANE_CHARGE,
+        collection_work: 0,
     })
 }
 
@@ -249,15 +251,46 @@ fn modulo(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     arithmetic(ctx, Op::Mod)
 }
 
-/// A lane function of the unary Words; it may poll the meter.
+/// Charge the values a lifting walks and builds (`collectionWork`, [`price::STRUCTURE`]
+/// each, docs/reference/pricing-and-limits.md#lifting): nothing for single values.
+pub fn charge_structure(ctx: &mut Ctx<'_>, values: u64) -> Result<(), Halt> {
+    if values > 0 {
+        ctx.charge_collection(values.saturating_mul(price::STRUCTURE))?;
+    }
+    Ok(())
+}
+
+/// The values a unary lifting over `x` walks and builds: every value of a Vector twice
+/// (read, then rebuilt), none for a single value.
+pub fn unary_structure(x: &Value) -> u64 {
+    walked_nodes(x).saturating_mul(2)
+}
+
+/// The `numericWork` of a unary Word over `x` (docs/reference/pricing-and-limits.md#lifting):
+/// each lane priced as adding a one-limb rational to it, limbs(x)·P·L, with P = 1 for
+/// rational lanes and 1,024·(terms(x) + 1) for algebraic ones.
+pub fn unary_charge(x: &Value) -> u64 {
+    binary_charge(
+        ArithOp::AddSub,
+        &measure(x),
+        &measure_number(&Number::from(1)),
+        x.leaf_count(),
+    )
+}
+
+/// A lane function of the unary Words; it may charge and tick the meter.
 type UnaryLane = fn(&mut Meter, &Number) -> Result<Number, Halt>;
 
-/// The common path of the unpriced unary Words (FLOOR, ROUND, ABS, NEG).
+/// The common path of the unary Words FLOOR, ROUND, ABS and NEG: the lanes priced as
+/// [`unary_charge`] and the structure as [`charge_structure`], up front; the exact sign
+/// and floor of algebraic lanes charge their own work as it goes.
 fn unary(ctx: &mut Ctx<'_>, f: UnaryLane) -> Result<Flow, Halt> {
     let word = ctx.word_name();
     ctx.need(1)?;
     let x = ctx.peek(0).clone();
     check_numeric(word, "its operand", &x)?;
+    ctx.charge_numeric(unary_charge(&x))?;
+    charge_structure(ctx, unary_structure(&x))?;
     let ceilings = Ceilings::of(ctx.meter());
     let result = lift_unary(word, &x, ctx.meter(), |m, n| Ok(ceilings.admit(f(m, n)?)?))?;
     ctx.finish1(1, result)
@@ -286,6 +319,10 @@ fn select(ctx: &mut Ctx<'_>, take_right: Ordering) -> Result<Flow, Halt> {
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
     plan.check_expansion(ctx.meter())?;
+    // Each lane is an exact comparison, priced as SUB (docs/reference/pricing-and-limits.md#comparisons).
+    let charge = binary_charge(ArithOp::AddSub, &measure(&a), &measure(&b), plan.lanes());
+    ctx.charge_numeric(charge)?;
+    charge_structure(ctx, plan.structure())?;
     let result = plan.build(ctx.meter(), |m, x, y| {
         let pick = if y.try_cmp_exact(x, m)? == take_right {
             y
@@ -340,6 +377,7 @@ fn quantize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         binary_charge(ArithOp::Mul, &mx, &md, 1).saturating_add(mx.limbs.saturating_mul(md.limbs))
     });
     ctx.charge_numeric(charge)?;
+    charge_structure(ctx, unary_structure(&x))?;
     let ceilings = Ceilings::of(ctx.meter());
     let result = lift_unary("QUANTIZE", &x, ctx.meter(), |m, n| {
         let scaled = n.try_mul(&dn, m)?;
@@ -394,6 +432,7 @@ fn sum(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             plan.lanes(),
         );
         ctx.charge_numeric(charge)?;
+        charge_structure(ctx, plan.structure())?;
         let next = plan.build(ctx.meter(), |_, x, y| Ok(ceilings.admit(x.add(y))?))?;
         total = next;
     }

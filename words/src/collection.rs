@@ -5,40 +5,36 @@
 //! as one. Every element copy, order comparison and equality probe is paid for
 //! in `collectionWork` exactly as docs/reference/pricing-and-limits.md prices it: up front once
 //! every check has passed, except for the scans of UNIQUE, TALLY and GROUP, which pay per element
-//! as they go and report how far they got when a charge is refused. Loops poll the host's interrupt
-//! flag at least every 4096 element operations. FILL, RESHAPE and ZIP (the same family) live in
-//! [`crate::tensor`].
+//! as they go and report how far they got when a charge is refused. Every element operation ticks
+//! the meter, which checks the host's interrupt flag a check's worth of work at a time. FILL,
+//! RESHAPE and ZIP (the same family) live in [`crate::tensor`].
 
 use crate::support::{base, describe, integer_operand, vector_operand};
 use ajisai_core::limits::{exceeded, Limit, Meter};
 use ajisai_core::number::{Int, Number};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::price::{self, GENERATED_ELEMENT};
-use ajisai_core::value::{Value, Vector};
+use ajisai_core::value::{equal_metered, short_int_text, Pay, Value, Vector};
 use ajisai_core::word::{
     ex, Arity, Family, FamilyRegistration, Flow, NilPolicy, StaticEffect, Tier, WordSpec,
 };
 use ajisai_core::{Ctx, Halt};
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
-/// Element operations between two polls of the interrupt flag.
-pub(crate) const POLL_EVERY: usize = 4096;
+/// Elements cloned between two ticks of the meter.
+const CLONE_CHUNK: usize = 256;
 
-/// Poll the interrupt flag on every [`POLL_EVERY`]-th element operation `i`.
+/// Count one element operation (paid up front) toward the meter's next check.
 #[inline]
-pub(crate) fn tick(meter: &Meter, i: usize) -> Result<(), Halt> {
-    if i % POLL_EVERY == POLL_EVERY - 1 {
-        meter.poll()?;
-    }
-    Ok(())
+pub(crate) fn tick(meter: &Meter) -> Result<(), Halt> {
+    meter.tick(1)
 }
 
-/// Clone `items` into a new element list, polling as it goes.
+/// Clone `items` into a new element list, ticking as it goes.
 pub(crate) fn clone_polled(meter: &Meter, items: &[Value]) -> Result<Vec<Value>, Halt> {
     let mut out = Vec::with_capacity(items.len());
-    for chunk in items.chunks(POLL_EVERY) {
-        meter.poll()?;
+    for chunk in items.chunks(CLONE_CHUNK) {
+        meter.tick(chunk.len() as u64)?;
         out.extend_from_slice(chunk);
     }
     Ok(out)
@@ -170,8 +166,8 @@ fn get(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         Selection::Many(ps) => {
             let meter = ctx.meter();
             let mut out = Vec::with_capacity(ps.len());
-            for (i, p) in ps.into_iter().enumerate() {
-                tick(meter, i)?;
+            for p in ps {
+                tick(meter)?;
                 out.push(pick(p));
             }
             Value::vector(out)
@@ -199,10 +195,14 @@ fn take(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let len = v.len();
     let k = n.to_i64().filter(|k| k.unsigned_abs() <= len as u64).ok_or_else(|| {
         err::invalid_argument(if len == 0 {
-            format!("TAKE count {n} is out of range: the Vector is empty, so the count must be 0")
+            format!(
+                "TAKE count {} is out of range: the Vector is empty, so the count must be 0",
+                short_int_text(&n)
+            )
         } else {
             format!(
-                "TAKE count {n} is out of range: the Vector has {len} element{}, so the count must lie between -{len} and {len}",
+                "TAKE count {} is out of range: the Vector has {len} element{}, so the count must lie between -{len} and {len}",
+                short_int_text(&n),
                 if len == 1 { "" } else { "s" }
             )
         })
@@ -285,9 +285,7 @@ fn collect(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let n = n as usize;
     let mut items = Vec::with_capacity(n);
     for i in (1..=n).rev() {
-        if i % POLL_EVERY == 0 {
-            ctx.meter().poll()?;
-        }
+        ctx.meter().tick(1)?;
         items.push(ctx.peek(i).clone());
     }
     let w = Vector::new(items);
@@ -412,14 +410,14 @@ fn range(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         // Every element lies between start and end, so it fits i128 when the bounds fit i64.
         (Some(s), Some(d)) if end.to_i64().is_some() => {
             for k in 0..n {
-                tick(meter, k)?;
+                tick(meter)?;
                 out.push(Value::num(Int::from(s as i128 + k as i128 * d as i128)));
             }
         }
         _ => {
             let mut x = start;
-            for k in 0..n {
-                tick(meter, k)?;
+            for _ in 0..n {
+                tick(meter)?;
                 let next = x.add(&step);
                 out.push(Value::num(x));
                 x = next;
@@ -460,23 +458,17 @@ fn sort_charge(v: &Vector) -> u64 {
         .saturating_add(times(n, copy))
 }
 
-/// Sort `0..n` stably by `cmp` (a bottom-up merge sort that polls the interrupt
-/// flag every [`POLL_EVERY`] comparisons; a total order is never assumed of the
-/// comparator for memory safety, so nothing here can panic).
+/// Sort `0..n` stably by `cmp` (a bottom-up merge sort; every comparison ticks the
+/// meter, and `cmp` may charge it — an algebraic comparison's sign procedure does; a
+/// total order is never assumed of the comparator for memory safety, so nothing here can
+/// panic).
 fn stable_order(
     n: usize,
-    meter: &Meter,
-    mut cmp: impl FnMut(usize, usize) -> Ordering,
+    meter: &mut Meter,
+    mut cmp: impl FnMut(&mut Meter, usize, usize) -> Result<Ordering, Halt>,
 ) -> Result<Vec<usize>, Halt> {
     const RUN: usize = 16;
-    let mut ops = 0usize;
-    let mut counted = |meter: &Meter| -> Result<(), Halt> {
-        ops += 1;
-        if ops % POLL_EVERY == 0 {
-            meter.poll()?;
-        }
-        Ok(())
-    };
+    let counted = |meter: &mut Meter| -> Result<(), Halt> { meter.tick(1) };
     let mut a: Vec<usize> = (0..n).collect();
     for start in (0..n).step_by(RUN) {
         let end = (start + RUN).min(n);
@@ -485,7 +477,7 @@ fn stable_order(
             let mut j = i;
             while j > start {
                 counted(meter)?;
-                if cmp(a[j - 1], x) != Ordering::Greater {
+                if cmp(meter, a[j - 1], x)? != Ordering::Greater {
                     break;
                 }
                 a[j] = a[j - 1];
@@ -505,7 +497,7 @@ fn stable_order(
                 continue;
             }
             counted(meter)?;
-            if cmp(a[mid - 1], a[mid]) != Ordering::Greater {
+            if cmp(meter, a[mid - 1], a[mid])? != Ordering::Greater {
                 // Already in order: a common case worth skipping the merge for.
                 buf[lo..hi].copy_from_slice(&a[lo..hi]);
                 continue;
@@ -513,7 +505,7 @@ fn stable_order(
             let (mut i, mut j, mut k) = (lo, mid, lo);
             while i < mid && j < hi {
                 counted(meter)?;
-                if cmp(a[j], a[i]) == Ordering::Less {
+                if cmp(meter, a[j], a[i])? == Ordering::Less {
                     buf[k] = a[j];
                     j += 1;
                 } else {
@@ -533,16 +525,19 @@ fn stable_order(
 }
 
 /// The stable ascending permutation of `nums` under exact numeric order.
-fn sorted_permutation(meter: &Meter, nums: &[&Number]) -> Result<Vec<usize>, Halt> {
+fn sorted_permutation(meter: &mut Meter, nums: &[&Number]) -> Result<Vec<usize>, Halt> {
     // Machine integers compare as plain keys; everything else exactly (rationals
-    // without allocation when their parts fit a machine word).
+    // without allocation when their parts fit a machine word; an algebraic comparison
+    // charges its sign procedure as it goes).
     let small: Option<Vec<i64>> = nums
         .iter()
         .map(|n| n.as_int().and_then(Int::to_i64))
         .collect();
     match small {
-        Some(keys) => stable_order(nums.len(), meter, |a, b| keys[a].cmp(&keys[b])),
-        None => stable_order(nums.len(), meter, |a, b| nums[a].cmp_exact(nums[b])),
+        Some(keys) => stable_order(nums.len(), meter, |_, a, b| Ok(keys[a].cmp(&keys[b]))),
+        None => stable_order(nums.len(), meter, |m, a, b| {
+            nums[a].try_cmp_exact(nums[b], m)
+        }),
     }
 }
 
@@ -553,8 +548,8 @@ fn sort(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let meter = ctx.meter();
     let perm = sorted_permutation(meter, &nums)?;
     let mut out = Vec::with_capacity(perm.len());
-    for (k, i) in perm.into_iter().enumerate() {
-        tick(meter, k)?;
+    for i in perm {
+        tick(meter)?;
         out.push(v.items()[i].clone());
     }
     ctx.finish1(1, Value::vector(out))
@@ -567,8 +562,8 @@ fn order(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let meter = ctx.meter();
     let perm = sorted_permutation(meter, &nums)?;
     let mut out = Vec::with_capacity(perm.len());
-    for (k, i) in perm.into_iter().enumerate() {
-        tick(meter, k)?;
+    for i in perm {
+        tick(meter)?;
         out.push(count_value(i));
     }
     ctx.finish1(1, Value::vector(out))
@@ -586,22 +581,37 @@ struct Distinct {
 
 /// Scan `keys`, paying probe(keys) + 16 before each element is examined and
 /// copy(keys) before each first occurrence is kept. Hashing only speeds up the
-/// lookup; the order observed is that of first occurrence.
+/// lookup (the hash of a Vector is cached per distinct Vector, a String's is read to its
+/// end, which probe prices); candidates with the same hash are compared through the
+/// meter, paid by the probe. The order observed is that of first occurrence.
 fn distinct(ctx: &mut Ctx<'_>, keys: &Vector) -> Result<Distinct, Halt> {
+    use std::hash::{BuildHasher, BuildHasherDefault};
     let (probe, copy) = price::probe_and_copy(keys);
     let examine = probe.saturating_add(16);
     let total = keys.len();
-    let mut seen: HashMap<&Value, usize> = HashMap::new();
-    let mut first = Vec::new();
+    let hasher = BuildHasherDefault::<std::hash::DefaultHasher>::default();
+    let mut seen: ajisai_core::memo::Memo<u64, Vec<usize>> = Default::default();
+    let mut first: Vec<usize> = Vec::new();
     let mut class = Vec::with_capacity(total);
-    for (i, x) in keys.items().iter().enumerate() {
+    let items = keys.items();
+    for (i, x) in items.iter().enumerate() {
         charge_running(ctx, examine, i, total)?;
-        let rank = match seen.get(x) {
-            Some(&r) => r,
+        let h = hasher.hash_one(x);
+        let mut rank = None;
+        if let Some(candidates) = seen.get(&h) {
+            for &r in candidates {
+                if equal_metered(x, &items[first[r]], ctx.meter(), Pay::Prepaid)? {
+                    rank = Some(r);
+                    break;
+                }
+            }
+        }
+        let rank = match rank {
+            Some(r) => r,
             None => {
                 charge_running(ctx, copy, i, total)?;
                 let r = first.len();
-                seen.insert(x, r);
+                seen.entry(h).or_default().push(r);
                 first.push(i);
                 r
             }
@@ -659,8 +669,8 @@ fn group(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let d = distinct(ctx, &keys)?;
     let mut groups: Vec<Vec<Value>> = vec![Vec::new(); d.first.len()];
     let meter = ctx.meter();
-    for (i, (&c, x)) in d.class.iter().zip(values.items()).enumerate() {
-        tick(meter, i)?;
+    for (&c, x) in d.class.iter().zip(values.items()) {
+        tick(meter)?;
         groups[c].push(x.clone());
     }
     ctx.finish1(
@@ -679,9 +689,9 @@ fn put(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let len = v.len();
     let at = resolve_index(&i, len).ok_or_else(|| {
         err::invalid_argument(if len == 0 {
-            format!("PUT index {i} names no element: the Vector is empty")
+            format!("PUT index {} names no element: the Vector is empty", short_int_text(&i))
         } else {
-            format!("PUT index {i} names no element: the Vector has {len} element{}, so the index must lie between -{len} and {}", if len == 1 { "" } else { "s" }, len - 1)
+            format!("PUT index {} names no element: the Vector has {len} element{}, so the index must lie between -{len} and {}", short_int_text(&i), if len == 1 { "" } else { "s" }, len - 1)
         })
     })?;
     ctx.charge_collection(times(len, price::copy(&v)))?;
@@ -698,8 +708,8 @@ fn index_of(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let meter = ctx.meter();
     let mut found = None;
     for (i, e) in v.items().iter().enumerate() {
-        tick(meter, i)?;
-        if *e == x {
+        tick(meter)?;
+        if equal_metered(e, &x, meter, Pay::Prepaid)? {
             found = Some(i);
             break;
         }

@@ -9,16 +9,20 @@
 use crate::lifting::{Broadcast, OPERANDS};
 use crate::support::base;
 use ajisai_core::outcome::ErrorCategory;
-use ajisai_core::value::Value;
+use ajisai_core::price::{binary_charge, measure, measure_number, ArithOp};
+use ajisai_core::value::{equal_metered, Pay, Value};
 use ajisai_core::word::{
     ex, Family, FamilyRegistration, Flow, IntPair, IntPairResult, Tier, WordSpec,
 };
 use ajisai_core::{Ctx, Halt};
 use std::cmp::Ordering;
 
+/// EQ and NEQ: value equality, charged as it compares
+/// (docs/reference/pricing-and-limits.md#comparisons: one unit a pair of values compared).
 fn equality(ctx: &mut Ctx<'_>, want_equal: bool) -> Result<Flow, Halt> {
     let ops = ctx.operands(2)?;
-    let same = ops[0] == ops[1];
+    let (a, b) = (ops[0].clone(), ops[1].clone());
+    let same = equal_metered(&a, &b, ctx.meter(), Pay::AsYouGo)?;
     ctx.finish1(2, Value::Bool(same == want_equal))
 }
 
@@ -31,6 +35,9 @@ fn neq(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 }
 
 /// Broadcast `a b` and answer each lane with whether its order is one of `accept`.
+/// Every lane is an exact comparison, priced as SUB up front
+/// (docs/reference/pricing-and-limits.md#comparisons); an algebraic lane's sign
+/// procedure charges its products as it goes.
 fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Halt> {
     let ops = ctx.operands(2)?;
     if let [Value::Number(x), Value::Number(y)] = ops {
@@ -38,12 +45,13 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
             // Rationals with i64 parts (denominators positive): cross products in
             // i128 decide the order exactly.
             let order = (i128::from(n1) * i128::from(d2)).cmp(&(i128::from(n2) * i128::from(d1)));
-            ctx.meter().poll()?;
+            ctx.charge_numeric(COMPARE_SMALL)?;
             return ctx.finish1(2, Value::Bool(accept(order)));
         }
         // The one lane of a broadcast of two single Numbers, without building it.
         let (x, y) = (x.clone(), y.clone());
-        ctx.meter().poll()?;
+        let charge = binary_charge(ArithOp::AddSub, &measure_number(&x), &measure_number(&y), 1);
+        ctx.charge_numeric(charge)?;
         let order = x.try_cmp_exact(&y, ctx.meter())?;
         return ctx.finish1(2, Value::Bool(accept(order)));
     }
@@ -51,18 +59,34 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
     let word = ctx.word_name();
     let plan = Broadcast::plan(word, OPERANDS, &a, &b)?;
     plan.check_expansion(ctx.meter())?;
+    let charge = binary_charge(ArithOp::AddSub, &measure(&a), &measure(&b), plan.lanes());
+    ctx.charge_numeric(charge)?;
+    crate::arithmetic::charge_structure(ctx, plan.structure())?;
     let result = plan.build(ctx.meter(), |m, x, y| {
         Ok(Value::Bool(accept(x.try_cmp_exact(y, m)?)))
     })?;
     ctx.finish1(2, result)
 }
 
-/// The machine's shortcut (see [`IntPair`]) of a comparison of two integers that fit
-/// `i64`: the exact answer, with no charge (the general path charges none either).
+/// What comparing two one-limb rationals costs: the SUB price 1·1·1·1.
+const COMPARE_SMALL: u64 = 1;
+
+/// The machine's shortcut (see [`IntPair`]) of an ordering of two integers that fit
+/// `i64`: the exact answer, charged as the general path charges it.
 const fn int_pair(apply: fn(i64, i64) -> Option<IntPairResult>) -> Option<IntPair> {
     Some(IntPair {
         apply,
+        numeric_work: COMPARE_SMALL,
+        collection_work: 0,
+    })
+}
+
+/// The shortcut of EQ and NEQ on two integers that fit `i64`: one pair compared.
+const fn equality_pair(apply: fn(i64, i64) -> Option<IntPairResult>) -> Option<IntPair> {
+    Some(IntPair {
+        apply,
         numeric_work: 0,
+        collection_work: 1,
     })
 }
 
@@ -120,7 +144,7 @@ pub const EQ: WordSpec = WordSpec {
         ex("[ 1 2 ] [ 1 2 ] =", "TRUE"),
         ex("1 NIL =", "NIL (nil:literal)"),
     ],
-    int_pair: int_pair(eq_pair),
+    int_pair: equality_pair(eq_pair),
     ..base("EQ", Family::Comparison, 2, 1, eq)
 };
 
@@ -137,7 +161,7 @@ pub const NEQ: WordSpec = WordSpec {
         ex("[ 1 2 ] [ 1 3 ] NEQ", "TRUE"),
         ex("1 NIL NEQ", "NIL (nil:literal)"),
     ],
-    int_pair: int_pair(neq_pair),
+    int_pair: equality_pair(neq_pair),
     ..base("NEQ", Family::Comparison, 2, 1, neq)
 };
 

@@ -35,8 +35,8 @@ fn exec(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         )
         .into());
     }
-    ctx.compile(b)?;
     let block = b.clone();
+    ctx.compile(&block)?;
     ctx.pop();
     Ok(Flow::Run(Run {
         block,

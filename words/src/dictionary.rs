@@ -8,6 +8,7 @@ use crate::support::{base, describe};
 use ajisai_core::code::normalize;
 use ajisai_core::machine::is_name_lexeme;
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
+use ajisai_core::price::text_units;
 use ajisai_core::value::Value;
 use ajisai_core::word::{
     ex, registry, Family, FamilyRegistration, Flow, NilPolicy, Purity, Role, WordSpec,
@@ -60,6 +61,11 @@ fn bind(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             .into())
         }
     };
+    // Reading each name to check it (docs/reference/pricing-and-limits.md#dictionary).
+    let read = written.iter().fold(0u64, |acc, w| {
+        acc.saturating_add(text_units(w.len() as u64).max(1))
+    });
+    ctx.charge_collection(read)?;
     let mut normalized = Vec::with_capacity(written.len());
     for w in &written {
         let n = checked_name("BIND", w)?;
@@ -127,7 +133,15 @@ fn def(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         .into());
     };
     let (name, body) = (name.clone(), body.clone());
+    // Reading the name, the body (for its dependencies) and, on a redefinition, every
+    // Word's dependencies (docs/reference/pricing-and-limits.md#dictionary).
+    ctx.charge_collection(text_units(name.len() as u64).max(1))?;
     let normalized = checked_name("DEF", &name)?;
+    let redefinition = ctx
+        .dictionary()
+        .get(&normalized)
+        .map_or(0, |_| ctx.dictionary().search_units());
+    ctx.charge_collection(text_units(body.written_len()).saturating_add(redefinition))?;
     if ctx.is_bound_visible(&normalized) {
         return Err(err::dictionary(format!(
             "DEF: {name} is bound in this frame; a name cannot be both a Word and a binding"
@@ -147,6 +161,8 @@ fn del(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         .into());
     };
     let name = name.clone();
+    let search = ctx.dictionary().search_units();
+    ctx.charge_collection(text_units(name.len() as u64).max(1).saturating_add(search))?;
     let normalized = checked_name("DEL", &name)?;
     ctx.dictionary_mut().delete(&normalized)?;
     ctx.finish(1, [])

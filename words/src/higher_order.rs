@@ -16,6 +16,7 @@
 use crate::support::{base, describe};
 use ajisai_core::code::Block;
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
+use ajisai_core::price;
 use ajisai_core::value::{Value, Vector};
 use ajisai_core::word::{
     ex, ex_prints, Family, FamilyRegistration, FieldRule, Flow, NilPolicy, Purity, Resume, Tier,
@@ -98,9 +99,12 @@ struct Walk {
 }
 
 impl Walk {
-    /// Push the current element's frame contents at `base` and ask for the block.
+    /// Push the current element's frame contents at `base` and ask for the block, after
+    /// charging the visit (docs/reference/pricing-and-limits.md#collectionwork: a visit costs
+    /// the same whatever the block holds, so a block of no Words is not free).
     fn visit(self: Box<Self>, ctx: &mut Ctx<'_>, base: usize) -> Result<Flow, Halt> {
         debug_assert_eq!(ctx.stack_len(), base);
+        ctx.charge_collection(price::VISIT)?;
         if self.kind == Kind::Fold {
             ctx.push(self.acc.clone());
         }

@@ -11,13 +11,15 @@
 //! Encoding writes compact JSON, numbers as exact decimals only; a value with no
 //! exact JSON form encodes to `NIL(invalidEncoding)` as a whole.
 
+use crate::lifting::Settle;
 use crate::support::{base, describe};
 use ajisai_core::json::write_str;
-use ajisai_core::limits::{exceeded, grow_vec};
+use ajisai_core::limits::{exceeded, grow, grow_vec, Meter};
 use ajisai_core::number::literal::{build_scaled, BuildError};
 use ajisai_core::number::{Int, Number};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
-use ajisai_core::value::{LeafKinds, Value};
+use ajisai_core::price::{self, text_units, GENERATED_ELEMENT};
+use ajisai_core::value::{LeafKinds, Pay, Value};
 use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
 use ajisai_core::{Ctx, Halt, Limit, Profile};
 use std::sync::Arc;
@@ -259,19 +261,22 @@ impl<'t> Reader<'t> {
     }
 }
 
-/// Decode one JSON text (RFC 8259) into Ajisai values under `profile`'s limits.
+/// Decode one JSON text (RFC 8259) into Ajisai values under `profile`'s limits, on a
+/// meter of its own (tests and tools; the Word decodes on the run's meter).
 pub fn decode(text: &str, profile: &Profile) -> Result<Value, DecodeError> {
-    decode_polled(text, profile, &mut || Ok(()))
+    decode_metered(text, &mut Meter::new(profile.clone()))
 }
 
-/// [`decode`], calling `poll` every few thousand values so a host can stop the reading
-/// of a huge text.
-pub fn decode_polled(
-    text: &str,
-    profile: &Profile,
-    poll: &mut dyn FnMut() -> Result<(), Halt>,
-) -> Result<Value, DecodeError> {
-    let mut values = 0u32;
+/// [`decode`] through `meter` (docs/reference/pricing-and-limits.md#text): the text's read
+/// is charged up front (⌈bytes/8⌉ of `collectionWork`), then each value built (17, as for
+/// the generative Words) and each number's decimal conversion (its
+/// [`Number::decimal_price`] in `numericWork`) as they are made.
+pub fn decode_metered(text: &str, meter: &mut Meter) -> Result<Value, DecodeError> {
+    meter
+        .charge_collection(text_units(text.len() as u64))
+        .map_err(halted)?;
+    let profile = meter.profile().clone();
+    let mut built = Settle::new(Pay::AsYouGo);
     let mut r = Reader {
         b: text.as_bytes(),
         text,
@@ -284,11 +289,7 @@ pub fn decode_polled(
     // Levels of the value currently open: each array or object, and each member's pair.
     let mut depth: u64 = 0;
     'value: loop {
-        values += 1;
-        if values >= 4096 {
-            values = 0;
-            poll().map_err(DecodeError::Halted)?;
-        }
+        built.add(meter, GENERATED_ELEMENT).map_err(halted)?;
         r.skip_ws();
         let mut value = match r.peek() {
             None => return invalid(r.i, "expected a value"),
@@ -323,7 +324,16 @@ pub fn decode_polled(
             Some(b't') => r.literal(b"true", Value::Bool(true))?,
             Some(b'f') => r.literal(b"false", Value::Bool(false))?,
             Some(b'n') => r.literal(b"null", Value::Nil(NilReason::Literal))?,
-            Some(b'-' | b'0'..=b'9') => r.number()?,
+            Some(b'-' | b'0'..=b'9') => {
+                let n = r.number()?;
+                if let Value::Number(x) = &n {
+                    let price = x.decimal_price();
+                    if price > 0 {
+                        meter.charge_numeric(price).map_err(halted)?;
+                    }
+                }
+                n
+            }
             Some(_) => return invalid(r.i, "expected a value"),
         };
         // A value is complete: hand it to its container, closing containers as they end.
@@ -334,6 +344,7 @@ pub fn decode_polled(
                     if r.i != r.b.len() {
                         return invalid(r.i, "trailing content after the JSON value");
                     }
+                    built.finish(meter).map_err(halted)?;
                     return Ok(value);
                 }
                 Some(Open::Array(items)) => {
@@ -383,15 +394,21 @@ pub fn decode_polled(
     }
 }
 
+/// A halt met while decoding (a limit of the meter, or the host's interrupt).
+fn halted(h: Halt) -> DecodeError {
+    match h {
+        Halt::Error(e) => DecodeError::Limit(e),
+        other => DecodeError::Halted(other),
+    }
+}
+
 fn json_decode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.need(1)?;
     let result = match ctx.peek(0) {
         nil @ Value::Nil(_) => nil.clone(),
         Value::Str(s) => {
             let s = s.clone();
-            let profile = ctx.profile().clone();
-            let meter = ctx.meter();
-            match decode_polled(&s, &profile, &mut || meter.poll()) {
+            match decode_metered(&s, ctx.meter()) {
                 Ok(v) => v,
                 Err(DecodeError::Invalid(..)) => Value::Nil(NilReason::InvalidEncoding),
                 Err(DecodeError::Limit(e)) => return Err(e.into()),
@@ -410,37 +427,37 @@ fn json_decode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 }
 
 /// The exact decimal of a rational whose reduced denominator is 2^a·5^b, with the
-/// fewest fraction digits; `None` for any other Number.
-fn decimal(n: &Number) -> Option<String> {
-    let r = n.as_rat()?;
+/// fewest fraction digits; `None` for any other Number. Its digits are converted a
+/// piece at a time, ticking `meter` (their price was charged before).
+fn decimal(n: &Number, meter: &Meter) -> Result<Option<String>, Halt> {
+    let Some(r) = n.as_rat() else {
+        return Ok(None);
+    };
+    let mut tick = |units| meter.tick(units);
+    let mut out = String::new();
     if let Some(i) = r.to_int() {
-        return Some(i.to_string());
+        i.write_decimal_polled(&mut out, &mut tick)?;
+        return Ok(Some(out));
     }
     let d = r.denom();
     let a = d.trailing_zeros();
-    let mut odd = d.div_exact(&Int::pow2(a));
-    let mut b: u64 = 0;
-    // Strip fives 27 at a time (5^27 < 2^63), then singly.
-    let five27 = Int::Small(5i64.pow(27));
-    let five = Int::Small(5);
-    for (step, k) in [(&five27, 27u64), (&five, 1u64)] {
-        loop {
-            let (q, rem) = odd.div_rem(step);
-            if !rem.is_zero() {
-                break;
-            }
-            odd = q;
-            b += k;
-        }
-    }
-    if !odd.is_one() {
-        return None;
-    }
+    tick(d.limb_count())?;
+    let odd = d.div_exact(&Int::pow2(a));
+    let Some(b) = power_of_five(&odd, &mut tick)? else {
+        return Ok(None);
+    };
     let k = a.max(b);
-    let scaled = r.numer().abs().shl(k - a).mul(&five.pow(k - b));
-    let digits = scaled.to_string();
+    tick(
+        r.numer()
+            .limb_count()
+            .saturating_add(odd.limb_count())
+            .saturating_mul(2),
+    )?;
+    let scaled = r.numer().abs().shl(k - a).mul(&Int::Small(5).pow(k - b));
+    let mut digits = String::new();
+    scaled.write_decimal_polled(&mut digits, &mut tick)?;
     let k = k as usize;
-    let mut out = String::with_capacity(digits.len() + 3);
+    grow(&mut out, digits.len() + k + 3);
     if r.signum() < 0 {
         out.push('-');
     }
@@ -454,7 +471,36 @@ fn decimal(n: &Number) -> Option<String> {
         out.push('.');
         out.push_str(frac);
     }
-    Some(out)
+    Ok(Some(out))
+}
+
+/// floor(log₅ 2 · 2^64).
+const LOG5_2_FIXED: u128 = 0x6e40_d1a4_143d_cb94;
+
+/// `Some(b)` when `odd` (> 0) is 5^b. 5^b has ⌊b·log₂5⌋ + 1 bits, so b is ⌊bits·log₅2⌋
+/// or one less (checked for every b below 20,000 and far beyond the widest integer): one
+/// or two powers computed and compared, where dividing by five until a remainder showed
+/// took thousands of passes over the number.
+fn power_of_five(
+    odd: &Int,
+    tick: &mut dyn FnMut(u64) -> Result<(), Halt>,
+) -> Result<Option<u64>, Halt> {
+    if odd.is_one() {
+        return Ok(Some(0));
+    }
+    let bits = odd.bit_length();
+    let guess = ((u128::from(bits) * LOG5_2_FIXED) >> 64) as u64;
+    for b in [guess, guess.saturating_sub(1)] {
+        tick(odd.limb_count().saturating_mul(2))?;
+        let power = Int::Small(5).pow(b);
+        if power == *odd {
+            return Ok(Some(b));
+        }
+        if power.bit_length() < bits {
+            break;
+        }
+    }
+    Ok(None)
 }
 
 /// Why a value did not encode.
@@ -473,17 +519,58 @@ enum Task<'v> {
     Remember(usize, usize),
 }
 
+/// Bytes of a recurring Vector's text copied between two ticks of the meter.
+const COPY_CHUNK_BYTES: usize = 64 * 1024;
+
 /// Vectors with at least this many leaves are encoded once and copied where they recur.
 const REMEMBERED_LEAVES: u64 = 16;
 
-/// The compact JSON text of `v`. Every CodeBlock is found before any number is
-/// judged, so a block anywhere decides over an inexact number anywhere.
-/// `poll(0)` is called now and then so a host interrupt can stop a huge walk, and
-/// `poll(n)` before `n` more bytes are reserved at once (a recurring Vector's copy).
-pub fn encode(
-    v: &Value,
-    mut poll: impl FnMut(u64) -> Result<(), Halt>,
-) -> Result<Result<String, EncodeError>, Halt> {
+/// What writing the exact decimal of `n` costs in `numericWork`
+/// (docs/reference/pricing-and-limits.md#text): an integer its [`Number::decimal_price`];
+/// a fraction the decimal price of the integer its digits come from, numerator·2^i·5^j,
+/// taken at its widest (bits(numerator) + ⌈7·bits(denominator)/3⌉), 0 when that fits a
+/// machine word. Inexact numbers are refused before any conversion.
+pub fn decimal_price(n: &Number) -> u64 {
+    let Some(r) = n.as_rat() else { return 0 };
+    if r.to_int().is_some() {
+        return n.decimal_price();
+    }
+    let bits = r
+        .numer()
+        .bit_length()
+        .saturating_add(r.denom().bit_length().saturating_mul(7).div_ceil(3));
+    if bits <= 63 {
+        return 0;
+    }
+    ajisai_core::number::decimal_price_of_limbs(bits.div_ceil(64))
+}
+
+/// Whether `n` may have an exact decimal: false for an algebraic Number and for a
+/// fraction whose machine-word denominator is not 2^a·5^b; true otherwise (a wide
+/// denominator is judged by [`decimal`] itself, after its conversion is charged).
+fn has_decimal(n: &Number) -> bool {
+    match n {
+        Number::Alg(_) => false,
+        Number::Rat(r) => match r.denom() {
+            Int::Small(d) => {
+                let mut d = d.unsigned_abs();
+                d >>= d.trailing_zeros();
+                while d % 5 == 0 {
+                    d /= 5;
+                }
+                d == 1
+            }
+            Int::Big(_) => true,
+        },
+    }
+}
+
+/// The compact JSON text of `v`, through `meter`. Every CodeBlock is found before any
+/// number is judged, so a block anywhere decides over an inexact number anywhere. The
+/// walk ticks the meter (the Word charged it up front); each number's decimal conversion
+/// is charged as it is written ([`decimal_price`]); a recurring Vector's copy asks the
+/// host before it is reserved.
+pub fn encode(v: &Value, meter: &mut Meter) -> Result<Result<String, EncodeError>, Halt> {
     // A CodeBlock anywhere: read from the cached leaf kinds, never by walking leaves.
     let has_block = match v {
         Value::Block(_) => true,
@@ -493,19 +580,14 @@ pub fn encode(
     if has_block {
         return Ok(Err(EncodeError::Block));
     }
-    let mut seen: u32 = 0;
     // Bytes (valid UTF-8 by construction), so a recurring Vector's text can be copied
     // from earlier in the output: a Vector sharing sub-Vectors is encoded once per
     // distinct sub-Vector, and its copies cost a memcpy each.
     let mut out: Vec<u8> = Vec::new();
-    let mut remembered: std::collections::HashMap<usize, std::ops::Range<usize>> =
-        std::collections::HashMap::new();
+    let mut remembered: ajisai_core::memo::Memo<usize, std::ops::Range<usize>> = Default::default();
     let mut tasks: Vec<Task<'_>> = vec![Task::Value(v)];
     while let Some(t) = tasks.pop() {
-        seen = seen.wrapping_add(1);
-        if seen % 4096 == 0 {
-            poll(0)?;
-        }
+        meter.tick(1)?;
         grow_vec(&mut out, 64);
         match t {
             Task::Text(s) => out.extend_from_slice(s.as_bytes()),
@@ -513,16 +595,26 @@ pub fn encode(
                 remembered.insert(key, start..out.len());
             }
             Task::Value(x) => match x {
-                Value::Number(n) => match decimal(n) {
-                    Some(d) => {
-                        grow_vec(&mut out, d.len());
-                        out.extend_from_slice(d.as_bytes())
+                Value::Number(n) => {
+                    if !has_decimal(n) {
+                        return Ok(Err(EncodeError::Inexact));
                     }
-                    None => return Ok(Err(EncodeError::Inexact)),
-                },
+                    let price = decimal_price(n);
+                    if price > 0 {
+                        meter.charge_numeric(price)?;
+                    }
+                    match decimal(n, meter)? {
+                        Some(d) => {
+                            grow_vec(&mut out, d.len());
+                            out.extend_from_slice(d.as_bytes())
+                        }
+                        None => return Ok(Err(EncodeError::Inexact)),
+                    }
+                }
                 Value::Bool(true) => out.extend_from_slice(b"true"),
                 Value::Bool(false) => out.extend_from_slice(b"false"),
                 Value::Str(s) => {
+                    meter.tick(text_units(s.len() as u64))?;
                     let mut quoted = String::new();
                     write_str(&mut quoted, s);
                     grow_vec(&mut out, quoted.len());
@@ -532,10 +624,17 @@ pub fn encode(
                 Value::Vector(items) => {
                     let key = items.items().as_ptr() as usize;
                     if let Some(range) = remembered.get(&key) {
-                        // A copy can double the text: ask before reserving room for it.
-                        poll(range.len() as u64)?;
+                        // A copy can double the text: ask before reserving room for it,
+                        // and copy a check's worth at a time.
+                        meter.reserve(range.len() as u64)?;
                         grow_vec(&mut out, range.len());
-                        out.extend_from_within(range.clone());
+                        let mut at = range.start;
+                        while at < range.end {
+                            let end = range.end.min(at + COPY_CHUNK_BYTES);
+                            meter.tick(text_units((end - at) as u64))?;
+                            out.extend_from_within(at..end);
+                            at = end;
+                        }
                         continue;
                     }
                     if !items.is_empty() && items.leaf_stats().leaves >= REMEMBERED_LEAVES {
@@ -576,16 +675,10 @@ fn json_encode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             ctx.meter().reserve(stats.leaves.saturating_mul(2))?;
         }
     }
-    let encoded = {
-        let meter = ctx.meter();
-        encode(&v, |bytes| {
-            if bytes == 0 {
-                meter.poll()
-            } else {
-                meter.reserve(bytes)
-            }
-        })?
-    };
+    // The walk, up front from the weights (docs/reference/pricing-and-limits.md#text); the
+    // numbers' decimal digits as they are written.
+    ctx.charge_collection(price::written(&v.weight()))?;
+    let encoded = encode(&v, ctx.meter())?;
     let result = match encoded {
         Ok(s) => Value::str(s),
         Err(EncodeError::Inexact) => Value::Nil(NilReason::InvalidEncoding),

@@ -12,49 +12,14 @@
 //! work stack instead of recursing on the native one.
 
 use crate::support::describe;
-use ajisai_core::limits::{exceeded, Limit, Meter};
+use ajisai_core::limits::{exceeded, Limit, Meter, CHECK_EVERY_UNITS};
 use ajisai_core::number::Number;
 use ajisai_core::outcome::{err, LangError};
-use ajisai_core::value::{LeafKinds, Value, Vector};
+use ajisai_core::value::{LeafKinds, Pay, Value, Vector};
 use ajisai_core::Halt;
 
 /// The bytes of one slot of a built result (a lane or a leaf), the least it costs.
 const SLOT_BYTES: u64 = std::mem::size_of::<Value>() as u64;
-
-/// How many lanes run between two interrupt polls: often enough for a host deadline
-/// to stop a huge broadcast promptly, rarely enough to cost nothing measurable.
-const POLL_EVERY: u32 = 1 << 14;
-
-/// Counts lanes and polls the host's interrupt flag every [`POLL_EVERY`] of them,
-/// so a long element-wise loop stays interruptible even when it charges nothing
-/// while it runs (comparisons, MIN/MAX, or work paid for up front).
-pub struct Ticker {
-    count: u32,
-}
-
-impl Ticker {
-    /// A fresh ticker.
-    pub fn new() -> Ticker {
-        Ticker { count: 0 }
-    }
-
-    /// Count one lane; poll `meter` when a batch is complete.
-    #[inline]
-    pub fn tick(&mut self, meter: &Meter) -> Result<(), Halt> {
-        self.count += 1;
-        if self.count >= POLL_EVERY {
-            self.count = 0;
-            meter.poll()?;
-        }
-        Ok(())
-    }
-}
-
-impl Default for Ticker {
-    fn default() -> Ticker {
-        Ticker::new()
-    }
-}
 
 /// The size ceilings every computed Number must respect before it is pushed
 /// (`bigintBits`, `algebraicTerms`; step 6 of docs/reference/errors.md#order-of-checks), read once
@@ -138,21 +103,32 @@ impl<'v> Iterator for Leaves<'v> {
 }
 
 /// Rebuild `v` with every leaf replaced by `f(leaf)`, keeping the structure (ragged
-/// or not; an empty Vector stays empty). Iterative at any depth.
-pub fn map_leaves<E>(v: &Value, mut f: impl FnMut(&Value) -> Result<Value, E>) -> Result<Value, E> {
-    let Value::Vector(root) = v else { return f(v) };
+/// or not; an empty Vector stays empty). Iterative at any depth; every value visited,
+/// Vector or leaf, ticks `meter` once (the Word paid for the walk up front).
+pub fn map_leaves(
+    v: &Value,
+    meter: &mut Meter,
+    mut f: impl FnMut(&mut Meter, &Value) -> Result<Value, Halt>,
+) -> Result<Value, Halt> {
+    let Value::Vector(root) = v else {
+        return f(meter, v);
+    };
     let mut stack: Vec<(std::slice::Iter<'_, Value>, Vec<Value>)> =
         vec![(root.items().iter(), Vec::with_capacity(root.len()))];
     loop {
         let Some((iter, _)) = stack.last_mut() else {
             return Ok(Value::vector(Vec::new()));
         };
-        match iter.next() {
+        let next = iter.next();
+        if next.is_some() {
+            meter.tick(1)?;
+        }
+        match next {
             Some(Value::Vector(items)) => {
                 stack.push((items.items().iter(), Vec::with_capacity(items.len())))
             }
             Some(leaf) => {
-                let mapped = f(leaf)?;
+                let mapped = f(meter, leaf)?;
                 if let Some((_, out)) = stack.last_mut() {
                     out.push(mapped);
                 }
@@ -161,7 +137,7 @@ pub fn map_leaves<E>(v: &Value, mut f: impl FnMut(&Value) -> Result<Value, E>) -
                 let Some((_, out)) = stack.pop() else {
                     return Ok(Value::vector(Vec::new()));
                 };
-                let done = Value::vector(out);
+                let done = Value::Vector(Vector::new_measured(out, meter)?);
                 match stack.last_mut() {
                     Some((_, parent)) => parent.push(done),
                     None => return Ok(done),
@@ -233,7 +209,7 @@ pub fn sum_over_numbers(v: &Value, f: impl Fn(&Number) -> u64) -> u64 {
         return v.as_number().map_or(0, &f);
     };
     let key = |x: &Vector| x.items().as_ptr() as usize;
-    let mut memo: std::collections::HashMap<usize, u64> = std::collections::HashMap::new();
+    let mut memo: ajisai_core::memo::Memo<usize, u64> = Default::default();
     let mut work: Vec<(&Vector, usize, u64)> = vec![(root, 0, 0)];
     loop {
         let Some((vector, next, acc)) = work.last_mut() else {
@@ -267,27 +243,43 @@ pub fn any_leaf(v: &Value, kinds: LeafKinds, p: impl FnMut(&Value) -> bool) -> b
     first_leaf(v, kinds, p).is_some()
 }
 
+/// The Vectors nested in `v` at any depth, `v` itself not counted (0 for a non-Vector):
+/// what a walk of its structure visits besides its leaves, from the cached weights.
+pub fn nested_vectors(v: &Value) -> u64 {
+    let w = v.weight();
+    match v {
+        Value::Vector(_) => w.nodes.saturating_sub(w.leaves).saturating_sub(1),
+        _ => 0,
+    }
+}
+
+/// The values a lifting walks in `v`: all of them for a Vector, none for a single value
+/// (the step's work).
+pub fn walked_nodes(v: &Value) -> u64 {
+    match v {
+        Value::Vector(_) => v.weight().nodes,
+        _ => 0,
+    }
+}
+
 /// Unary lifting: `f` applied to every Number lane of `v` (a Number, or a Vector of
 /// any depth, ragged included), NIL lanes passed through. The caller has checked
 /// the domains with [`check_numeric`] (and any Word-specific leaf rule) first, so
-/// that every `typeMismatch` comes before any work is charged; a leaf of another
-/// domain reaching `f` here is reported anyway rather than trusted. `f` gets the
-/// meter (to charge or poll); between lanes the interrupt flag is polled here.
+/// that every `typeMismatch` comes before any work is charged, and charged the lanes
+/// (and [`nested_vectors`] in `collectionWork`: the structure is rebuilt); a leaf of
+/// another domain reaching `f` here is reported anyway rather than trusted. `f` gets
+/// the meter (to charge or tick); every value visited ticks it once.
 pub fn lift_unary(
     word: &str,
     v: &Value,
     meter: &mut Meter,
     mut f: impl FnMut(&mut Meter, &Number) -> Result<Value, Halt>,
 ) -> Result<Value, Halt> {
-    // The result has a slot for every leaf (shared sub-Vectors are rebuilt apart): one the
-    // host could not hold is refused before it is built.
-    meter.reserve(v.leaf_count().saturating_mul(SLOT_BYTES))?;
-    let mut ticker = Ticker::new();
-    map_leaves(v, |leaf| match leaf {
-        Value::Number(n) => {
-            ticker.tick(meter)?;
-            f(meter, n)
-        }
+    // The result has a slot for every value (shared sub-Vectors are rebuilt apart): one
+    // the host could not hold is refused before it is built.
+    meter.reserve(v.weight().nodes.saturating_mul(SLOT_BYTES))?;
+    map_leaves(v, meter, |meter, leaf| match leaf {
+        Value::Number(n) => f(meter, n),
         Value::Nil(_) => Ok(leaf.clone()),
         other => {
             Err(err::type_mismatch(format!("{word} needs Numbers, got {}", describe(other))).into())
@@ -402,6 +394,33 @@ impl<'v> Broadcast<'v> {
         }
     }
 
+    /// The values the broadcast walks and builds: every value of each Vector operand
+    /// and every value of the result, its lanes and its Vectors — none when both operands
+    /// are single values (a step's work). The binary Words charge
+    /// [`ajisai_core::price::STRUCTURE`]
+    /// each in `collectionWork` up front (docs/reference/pricing-and-limits.md#lifting): a
+    /// broadcast over empty Vectors has no lanes, yet walks and builds every Vector.
+    pub fn structure(&self) -> u64 {
+        let result = match &self.form {
+            Form::Scalars => return 0,
+            Form::LeftScalar => self.b.weight().nodes,
+            Form::RightScalar => self.a.weight().nodes,
+            Form::Grid(g) => {
+                // The lanes and the result's Vectors: 1 + d₁ + d₁·d₂ + … + d₁·…·dₖ₋₁.
+                let mut outer = 1u64;
+                let mut total = 1u64;
+                for &d in &g.shape[..g.shape.len().saturating_sub(1)] {
+                    outer = outer.saturating_mul(d as u64);
+                    total = total.saturating_add(outer);
+                }
+                total.saturating_add(g.lanes)
+            }
+        };
+        walked_nodes(self.a)
+            .saturating_add(walked_nodes(self.b))
+            .saturating_add(result)
+    }
+
     /// Refuse, before anything is built, a broadcast that would create more lanes than
     /// `materializedElements` allows when the result outgrows both operands (`[n 1]`
     /// against `[n]` has n² lanes). For the Words that docs/reference/pricing-and-limits.md prices
@@ -416,12 +435,12 @@ impl<'v> Broadcast<'v> {
         }
     }
 
-    /// Make the lanes walkable: a grid collects its operands' leaves (polling, and asking
-    /// the host before a big list). [`Broadcast::build`] and
-    /// [`Broadcast::find_numbers`] do this themselves.
-    pub fn prepare(&self, meter: &Meter) -> Result<(), Halt> {
+    /// Make the lanes walkable: a grid collects its operands' leaves (one unit per value
+    /// walked, paid as `pay` says, and asking the host before a big list).
+    /// [`Broadcast::build`] and [`Broadcast::find_numbers`] do this themselves.
+    pub fn prepare(&self, meter: &mut Meter, pay: Pay) -> Result<(), Halt> {
         match &self.form {
-            Form::Grid(g) => g.prepare(meter),
+            Form::Grid(g) => g.prepare(meter, pay),
             _ => Ok(()),
         }
     }
@@ -439,30 +458,35 @@ impl<'v> Broadcast<'v> {
     }
 
     /// The first lane of two Numbers satisfying `p`, in result order (NIL lanes are
-    /// not examined: they pass through unchanged). Polls `meter`, since a broadcast
+    /// not examined: they pass through unchanged). A search that runs before the Word's
+    /// charge (an argument check) pays as it goes: one `collectionWork` unit per lane
+    /// examined and per value walked to reach them ([`Pay::AsYouGo`]), since a broadcast
     /// can have far more lanes than its operands have leaves.
     pub fn find_numbers(
         &self,
-        meter: &Meter,
+        meter: &mut Meter,
+        pay: Pay,
         mut p: impl FnMut(&Number, &Number) -> bool,
     ) -> Result<Option<(&'v Number, &'v Number)>, Halt> {
-        self.prepare(meter)?;
-        let mut ticker = Ticker::new();
+        self.prepare(meter, pay)?;
+        let mut lanes = Settle::new(pay);
         for pair in self.pairs() {
-            ticker.tick(meter)?;
+            lanes.add(meter, 1)?;
             if let (Value::Number(x), Value::Number(y)) = pair {
                 if p(x, y) {
+                    lanes.finish(meter)?;
                     return Ok(Some((x, y)));
                 }
             }
         }
+        lanes.finish(meter)?;
         Ok(None)
     }
 
     /// Whether some lane divides a Number by zero (docs/reference/lifting.md: decides DIV's
     /// whole-result NIL and MOD's `invalidArgument`). Without a zero leaf in the divisor there is
     /// no such lane, which spares the lane walk in the common case.
-    pub fn zero_divisor(&self, meter: &Meter) -> Result<bool, Halt> {
+    pub fn zero_divisor(&self, meter: &mut Meter, pay: Pay) -> Result<bool, Halt> {
         let any_zero = any_leaf(
             self.b,
             LeafKinds::ZERO,
@@ -471,7 +495,7 @@ impl<'v> Broadcast<'v> {
         if !any_zero {
             return Ok(false);
         }
-        Ok(self.find_numbers(meter, |_, y| y.is_zero())?.is_some())
+        Ok(self.find_numbers(meter, pay, |_, y| y.is_zero())?.is_some())
     }
 
     /// The result: `f` applied to every lane of two Numbers, a NIL lane passed through
@@ -483,25 +507,30 @@ impl<'v> Broadcast<'v> {
         meter: &mut Meter,
         mut f: impl FnMut(&mut Meter, &Number, &Number) -> Result<Value, Halt>,
     ) -> Result<Value, Halt> {
-        // A slot for every lane: refused before it is built when the host could not hold it.
-        meter.reserve(self.lanes().saturating_mul(SLOT_BYTES))?;
-        self.prepare(meter)?;
-        let mut ticker = Ticker::new();
-        self.run_lanes(|x, y| {
-            ticker.tick(meter)?;
-            f(meter, x, y)
+        // A slot for every lane and Vector: refused before it is built when the host
+        // could not hold it.
+        meter.reserve(
+            self.lanes()
+                .saturating_add(self.structure())
+                .saturating_mul(SLOT_BYTES),
+        )?;
+        self.prepare(meter, Pay::Prepaid)?;
+        self.run_lanes(meter, |m, x, y| {
+            m.tick(1)?;
+            f(m, x, y)
         })
     }
 
     fn run_lanes(
         &self,
-        mut f: impl FnMut(&Number, &Number) -> Result<Value, Halt>,
+        meter: &mut Meter,
+        mut f: impl FnMut(&mut Meter, &Number, &Number) -> Result<Value, Halt>,
     ) -> Result<Value, Halt> {
-        let mut lane = |x: &Value, y: &Value| -> Result<Value, Halt> {
+        let mut lane = |m: &mut Meter, x: &Value, y: &Value| -> Result<Value, Halt> {
             match (x, y) {
                 (Value::Nil(_), _) => Ok(x.clone()),
                 (_, Value::Nil(_)) => Ok(y.clone()),
-                (Value::Number(p), Value::Number(q)) => f(p, q),
+                (Value::Number(p), Value::Number(q)) => f(m, p, q),
                 // `plan` checked the domains; this only guards against misuse.
                 (bad, Value::Number(_)) | (_, bad) => Err(err::type_mismatch(format!(
                     "a lane holds {}, which is not a Number",
@@ -511,18 +540,18 @@ impl<'v> Broadcast<'v> {
             }
         };
         match &self.form {
-            Form::Scalars => lane(self.a, self.b),
-            Form::LeftScalar => map_leaves(self.b, |y| lane(self.a, y)),
-            Form::RightScalar => map_leaves(self.a, |x| lane(x, self.b)),
+            Form::Scalars => lane(meter, self.a, self.b),
+            Form::LeftScalar => map_leaves(self.b, meter, |m, y| lane(m, self.a, y)),
+            Form::RightScalar => map_leaves(self.a, meter, |m, x| lane(m, x, self.b)),
             Form::Grid(g) => {
                 // Cap the up-front reservation: the lane count can be large, and the
                 // vector grows on demand anyway.
                 let mut flat =
                     Vec::with_capacity(usize::try_from(g.lanes).unwrap_or(0).min(1 << 20));
                 for (x, y) in g.pairs() {
-                    flat.push(lane(x, y)?);
+                    flat.push(lane(meter, x, y)?);
                 }
-                Ok(nest(flat, &g.shape))
+                nest(flat, &g.shape, meter)
             }
         }
     }
@@ -591,13 +620,14 @@ impl<'v> Grid<'v> {
         })
     }
 
-    /// Collect both operands' leaves (polling, and asking the host before a big list).
-    fn prepare(&self, meter: &Meter) -> Result<(), Halt> {
+    /// Collect both operands' leaves (one unit per value walked, and asking the host
+    /// before a big list).
+    fn prepare(&self, meter: &mut Meter, pay: Pay) -> Result<(), Halt> {
         if self.leaves.get().is_some() {
             return Ok(());
         }
-        let a = collect_leaves(self.a, meter)?;
-        let b = collect_leaves(self.b, meter)?;
+        let a = collect_leaves(self.a, meter, pay)?;
+        let b = collect_leaves(self.b, meter, pay)?;
         let _ = self.leaves.set((a, b));
         Ok(())
     }
@@ -613,18 +643,76 @@ impl<'v> Grid<'v> {
     }
 }
 
-/// The leaves of `v` in order, polling `meter` and asking the host before reserving
-/// room for them all.
-pub fn collect_leaves<'v>(v: &'v Value, meter: &Meter) -> Result<Vec<&'v Value>, Halt> {
+/// The leaves of `v` in order: one unit per value walked (Vectors included), paid as
+/// `pay` says, asking the host before reserving room for them all.
+pub fn collect_leaves<'v>(
+    v: &'v Value,
+    meter: &mut Meter,
+    pay: Pay,
+) -> Result<Vec<&'v Value>, Halt> {
     let n = v.leaf_count();
     meter.reserve(n.saturating_mul(std::mem::size_of::<&Value>() as u64))?;
     let mut out = Vec::with_capacity(usize::try_from(n).unwrap_or(usize::MAX).min(1 << 20));
-    let mut ticker = Ticker::new();
-    for leaf in Leaves::of(v) {
-        ticker.tick(meter)?;
-        out.push(leaf);
+    let mut walked = Settle::new(pay);
+    let mut stack: Vec<std::slice::Iter<'v, Value>> = match v {
+        Value::Vector(items) => vec![items.items().iter()],
+        leaf => {
+            walked.add(meter, 1)?;
+            out.push(leaf);
+            Vec::new()
+        }
+    };
+    while let Some(top) = stack.last_mut() {
+        match top.next() {
+            Some(Value::Vector(items)) => {
+                walked.add(meter, 1)?;
+                stack.push(items.items().iter());
+            }
+            Some(leaf) => {
+                walked.add(meter, 1)?;
+                out.push(leaf);
+            }
+            None => {
+                stack.pop();
+            }
+        }
     }
+    walked.finish(meter)?;
     Ok(out)
+}
+
+/// Units of work gathered and settled a check's worth at a time: charged to
+/// `collectionWork` ([`Pay::AsYouGo`]) or ticked ([`Pay::Prepaid`]).
+pub struct Settle {
+    pay: Pay,
+    due: u64,
+}
+
+impl Settle {
+    /// Nothing gathered yet.
+    pub fn new(pay: Pay) -> Settle {
+        Settle { pay, due: 0 }
+    }
+
+    /// Gather `units`; settle them once a check's worth has gathered.
+    #[inline]
+    pub fn add(&mut self, meter: &mut Meter, units: u64) -> Result<(), Halt> {
+        self.due = self.due.saturating_add(units);
+        if self.due >= CHECK_EVERY_UNITS {
+            self.finish(meter)?;
+        }
+        Ok(())
+    }
+
+    /// Settle what has gathered.
+    pub fn finish(&mut self, meter: &mut Meter) -> Result<(), Halt> {
+        let due = std::mem::take(&mut self.due);
+        match self.pay {
+            Pay::AsYouGo if due > 0 => meter.charge_collection(due),
+            Pay::AsYouGo => Ok(()),
+            Pay::Prepaid => meter.tick(due),
+        }
+    }
 }
 
 /// Walks the result index space of a [`Grid`] like an odometer, keeping the flat
@@ -664,8 +752,9 @@ impl<'v> Iterator for GridPairs<'_, 'v> {
 }
 
 /// Nest the row-major lanes `flat` into Vectors of `shape` (innermost axis first,
-/// without recursion; an axis of length 0 gives empty Vectors).
-fn nest(flat: Vec<Value>, shape: &[usize]) -> Value {
+/// without recursion; an axis of length 0 gives empty Vectors), ticking once per Vector
+/// built (the Word paid for the structure).
+fn nest(flat: Vec<Value>, shape: &[usize], meter: &Meter) -> Result<Value, Halt> {
     // outer[i] = how many Vectors axis i has (the product of the lengths outside it).
     let mut outer = Vec::with_capacity(shape.len());
     let mut acc = 1usize;
@@ -680,14 +769,16 @@ fn nest(flat: Vec<Value>, shape: &[usize]) -> Value {
         let mut items = level.into_iter();
         let mut next = Vec::with_capacity(groups.min(1 << 20));
         for _ in 0..groups {
-            next.push(Value::vector(items.by_ref().take(len).collect()));
+            meter.tick(1)?;
+            let group: Vec<Value> = items.by_ref().take(len).collect();
+            next.push(Value::Vector(Vector::new_measured(group, meter)?));
         }
         level = next;
     }
-    level
+    Ok(level
         .into_iter()
         .next()
-        .unwrap_or_else(|| Value::vector(Vec::new()))
+        .unwrap_or_else(|| Value::vector(Vec::new())))
 }
 
 #[cfg(test)]
@@ -716,14 +807,15 @@ mod tests {
 
     #[test]
     fn nest_handles_zero_axes() {
-        assert_eq!(nest(vec![], &[2, 0]), v(vec![v(vec![]), v(vec![])]));
-        assert_eq!(nest(vec![], &[0, 3]), v(vec![]));
+        let m = Meter::new(ajisai_core::Profile::CLI_LOCAL);
+        assert_eq!(nest(vec![], &[2, 0], &m), Ok(v(vec![v(vec![]), v(vec![])])));
+        assert_eq!(nest(vec![], &[0, 3], &m), Ok(v(vec![])));
         assert_eq!(
-            nest((1..=4).map(Value::num).collect(), &[2, 2]),
-            v(vec![
+            nest((1..=4).map(Value::num).collect(), &[2, 2], &m),
+            Ok(v(vec![
                 v(vec![Value::num(1), Value::num(2)]),
                 v(vec![Value::num(3), Value::num(4)])
-            ])
+            ]))
         );
     }
 
@@ -735,7 +827,8 @@ mod tests {
         }
         assert_eq!(Leaves::of(&deep).count(), 1);
         assert_eq!(shape(&deep).map(|s| s.len()), Some(200_000));
-        let mapped = map_leaves(&deep, |x| Ok::<_, ()>(x.clone())).unwrap_or(Value::num(0));
+        let mut m = Meter::new(ajisai_core::Profile::CLI_LOCAL);
+        let mapped = map_leaves(&deep, &mut m, |_, x| Ok(x.clone())).unwrap_or(Value::num(0));
         assert_eq!(mapped.depth(), 200_000);
     }
 
@@ -767,9 +860,9 @@ mod tests {
         let row = v(vec![Value::num(1), Value::num(2), Value::num(3)]);
         let col = v(vec![v(vec![Value::num(10)]), v(vec![Value::num(20)])]);
         let plan = Broadcast::plan("ADD", OPERANDS, &col, &row).map_err(|e| e.message);
-        let meter = Meter::new(ajisai_core::Profile::CLI_LOCAL);
+        let mut meter = Meter::new(ajisai_core::Profile::CLI_LOCAL);
         let pairs: Result<Vec<(Value, Value)>, String> = plan.map(|p| {
-            if p.prepare(&meter).is_err() {
+            if p.prepare(&mut meter, Pay::Prepaid).is_err() {
                 return Vec::new();
             }
             p.pairs().map(|(x, y)| (x.clone(), y.clone())).collect()

@@ -8,17 +8,14 @@
 //! docs/words/exactArithmetic.md#random states it, so a seed determines every draw on every
 //! host.
 
-use crate::lifting::{
-    any_leaf, check_numeric, first_leaf, lift_unary, Broadcast, Ceilings, Names, Ticker,
-};
+use crate::lifting::{any_leaf, check_numeric, first_leaf, lift_unary, Broadcast, Ceilings, Names};
 use crate::support::{base, describe, integer_operand};
 use ajisai_core::limits::{exceeded, Limit};
 use ajisai_core::number::roots::{pow as exact_pow, sqrt_rat, PowLimits};
 use ajisai_core::number::{Int, Number, Rat};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::price::GENERATED_ELEMENT;
-use ajisai_core::value::LeafKinds;
-use ajisai_core::value::Value;
+use ajisai_core::value::{LeafKinds, Pay, Value};
 use ajisai_core::word::{
     ex, Family, FamilyRegistration, Field, FieldRule, Flow, NilPolicy, Tier, WordSpec,
 };
@@ -41,6 +38,10 @@ fn sqrt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         ))
         .into());
     }
+    // Every lane priced as a unary Word's, the structure rebuilt, then the square-free
+    // decomposition's trial divisions as they run (docs/reference/pricing-and-limits.md#numericwork).
+    ctx.charge_numeric(crate::arithmetic::unary_charge(&x))?;
+    crate::arithmetic::charge_structure(ctx, crate::arithmetic::unary_structure(&x))?;
     let ceilings = Ceilings::of(ctx.meter());
     let result = lift_unary("SQRT", &x, ctx.meter(), |m, n| {
         let Some(r) = n.as_rat() else {
@@ -91,7 +92,7 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         |l| matches!(l, Value::Number(n) if !n.is_integer()),
     );
     if irrational_base && fractional_exponent {
-        let bad = plan.find_numbers(ctx.meter(), |x, y| {
+        let bad = plan.find_numbers(ctx.meter(), Pay::AsYouGo, |x, y| {
             matches!(x, Number::Alg(_)) && !y.is_integer()
         })?;
         if let Some((x, y)) = bad {
@@ -102,6 +103,10 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             .into());
         }
     }
+    // One unit a lane, whatever its exponent, and the structure; the multiplications
+    // are charged as they run (docs/reference/pricing-and-limits.md#numericwork).
+    ctx.charge_numeric(plan.lanes().max(1))?;
+    crate::arithmetic::charge_structure(ctx, plan.structure())?;
     let meter = ctx.meter();
     let ceilings = Ceilings::of(meter);
     let limits = PowLimits {
@@ -110,9 +115,11 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     };
     let result = plan.build(meter, |m, x, y| {
         let Some(p) = y.as_rat() else {
-            return Err(
-                err::type_mismatch(format!("POW needs a rational exponent, got {y}")).into(),
-            );
+            return Err(err::type_mismatch(format!(
+                "POW needs a rational exponent, got {}",
+                ajisai_core::value::short_number_text(y)
+            ))
+            .into());
         };
         match exact_pow(x, p, m, limits)? {
             Ok(n) => Ok(ceilings.admit(n)?),
@@ -172,10 +179,9 @@ fn random(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     // Two's complement: a negative seed is its unsigned 64-bit pattern.
     let mut gen = SplitMix64(seed as u64);
     let scale = Int::from(DRAW_SCALE);
-    let mut ticker = Ticker::new();
     let mut draws = Vec::with_capacity(usize::try_from(n).unwrap_or(0));
     for _ in 0..n {
-        ticker.tick(ctx.meter())?;
+        ctx.meter().tick(1)?;
         let z = gen.next() & (DRAW_SCALE as u64 - 1);
         draws.push(Value::num(Rat::new(Int::from(z), scale.clone())));
     }

@@ -2,6 +2,7 @@
 
 use crate::support::base;
 use ajisai_core::display::{display_lower_bound, display_polled};
+use ajisai_core::price;
 use ajisai_core::value::Value;
 use ajisai_core::word::{
     ex, ex_prints, Family, FamilyRegistration, Flow, NilPolicy, Purity, WordSpec,
@@ -11,13 +12,20 @@ use ajisai_core::{Ctx, Halt};
 fn print(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.need(1)?;
     let v = ctx.peek(0).clone();
+    // The walk and the decimal digits, up front from the weights
+    // (docs/reference/pricing-and-limits.md#text).
+    let w = v.weight();
+    ctx.charge_collection(price::written(&w))?;
+    if w.decimal_price > 0 {
+        ctx.charge_numeric(w.decimal_price)?;
+    }
     let line = match &v {
         Value::Str(s) => s.to_string(),
         other => {
             // A line the host could not hold is refused before it is written.
             let meter = ctx.meter();
             meter.reserve(display_lower_bound(other))?;
-            display_polled(other, &mut || meter.poll())?
+            display_polled(other, &mut |units| meter.tick(units))?
         }
     };
     ctx.print(line);

@@ -18,6 +18,7 @@ use ajisai_core::lexer::{is_vent_spelling, lex, Delim, Tok, TokKind};
 use ajisai_core::number::{literal, Int};
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
 use ajisai_core::parser::{build, check_structure, flatten};
+use ajisai_core::price::{self, text_units, GENERATED_ELEMENT};
 use ajisai_core::value::{Value, Vector};
 use ajisai_core::word::{
     ex, registry, Arity, Family, FamilyRegistration, FieldRule, Flow, NilPolicy, Tier, WordSpec,
@@ -46,12 +47,19 @@ fn record(tag: &str, payload: Option<&str>) -> Value {
     }
 }
 
+/// The least memory one record of code data takes: its Vector and its tag String.
+const RECORD_BYTES: u64 = 64;
+
 /// The code data of a block: its header, then one record per token.
 pub fn encode(block: &Block) -> Value {
-    let tokens = flatten(block);
+    encode_tokens(&flatten(block))
+}
+
+/// The code data of a block's tokens (as [`flatten`] gives them).
+fn encode_tokens(tokens: &[Tok]) -> Value {
     let mut out = Vec::with_capacity(tokens.len() + 1);
     out.push(Value::str(CODE_DATA_HEADER));
-    for t in &tokens {
+    for t in tokens {
         out.push(match &t.kind {
             TokKind::Number(lexeme) => record(NUMBER, Some(lexeme)),
             TokKind::Str(text) => record(STRING, Some(text)),
@@ -286,10 +294,34 @@ fn bar_needs_sides() -> LangError {
     )
 }
 
+/// What REFLECT reads and builds (docs/reference/pricing-and-limits.md#reflection): a
+/// block's written text and one record per token; code data's walk and its text, which
+/// the tokens copy.
 fn reflect(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    let result = match ctx.peek(0) {
-        Value::Block(b) => encode(b),
-        Value::Vector(v) => Value::Block(decode(v)?),
+    let operand = ctx.peek(0).clone();
+    let result = match &operand {
+        Value::Block(b) => {
+            ctx.charge_collection(text_units(b.written_len()))?;
+            let tokens = flatten(b);
+            ctx.charge_collection((tokens.len() as u64 + 1).saturating_mul(GENERATED_ELEMENT))?;
+            ctx.meter().reserve(
+                (tokens.len() as u64 + 1)
+                    .saturating_mul(RECORD_BYTES)
+                    .saturating_add(b.written_len()),
+            )?;
+            encode_tokens(&tokens)
+        }
+        Value::Vector(v) => {
+            // The walk of the data, and a token built per record (each checked as a
+            // lexeme).
+            let w = operand.weight();
+            ctx.charge_collection(
+                price::walk(&w).saturating_add((v.len() as u64).saturating_mul(GENERATED_ELEMENT)),
+            )?;
+            ctx.meter()
+                .reserve(w.text_bytes.saturating_add(w.nodes.saturating_mul(RECORD_BYTES)))?;
+            Value::Block(decode(v)?)
+        }
         other => {
             return Err(err::type_mismatch(format!(
                 "REFLECT needs a CodeBlock or code data (a Vector starting with '{CODE_DATA_HEADER}'), got {}",
@@ -336,7 +368,14 @@ fn contract(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             .into())
         }
     };
+    // Reading the name, then inferring reads the Word's body and those of the Words it
+    // needs (docs/reference/pricing-and-limits.md#reflection).
+    ctx.charge_collection(text_units(name.len() as u64).max(1))?;
     let normalized = normalize(&name);
+    let (words, bytes) = ctx.dictionary().closure_weight(&normalized);
+    if words > 0 {
+        ctx.charge_collection(words.saturating_add(text_units(bytes)))?;
+    }
     let result = if let Some(id) = registry().lookup(&normalized) {
         let spec = registry().spec(id);
         Value::vector(vec![

@@ -7,7 +7,7 @@
 //! place (docs/reference/pricing-and-limits.md). ZIP pairs equal-length Vectors position by
 //! position.
 
-use crate::collection::{tick, POLL_EVERY};
+use crate::collection::tick;
 use crate::support::{base, describe, vector_operand};
 use ajisai_core::limits::{exceeded, Limit, Meter};
 use ajisai_core::number::{Int, Number};
@@ -140,8 +140,8 @@ fn fill(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     for d in dims.iter().rev() {
         let d = d.to_u64().unwrap_or(0) as usize;
         let mut row = Vec::with_capacity(d);
-        for i in 0..d {
-            tick(meter, i)?;
+        for _ in 0..d {
+            tick(meter)?;
             row.push(cur.clone());
         }
         cur = Value::vector(row);
@@ -155,7 +155,8 @@ fn fill(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 fn reshape_dim(n: &Number, what: &str) -> Result<Int, LangError> {
     positive(n).cloned().ok_or_else(|| {
         err::invalid_argument(format!(
-            "RESHAPE dimensions must be positive integers; {what} is the Number {n}"
+            "RESHAPE dimensions must be positive integers; {what} is {}",
+            Value::Number(n.clone()).describe()
         ))
     })
 }
@@ -171,13 +172,11 @@ fn count_leaves(meter: &Meter, v: &Vector) -> Result<u64, Halt> {
 /// The leaves of `v` in depth-first left-to-right order (iterative; polls).
 fn leaves(meter: &Meter, v: &Vector, expected: usize) -> Result<Vec<Value>, Halt> {
     let mut out = Vec::with_capacity(expected);
-    let mut steps = 0usize;
     // A stack of (Vector, next position) replaces recursion over arbitrary depth.
     let mut work: Vec<(&Vector, usize)> = vec![(v, 0)];
     while let Some((w, i)) = work.pop() {
         let Some(x) = w.items().get(i) else { continue };
-        tick(meter, steps)?;
-        steps += 1;
+        tick(meter)?;
         work.push((w, i + 1));
         match x {
             Value::Vector(inner) => work.push((inner, 0)),
@@ -236,22 +235,24 @@ fn reshape(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         ))
         .into());
     }
-    ctx.charge_collection((total as u64).saturating_mul(GENERATED_ELEMENT))?;
+    // The elements built, and the Vectors nested in the operand, which the walk to its
+    // leaves visits too (docs/reference/pricing-and-limits.md#collectionwork).
+    let walked = crate::lifting::nested_vectors(&Value::Vector(v.clone()));
+    ctx.charge_collection(
+        (total as u64)
+            .saturating_mul(GENERATED_ELEMENT)
+            .saturating_add(walked),
+    )?;
     let meter = ctx.meter();
     let mut level = leaves(meter, &v, total)?;
     // Group the innermost axis first: row-major, last axis fastest.
-    let mut moved = 0usize;
     for d in dims[1..].iter().rev() {
         let d = d.to_u64().map_or(1, |d| d.max(1) as usize);
         let groups = level.len() / d;
         let mut next = Vec::with_capacity(groups);
         let mut it = level.into_iter();
         for _ in 0..groups {
-            moved += d;
-            if moved >= POLL_EVERY {
-                moved = 0;
-                meter.poll()?;
-            }
+            meter.tick(d as u64)?;
             next.push(Value::vector(it.by_ref().take(d).collect()));
         }
         level = next;
@@ -291,20 +292,24 @@ fn zip(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         .into());
     }
     let k = rows.len();
+    // Every element copy costs at least copy's floor of 17 (per 1, width 1): that much is
+    // charged before anything is built, the rest once the columns' measures are known.
+    let floor = (k as u64).saturating_mul(m as u64).saturating_mul(16 + 1);
+    ctx.charge_collection(floor)?;
     let meter = ctx.meter();
     let mut columns = Vec::with_capacity(m);
     let mut units = 0u64;
     for j in 0..m {
         let mut col = Vec::with_capacity(k);
-        for (i, r) in rows.iter().enumerate() {
-            tick(meter, i)?;
+        for r in &rows {
+            tick(meter)?;
             col.push(r.items()[j].clone());
         }
         let col = Vector::new(col);
         units = units.saturating_add((k as u64).saturating_mul(price::copy(&col)));
         columns.push(Value::Vector(col));
     }
-    ctx.charge_collection(units)?;
+    ctx.charge_collection(units.saturating_sub(floor))?;
     ctx.finish1(1, Value::vector(columns))
 }
 

@@ -7,13 +7,14 @@
 //! text. The JSON Words of the same family live in [`crate::json`].
 
 use crate::support::{base, describe, string_operand, vector_operand};
-use ajisai_core::compile::number_value;
+use ajisai_core::compile::number_value_metered;
 use ajisai_core::limits::{exceeded, grow, Limit};
 use ajisai_core::number::Number;
 use ajisai_core::outcome::{err, ErrorCategory, LangError, NilReason};
+use ajisai_core::price::{self, text_units, GENERATED_ELEMENT};
 use ajisai_core::value::Value;
 use ajisai_core::word::{ex, Family, FamilyRegistration, Flow, NilPolicy, Tier, WordSpec};
-use ajisai_core::{Ctx, Halt};
+use ajisai_core::{Ctx, Halt, Meter};
 
 /// The least memory one element of CHARS's result takes: its slot.
 const CHAR_ELEMENT_BYTES: u64 = std::mem::size_of::<Value>() as u64;
@@ -25,9 +26,12 @@ fn chars(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         "operand (a one-element Vector holding a String is not one)",
         &operand,
     )?;
-    // One element a character: a Vector the host could not hold is refused before it is
-    // built (the host's memoryBytes, never a language limit), and the loop polls.
+    // Reading the text, then one element built a character
+    // (docs/reference/pricing-and-limits.md#text). A Vector the host could not hold is
+    // refused before it is built (the host's memoryBytes, never a language limit).
+    ctx.charge_collection(text_units(s.len() as u64))?;
     let count = s.chars().count();
+    ctx.charge_collection((count as u64).saturating_mul(GENERATED_ELEMENT))?;
     let meter = ctx.meter();
     meter.reserve((count as u64).saturating_mul(CHAR_ELEMENT_BYTES))?;
     // ASCII characters share one String each, so a long text costs one slot a character.
@@ -35,10 +39,8 @@ fn chars(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         .map(|b| Value::str((b as char).to_string()))
         .collect();
     let mut out: Vec<Value> = Vec::with_capacity(count);
-    for (i, c) in s.chars().enumerate() {
-        if i % 4096 == 4095 {
-            meter.poll()?;
-        }
+    for c in s.chars() {
+        meter.tick(1)?;
         out.push(if c.is_ascii() {
             ascii[c as usize].clone()
         } else {
@@ -80,33 +82,45 @@ fn join(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     }
     // Values next (step 4 of docs/reference/errors.md#order-of-checks), then the size of the result
     // (step 5): repeated JOINs double a String per step, so its length is checked before it is
-    // built, as the Vector of characters CHARS would make of it (docs/decisions.md).
+    // built, as the Vector of characters CHARS would make of it (docs/decisions.md). Reading
+    // the elements' text (to count its characters and to copy it) is paid first: one unit an
+    // element and ⌈bytes/8⌉ (docs/reference/pricing-and-limits.md#text).
     let mut bytes = 0usize;
     for e in v.items() {
         match e {
-            Value::Str(s) => bytes += s.len(),
+            Value::Str(s) => bytes = bytes.saturating_add(s.len()),
             Value::Number(n) => bytes += code_point(n)?.len_utf8(),
             _ => {}
         }
     }
+    let n = v.len() as u64;
+    ctx.charge_collection(n.saturating_add(text_units(bytes as u64)))?;
+    let v = vector_operand("JOIN", "of Strings and code points", ctx.peek(0))?.clone();
     // A character takes at least one byte: count characters only when the bytes could
     // exceed the ceiling.
     let ceiling = ctx.profile().materialized_elements;
     if bytes as u64 > ceiling {
-        let chars: u64 = v
-            .items()
-            .iter()
-            .map(|e| match e {
-                Value::Str(s) => s.chars().count() as u64,
+        let meter = ctx.meter();
+        let mut chars = 0u64;
+        for e in v.items() {
+            meter.tick(1)?;
+            chars += match e {
+                Value::Str(s) => {
+                    meter.tick(text_units(s.len() as u64))?;
+                    s.chars().count() as u64
+                }
                 _ => 1,
-            })
-            .sum();
+            };
+        }
         if chars > ceiling {
             return Err(exceeded(Limit::MaterializedElements, chars, ceiling).into());
         }
     }
+    let meter = ctx.meter();
+    meter.reserve(bytes as u64)?;
     let mut out = String::with_capacity(bytes);
     for e in v.items() {
+        meter.tick(1)?;
         match e {
             Value::Str(s) => out.push_str(s),
             Value::Number(n) => out.push(code_point(n)?),
@@ -117,6 +131,9 @@ fn join(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 }
 
 fn trim(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let bytes = string_operand("TRIM", "operand", ctx.peek(0))?.len() as u64;
+    // Reading the text from both ends, and copying what stays.
+    ctx.charge_collection(text_units(bytes))?;
     let s = string_operand("TRIM", "operand", ctx.peek(0))?;
     // `char::is_whitespace` is exactly the Unicode `White_Space` property.
     let t = s.trim_matches(char::is_whitespace);
@@ -138,17 +155,19 @@ fn tokenize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         )
         .into());
     }
-    // One element a piece (and each piece a String): refused before it is built when the
-    // host could not hold even the slots, and the loop polls.
+    // Reading the text to count the pieces, then one element built a piece and the text
+    // copied into them (docs/reference/pricing-and-limits.md#text): refused before it is built
+    // when the host could not hold even the slots.
+    let read = text_units(s.len() as u64);
+    ctx.charge_collection(read)?;
     let count = s.matches(sep).count() as u64 + 1;
+    ctx.charge_collection(count.saturating_mul(GENERATED_ELEMENT).saturating_add(read))?;
     let meter = ctx.meter();
     meter.reserve(count.saturating_mul(CHAR_ELEMENT_BYTES))?;
     let mut pieces: Vec<Value> =
         Vec::with_capacity(usize::try_from(count).unwrap_or(0).min(1 << 20));
-    for (i, piece) in s.split(sep).enumerate() {
-        if i % 4096 == 4095 {
-            meter.poll()?;
-        }
+    for piece in s.split(sep) {
+        meter.tick(1 + text_units(piece.len() as u64))?;
         pieces.push(Value::str(piece));
     }
     ctx.finish1(2, Value::vector(pieces))
@@ -156,16 +175,16 @@ fn tokenize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 
 fn num(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.need(1)?;
-    let result = match ctx.peek(0) {
-        Value::Number(n) => Value::Number(n.clone()),
-        Value::Str(s) => match number_value(s, ctx.profile())? {
+    let result = match ctx.peek(0).clone() {
+        Value::Number(n) => Value::Number(n),
+        Value::Str(s) => match number_value_metered(&s, ctx.meter())? {
             Some(n) => Value::Number(n),
             None => Value::Nil(NilReason::InvalidEncoding),
         },
         other => {
             return Err(err::type_mismatch(format!(
                 "NUM parses a String (or returns a Number unchanged), got {}",
-                describe(other)
+                describe(&other)
             ))
             .into())
         }
@@ -173,55 +192,65 @@ fn num(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.finish1(1, result)
 }
 
-/// The exact text of a Number, or `None` for an algebraic one (no lexeme denotes it).
-fn number_text(n: &Number) -> Option<String> {
-    let r = n.as_rat()?;
-    Some(match r.to_int() {
-        Some(i) => i.to_string(),
-        None => r.to_string(),
-    })
+/// Append the text of a non-Vector value (STR's table) to `out`; false when it has none
+/// (an algebraic Number). A wide integer's digits are converted a piece at a time,
+/// ticking `meter` between pieces (their price was charged up front).
+fn write_leaf_text(v: &Value, out: &mut String, meter: &Meter) -> Result<bool, Halt> {
+    let text = match v {
+        Value::Number(n) => {
+            let Some(r) = n.as_rat() else {
+                return Ok(false);
+            };
+            let mut tick = |units| meter.tick(units);
+            r.numer().write_decimal_polled(out, &mut tick)?;
+            if !r.denom().is_one() {
+                out.push('/');
+                r.denom().write_decimal_polled(out, &mut tick)?;
+            }
+            return Ok(true);
+        }
+        Value::Bool(true) => "TRUE",
+        Value::Bool(false) => "FALSE",
+        Value::Str(s) => s,
+        Value::Nil(_) => "NIL",
+        Value::Block(_) => "<code>",
+        Value::Vector(_) => return Ok(false),
+    };
+    meter.tick(text_units(text.len() as u64))?;
+    grow(out, text.len());
+    out.push_str(text);
+    Ok(true)
 }
 
-/// The text of a non-Vector value (STR's table), `None` when it has none.
-fn leaf_text(v: &Value) -> Option<String> {
-    match v {
-        Value::Number(n) => number_text(n),
-        Value::Bool(true) => Some("TRUE".into()),
-        Value::Bool(false) => Some("FALSE".into()),
-        Value::Str(s) => Some(s.to_string()),
-        Value::Nil(_) => Some("NIL".into()),
-        Value::Block(_) => Some("<code>".into()),
-        Value::Vector(_) => None,
-    }
-}
-
-/// STR of a Vector: its leaves depth-first, joined by single spaces. Walked with an
-/// explicit stack (a Vector built at run time can nest millions deep).
-fn vector_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
-    // Every leaf shows at least one character and a space: a text the host could not
-    // hold is refused before any of it is written.
-    ctx.meter().reserve(v.leaf_count().saturating_mul(2))?;
+/// STR of a value: a Vector's leaves depth-first, joined by single spaces; `None` when a
+/// leaf has no text. Walked with an explicit stack (a Vector built at run time can nest
+/// millions deep); the walk was paid up front and ticks as it goes.
+fn value_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
+    // Every leaf shows at least one character and a space, and a wide integer at least
+    // nine digits a limb: a text the host could not hold is refused before any of it is
+    // written.
+    let w = v.weight();
+    ctx.meter().reserve(
+        w.leaves
+            .saturating_mul(2)
+            .saturating_add(w.big_limbs.saturating_mul(9)),
+    )?;
     let mut out = String::new();
     let mut first = true;
     let mut work: Vec<&Value> = vec![v];
-    let mut visited: u32 = 0;
     while let Some(x) = work.pop() {
-        visited = visited.wrapping_add(1);
-        if visited % 4096 == 0 {
-            ctx.meter().poll()?;
-        }
+        ctx.meter().tick(1)?;
         match x {
             Value::Vector(items) => work.extend(items.items().iter().rev()),
             leaf => {
-                let Some(text) = leaf_text(leaf) else {
-                    return Ok(None);
-                };
-                grow(&mut out, text.len() + 1);
                 if !first {
+                    grow(&mut out, 1);
                     out.push(' ');
                 }
                 first = false;
-                out.push_str(&text);
+                if !write_leaf_text(leaf, &mut out, ctx.meter())? {
+                    return Ok(None);
+                }
             }
         }
     }
@@ -231,11 +260,17 @@ fn vector_text(ctx: &mut Ctx<'_>, v: &Value) -> Result<Option<String>, Halt> {
 fn str_word(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     // A NIL operand was passed through by the machine (passthroughThenProject).
     let v = ctx.peek(0).clone();
-    let text = match &v {
-        Value::Str(_) => return ctx.finish1(1, v),
-        Value::Vector(_) => vector_text(ctx, &v)?,
-        leaf => leaf_text(leaf),
-    };
+    if let Value::Str(_) = v {
+        return ctx.finish1(1, v);
+    }
+    // The walk and the decimal digits, up front from the weights
+    // (docs/reference/pricing-and-limits.md#text).
+    let w = v.weight();
+    ctx.charge_collection(price::written(&w))?;
+    if w.decimal_price > 0 {
+        ctx.charge_numeric(w.decimal_price)?;
+    }
+    let text = value_text(ctx, &v)?;
     let result = match text {
         Some(t) => Value::str(t),
         None => Value::Nil(NilReason::InvalidEncoding),

@@ -67,18 +67,20 @@ fn broadcast_lanes_are_counted() {
 
 #[test]
 fn limbs_scale_the_charge() {
-    // 2^64 is 65 bits wide: two limbs on each side.
+    // A literal wider than a machine word is charged its decimal price once built
+    // (n + ⌈n²/16⌉ for n limbs): 3 for 2^64 (two limbs), 2 for 2^64 − 1 (one).
+    // 2^64 is 65 bits wide: two limbs on each side, 2·2 for MUL.
     assert_eq!(
         numeric_work("18446744073709551616 18446744073709551616 *"),
-        4
+        3 + 3 + 4
     );
-    assert_eq!(numeric_work("18446744073709551616 1 +"), 2);
-    // The widest Number leaf of a Vector decides its limbs.
-    assert_eq!(numeric_work("[ 1 18446744073709551616 ] 1 +"), 4);
+    assert_eq!(numeric_work("18446744073709551616 1 +"), 3 + 2);
+    // The widest Number leaf of a Vector decides its limbs (two lanes of 2·1).
+    assert_eq!(numeric_work("[ 1 18446744073709551616 ] 1 +"), 3 + 4);
     // 2^64 − 1 is exactly 64 bits: one limb.
     assert_eq!(
         numeric_work("18446744073709551615 18446744073709551615 *"),
-        1
+        2 + 2 + 1
     );
 }
 
@@ -108,22 +110,30 @@ fn nil_passthrough_and_errors_before_the_charge_cost_nothing() {
 }
 
 #[test]
-fn unpriced_words_charge_nothing() {
-    for source in [
-        "[ 1 2 3 ] 2 <",
-        "1 2 =",
-        "[ 1 5 ] [ 3 2 ] MIN",
-        "[ 1 5 ] 3 MAX",
-        "[ 7/3 -1/2 ] FLOOR",
-        "5/2 ROUND",
-        "-2 ABS",
-        "[ 1 2 ] NEG",
+fn comparisons_and_unary_words_are_priced() {
+    // (numericWork, collectionWork): a comparison lane is priced as SUB, a unary lane as
+    // adding a one-limb rational; with a Vector operand, every value walked and built
+    // costs 2 of collectionWork (docs/reference/pricing-and-limits.md#lifting), and an
+    // equality one unit a pair of values compared.
+    for (source, work) in [
+        // Three lanes; walked 4 values, built 4: 16.
+        ("[ 1 2 3 ] 2 <", (3, 16)),
+        ("1 2 <", (1, 0)),
+        ("1 2 =", (0, 1)),
+        ("[ 1 2 ] [ 1 2 ] =", (0, 3)),
+        // Walked 3 and 3, built 3: 18.
+        ("[ 1 5 ] [ 3 2 ] MIN", (2, 18)),
+        ("[ 1 5 ] 3 MAX", (2, 12)),
+        ("[ 7/3 -1/2 ] FLOOR", (2, 12)),
+        ("5/2 ROUND", (1, 0)),
+        ("-2 ABS", (1, 0)),
+        ("[ 1 2 ] NEG", (2, 12)),
     ] {
         let r = run(source);
         assert!(r.error.is_none(), "{source}");
         assert_eq!(
             (r.usage.numeric_work, r.usage.collection_work),
-            (0, 0),
+            work,
             "{source}"
         );
     }
@@ -161,13 +171,15 @@ fn random_charges_collection_work_per_element() {
 
 #[test]
 fn algebraic_pricing() {
-    // terms(√2) = 1: P = 1,024·(1 + 1) for ADD, ·1 for MUL, ·(1 + 1) for DIV.
-    assert_eq!(numeric_work("2 SQRT 1 +"), 2048);
-    assert_eq!(numeric_work("2 SQRT 3 SQRT *"), 1024);
-    assert_eq!(numeric_work("1 2 SQRT /"), 2048);
-    // `2 SQRT` tries no divisor; a comparison is free.
-    assert_eq!(numeric_work("2 SQRT"), 0);
-    assert_eq!(numeric_work("2 SQRT 3/2 <"), 0);
+    // terms(√2) = 1: P = 1,024·(1 + 1) for ADD, ·1 for MUL, ·(1 + 1) for DIV; each SQRT
+    // lane costs 1 (a unary lane) and tries no divisor for 2 or 3.
+    assert_eq!(numeric_work("2 SQRT 1 +"), 1 + 2048);
+    assert_eq!(numeric_work("2 SQRT 3 SQRT *"), 2 + 1024);
+    assert_eq!(numeric_work("1 2 SQRT /"), 1 + 2048);
+    assert_eq!(numeric_work("2 SQRT"), 1);
+    // A comparison is priced as SUB (2,048), and the sign of √2 − 3/2 takes one
+    // enclosure at 50 bits: 1 for the rational term, 64 + 1 + 1 for the root.
+    assert_eq!(numeric_work("2 SQRT 3/2 <"), 1 + 2048 + 67);
 }
 
 #[test]

@@ -6,7 +6,7 @@ mod common;
 
 use ajisai_core::display::display;
 use ajisai_core::value::Value;
-use ajisai_core::{Limit, NilReason, Profile};
+use ajisai_core::{Limit, Meter, NilReason, Profile};
 use ajisai_words::json::{decode, encode, DecodeError};
 use common::*;
 
@@ -319,7 +319,7 @@ fn a_million_open_brackets_do_not_crash() {
     // ...and balanced brackets build a Vector a million deep, encoded and dropped iteratively.
     let text = format!("{opens}{}", "]".repeat(n));
     let v = decode(&text, &unlimited).expect("balanced");
-    let back = encode(&v, |_| Ok(()))
+    let back = encode(&v, &mut Meter::new(Profile::CLI_LOCAL))
         .expect("no interrupt")
         .expect("encodable");
     assert_eq!(back, text);
@@ -407,7 +407,7 @@ fn round_trips() {
     ] {
         ajisai_numerics_pure::link();
         let v = decode(text, &mcp()).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-        let back = encode(&v, |_| Ok(()))
+        let back = encode(&v, &mut Meter::new(Profile::CLI_LOCAL))
             .expect("no interrupt")
             .expect("encodable");
         let canonical = if text.contains("{}") {
@@ -465,7 +465,7 @@ fn random_texts_decode_without_panicking() {
         match decode(&text, &p) {
             Ok(v) => {
                 values += 1;
-                if let Ok(Ok(json)) = encode(&v, |_| Ok(())) {
+                if let Ok(Ok(json)) = encode(&v, &mut Meter::new(Profile::CLI_LOCAL)) {
                     let again = decode(&json, &p)
                         .unwrap_or_else(|e| panic!("{json:?} (from {text:?}): {e:?}"));
                     assert_eq!(display(&again), display(&v), "{text:?}");

@@ -295,8 +295,16 @@ fn literal_clause_blocks_select_as_clause_blocks_on_the_stack_do() {
         };
         assert_eq!(error(&a), error(&b), "error of `{literal}`");
         assert_eq!(a.usage.numeric_work, b.usage.numeric_work, "`{literal}`");
-        assert_eq!(
-            a.usage.collection_work, b.usage.collection_work,
+        // DEF reads the body it defines, which the rewrite made longer: compare the work
+        // of programs that define nothing.
+        if !literal.contains("DEF") {
+            assert_eq!(
+                a.usage.collection_work, b.usage.collection_work,
+                "`{literal}`"
+            );
+        }
+        assert!(
+            a.usage.collection_work <= b.usage.collection_work,
             "`{literal}`"
         );
     }

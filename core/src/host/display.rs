@@ -46,18 +46,19 @@ enum Task<'a> {
 
 /// Append the display of `v` to `out`.
 pub fn write_value(v: &Value, out: &mut String) {
-    let _ = write_value_polled(v, out, &mut || Ok(()));
+    let _ = write_value_polled(v, out, &mut |_| Ok(()));
 }
 
-/// The display of `v`, calling `poll` every few thousand parts so a host can stop a
-/// display that would not end (a Vector sharing sub-Vectors can have 2⁴⁰ leaves), and
-/// growing the text by bounded steps ([`grow`]).
+/// The display of `v`, reporting its work to `tick` as it goes (one unit a part, and
+/// ⌈bytes/8⌉ for each text copied or number written; a meter's [`crate::limits::Meter::tick`])
+/// so a host can stop a display that would not end (a Vector sharing sub-Vectors can have
+/// 2⁴⁰ leaves), and growing the text by bounded steps ([`grow`]).
 pub fn display_polled(
     v: &Value,
-    poll: &mut dyn FnMut() -> Result<(), Halt>,
+    tick: &mut dyn FnMut(u64) -> Result<(), Halt>,
 ) -> Result<String, Halt> {
     let mut out = String::new();
-    write_value_polled(v, &mut out, poll)?;
+    write_value_polled(v, &mut out, tick)?;
     Ok(out)
 }
 
@@ -75,41 +76,39 @@ pub fn display_lower_bound(v: &Value) -> u64 {
     }
 }
 
-/// Parts written between two polls.
-const POLL_EVERY: u32 = 4096;
-
-/// [`write_value`] with a poll every [`POLL_EVERY`] parts.
+/// [`write_value`], reporting every part and every text written to `tick` (see
+/// [`display_polled`]).
 pub fn write_value_polled(
     v: &Value,
     out: &mut String,
-    poll: &mut dyn FnMut() -> Result<(), Halt>,
+    tick: &mut dyn FnMut(u64) -> Result<(), Halt>,
 ) -> Result<(), Halt> {
     let mut tasks: Vec<Task<'_>> = vec![Task::Value(v)];
-    let mut parts = 0u32;
     while let Some(t) = tasks.pop() {
-        parts += 1;
-        if parts >= POLL_EVERY {
-            parts = 0;
-            poll()?;
-        }
+        tick(1)?;
         grow(out, 64);
         match t {
             Task::Text(s) => out.push_str(s),
             Task::Value(v) => match v {
                 Value::Number(n) => {
-                    use std::fmt::Write;
-                    let _ = write!(out, "{n}");
+                    let before = out.len();
+                    n.write_polled(out, tick)?;
+                    tick(crate::price::text_units((out.len() - before) as u64))?;
                 }
                 Value::Bool(true) => out.push_str("TRUE"),
                 Value::Bool(false) => out.push_str("FALSE"),
                 Value::Str(s) => {
+                    tick(crate::price::text_units(s.len() as u64))?;
                     grow(out, s.len() + 2);
                     out.push('\'');
                     out.push_str(s);
                     out.push('\'');
                 }
                 Value::Nil(_) => out.push_str("NIL"),
-                Value::Block(b) => write_block(b, out),
+                Value::Block(b) => {
+                    tick(crate::price::text_units(b.written_len()))?;
+                    write_block(b, out)
+                }
                 Value::Vector(items) => {
                     out.push('[');
                     tasks.push(Task::Text(" ]"));

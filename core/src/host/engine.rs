@@ -7,7 +7,7 @@ use crate::check::Warning;
 use crate::code::Block;
 use crate::compile as parser;
 use crate::contract::{self, ContractDecls, WordContract};
-use crate::limits::{Halt, InterruptFlag, Profile};
+use crate::limits::{Halt, InterruptFlag, Meter, Profile};
 use crate::machine::Machine;
 use crate::outcome::LangError;
 use crate::phrasebook::Entry;
@@ -61,9 +61,17 @@ pub struct ComputeReport {
     /// Findings and declarations of the source's `#:contract` lines (MCP-68);
     /// `None` when it has none (or did not parse).
     pub contract_decls: Option<ContractDecls>,
+    /// The host's interrupt flag the run was under: rendering the report polls it too.
+    pub interrupt: Option<InterruptFlag>,
 }
 
 impl ComputeReport {
+    /// Drop the report, its stack through [`crate::value::drop_values`] (a stack can hold
+    /// hundreds of thousands of values): what a host does once the report is rendered.
+    pub fn discard(mut self) {
+        crate::value::drop_values(std::mem::take(&mut self.stack));
+    }
+
     /// The outcome id: `value`, `nil:<reason>` or `error:<category>`
     /// (docs/reference/index.md#outcomes).
     pub fn outcome_id(&self) -> String {
@@ -89,9 +97,10 @@ pub fn compute_in(source: &str, prelude: &[&Entry], options: &Options) -> Comput
     if let Some(flag) = &options.interrupt {
         machine.meter_mut().set_interrupt(flag.clone());
     }
-    let program = match parser::parse(source, &options.profile, 0) {
+    // Parsing and compiling are work of the run: charged and polled on its meter.
+    let program = match parser::parse_metered(source, machine.meter_mut(), 0) {
         Ok(program) => program,
-        Err(e) => return report(machine, Err(Halt::Error(e))),
+        Err(halt) => return report(machine, Err(halt)),
     };
     let blocks = prelude_blocks(prelude);
     let decls = contract::check_declarations(&program, &blocks);
@@ -115,6 +124,7 @@ pub fn compute_in(source: &str, prelude: &[&Entry], options: &Options) -> Comput
     let result = machine.run_program(&program);
     let mut r = report(machine, result);
     r.contract_decls = decls;
+    crate::value::free_after_run(program);
     r
 }
 
@@ -124,7 +134,7 @@ fn prelude_blocks<'a>(prelude: &[&'a Entry]) -> Vec<&'a Block> {
 }
 
 /// Build the report of a machine after a run.
-pub fn report(machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
+pub fn report(mut machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
     crate::suggest::complete_halt(&mut result, machine.dictionary());
     let usage = Usage {
         execution_steps: machine.meter().steps(),
@@ -136,8 +146,8 @@ pub fn report(machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
         Err(Halt::Error(e)) => (Some(e), false),
         Err(Halt::Interrupted(_)) => (None, true),
     };
-    let output = machine.output().to_vec();
-    let stack = machine.stack().to_vec();
+    let interrupt = machine.meter().interrupt().cloned();
+    let (stack, output) = machine.take_results();
     ComputeReport {
         stack,
         output,
@@ -145,7 +155,15 @@ pub fn report(machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
         interrupted,
         usage,
         contract_decls: None,
+        interrupt,
     }
+}
+
+/// The meter a static tool parses on: the profile's limits (a literal's conversion is
+/// charged as a run would charge it) and the host's interrupt flag (the deadline and the
+/// memory ceiling stop it).
+fn static_meter(options: &Options) -> Meter {
+    Meter::with_interrupt(options.profile.clone(), options.interrupt.clone())
 }
 
 /// The result of a static check.
@@ -153,6 +171,8 @@ pub fn report(machine: Machine, mut result: Result<(), Halt>) -> ComputeReport {
 pub struct CheckReport {
     /// The first failing phase's error, if any.
     pub error: Option<LangError>,
+    /// Whether the host interrupted the check (deadline, cancellation, memory).
+    pub interrupted: bool,
     /// Findings and declarations of the source's `#:contract` lines (MCP-68);
     /// `None` when it has none (or did not parse).
     pub contract_decls: Option<ContractDecls>,
@@ -172,12 +192,19 @@ pub fn check(source: &str, options: &Options) -> CheckReport {
 
 /// [`check`] with `prelude` phrasebook Words defined before the source.
 pub fn check_in(source: &str, prelude: &[&Entry], options: &Options) -> CheckReport {
-    let program = match parser::parse(source, &options.profile, 0) {
+    let program = match parser::parse_metered(source, &mut static_meter(options), 0) {
         Ok(p) => p,
-        Err(mut e) => {
-            crate::suggest::teach(&mut e);
+        Err(halt) => {
+            let (error, interrupted) = match halt {
+                Halt::Error(mut e) => {
+                    crate::suggest::teach(&mut e);
+                    (Some(e), false)
+                }
+                Halt::Interrupted(_) => (None, true),
+            };
             return CheckReport {
-                error: Some(e),
+                error,
+                interrupted,
                 contract_decls: None,
                 warnings: Vec::new(),
                 warnings_omitted: 0,
@@ -195,8 +222,10 @@ pub fn check_in(source: &str, prelude: &[&Entry], options: &Options) -> CheckRep
         })
         .or_else(|| decls.as_ref().and_then(ContractDecls::error));
     let (warnings, warnings_omitted) = crate::check::trap_warnings(&program);
+    crate::value::free_after_run(program);
     CheckReport {
         error,
+        interrupted: false,
         contract_decls: decls,
         warnings,
         warnings_omitted,
@@ -208,6 +237,8 @@ pub fn check_in(source: &str, prelude: &[&Entry], options: &Options) -> CheckRep
 pub struct InferReport {
     /// Why the source could not be read (`malformedSource` or a parse-time limit).
     pub error: Option<LangError>,
+    /// Whether the host interrupted the inference (deadline, cancellation, memory).
+    pub interrupted: bool,
     /// One entry per User Word the source defines, in order of first definition
     /// (empty on error).
     pub contracts: Vec<WordContract>,
@@ -221,17 +252,28 @@ pub fn infer_contracts(source: &str, options: &Options) -> InferReport {
 
 /// [`infer_contracts`] with `prelude` phrasebook Words defined before the source.
 pub fn infer_contracts_in(source: &str, prelude: &[&Entry], options: &Options) -> InferReport {
-    match parser::parse(source, &options.profile, 0) {
-        Ok(program) => InferReport {
-            error: None,
-            contracts: contract::infer_program(&program, &prelude_blocks(prelude)),
-        },
-        Err(mut e) => {
+    match parser::parse_metered(source, &mut static_meter(options), 0) {
+        Ok(program) => {
+            let contracts = contract::infer_program(&program, &prelude_blocks(prelude));
+            crate::value::free_after_run(program);
+            InferReport {
+                error: None,
+                interrupted: false,
+                contracts,
+            }
+        }
+        Err(Halt::Error(mut e)) => {
             crate::suggest::teach(&mut e);
             InferReport {
                 error: Some(e),
+                interrupted: false,
                 contracts: Vec::new(),
             }
         }
+        Err(Halt::Interrupted(_)) => InferReport {
+            error: None,
+            interrupted: true,
+            contracts: Vec::new(),
+        },
     }
 }

@@ -6,12 +6,14 @@
 
 use crate::check::Warning;
 use crate::contract::{ContractDecls, Declaration, Severity, WordContract};
-use crate::display::display;
+use crate::display::display_polled;
 use crate::engine::{CheckReport, ComputeReport, InferReport};
 use crate::json::{with_members, HostFields, ObjectWriter};
+use crate::limits::{Halt, Limit, Meter, Profile};
+use crate::node::{write_node_metered, Approximations};
 use crate::outcome::{CallSite, ErrorCategory, LangError, Trap, MESSAGE_MAX_CHARS};
 use crate::phrasebook::PHRASEBOOK_ORIGIN;
-use crate::render::{plan, plan_sized, slot_sizes, ElidedRun, Elision, Fit, Piece, Plan};
+use crate::render::{plan, plan_sized, slot_sizes_metered, ElidedRun, Elision, Fit, Piece, Plan};
 use crate::SPECIFICATION_VERSION;
 
 /// The envelope schema version.
@@ -111,16 +113,41 @@ pub fn shortened(s: &str, max_chars: usize) -> String {
 /// A rendered `compute` envelope and how its stack was fitted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rendered {
-    /// The compact envelope JSON, host fields included.
+    /// The compact envelope JSON, host fields included (empty when the host stopped
+    /// the rendering: `interrupted`).
     pub json: String,
     /// Slots that arrived whole.
     pub kept_slots: usize,
     /// Slots replaced by an elision record or covered by an elided run (MCP-36).
     pub elided_slots: usize,
+    /// Whether the host's interrupt flag stopped the rendering (deadline, memory).
+    pub interrupted: bool,
+}
+
+impl Rendered {
+    /// What a rendering stopped by the host leaves: nothing.
+    fn stopped() -> Rendered {
+        Rendered {
+            json: String::new(),
+            kept_slots: 0,
+            elided_slots: 0,
+            interrupted: true,
+        }
+    }
+}
+
+/// The meter a rendering ticks: no budget (rendering charges nothing to the run, whose
+/// usage the envelope reports), the run's interrupt flag, so the host's deadline and
+/// memory ceiling stop a rendering as they stop a run.
+pub fn render_meter(report: &ComputeReport) -> Meter {
+    let unlimited = Profile::CLI_LOCAL
+        .with(Limit::NumericWork, u64::MAX)
+        .with(Limit::CollectionWork, u64::MAX);
+    Meter::with_interrupt(unlimited, report.interrupt.clone())
 }
 
 /// The envelope of a `compute` run (the CLI's `run --json`), with host fields last.
-/// Nothing is elided.
+/// Nothing is elided. Empty when the host's interrupt flag stopped it.
 pub fn compute_json(report: &ComputeReport, host: &HostFields) -> String {
     compute_json_fitted(report, &Fit::UNLIMITED, host).json
 }
@@ -142,39 +169,56 @@ pub fn compute_json_within(
 
 /// The `compute` envelope fitted as `fit` says (see [`compute_json_within`]).
 pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: &HostFields) -> Rendered {
-    compute_json_planned(report, &plan(&report.stack, fit), fit, host)
+    let meter = render_meter(report);
+    let planned = if *fit == Fit::UNLIMITED {
+        Ok(plan(&report.stack, fit))
+    } else {
+        slot_sizes_metered(&report.stack, &meter)
+            .map(|sizes| plan_sized(&report.stack, &sizes, fit))
+    };
+    planned
+        .and_then(|p| compute_json_planned(report, &p, fit, host, meter))
+        .unwrap_or_else(|_| Rendered::stopped())
 }
 
 /// Fits one report's stack again and again under smaller budgets, pricing each slot
 /// once (the host's refitting loop of MCP-52).
 pub struct Fitter<'r> {
     report: &'r ComputeReport,
-    sizes: Vec<crate::render::Size>,
+    /// The slot sizes; `None` when the host stopped the pricing.
+    sizes: Option<Vec<crate::render::Size>>,
 }
 
 impl<'r> Fitter<'r> {
-    /// Price every slot of `report`'s stack.
+    /// Price every slot of `report`'s stack (ticking the render meter).
     pub fn new(report: &'r ComputeReport) -> Fitter<'r> {
         Fitter {
             report,
-            sizes: slot_sizes(&report.stack),
+            sizes: slot_sizes_metered(&report.stack, &render_meter(report)).ok(),
         }
     }
 
     /// The envelope with the stack fitted as `fit` says.
     pub fn render(&self, fit: &Fit, host: &HostFields) -> Rendered {
-        let plan = plan_sized(&self.report.stack, &self.sizes, fit);
-        compute_json_planned(self.report, &plan, fit, host)
+        let Some(sizes) = &self.sizes else {
+            return Rendered::stopped();
+        };
+        let plan = plan_sized(&self.report.stack, sizes, fit);
+        compute_json_planned(self.report, &plan, fit, host, render_meter(self.report))
+            .unwrap_or_else(|_| Rendered::stopped())
     }
 }
 
-/// The `compute` envelope with the stack laid out as `plan` says.
+/// The `compute` envelope with the stack laid out as `plan` says, every node and display
+/// written through `meter` (the kept slots' approximations computed once per value).
 fn compute_json_planned(
     report: &ComputeReport,
     plan: &Plan,
     fit: &Fit,
     host: &HostFields,
-) -> Rendered {
+    meter: Meter,
+) -> Result<Rendered, Halt> {
+    let mut approximations = Approximations::new(meter);
     let reason = if report.error.is_some() {
         "errorStackBudget"
     } else {
@@ -193,6 +237,7 @@ fn compute_json_planned(
     );
     o.str("outcome", &report.outcome_id());
     o.str("specificationVersion", SPECIFICATION_VERSION);
+    let mut halted: Option<Halt> = None;
     o.with("stack", |out| {
         out.push('[');
         for (i, piece) in plan.pieces.iter().enumerate() {
@@ -200,22 +245,34 @@ fn compute_json_planned(
                 out.push(',');
             }
             match piece {
-                Piece::Kept(index) => write_node(out, &report.stack[*index]),
+                Piece::Kept(index) => {
+                    if let Err(h) =
+                        write_node_metered(out, &report.stack[*index], &mut approximations)
+                    {
+                        halted = Some(h);
+                        break;
+                    }
+                }
                 Piece::Elided(e) => write_elided_node(out, e, reason),
                 Piece::Run(r) => write_run_node(out, r),
             }
         }
         out.push(']');
     });
-    let displays: Vec<String> = plan
-        .pieces
-        .iter()
-        .map(|piece| match piece {
-            Piece::Kept(index) => display(&report.stack[*index]),
+    if let Some(h) = halted {
+        return Err(h);
+    }
+    let render_meter = approximations.meter();
+    let mut displays: Vec<String> = Vec::with_capacity(plan.pieces.len());
+    for piece in &plan.pieces {
+        displays.push(match piece {
+            Piece::Kept(index) => {
+                display_polled(&report.stack[*index], &mut |units| render_meter.tick(units))?
+            }
             Piece::Elided(e) => e.display(),
             Piece::Run(r) => r.display(),
-        })
-        .collect();
+        });
+    }
     o.strs("stackDisplay", &displays);
     if plan.elided > 0 {
         o.ser(
@@ -239,11 +296,12 @@ fn compute_json_planned(
     o.ser("resourceUsage", &report.usage);
     o.members(host);
     o.end();
-    Rendered {
+    Ok(Rendered {
         json: out,
         kept_slots: plan.kept,
         elided_slots: plan.elided,
-    }
+        interrupted: false,
+    })
 }
 
 /// The node of a run of elided slots: `{"type":"elidedRun","count","approxBytes"}`.

@@ -5,7 +5,9 @@
 
 use crate::display::display;
 use crate::json::{write_str, ObjectWriter};
-use crate::number::Number;
+use crate::limits::{Halt, Meter};
+use crate::number::approx::try_best_convergent;
+use crate::number::{Alg, Number, Rat};
 use crate::value::Value;
 use std::sync::OnceLock;
 
@@ -59,33 +61,91 @@ fn write_term(out: &mut String, num: &str, den: &str, radicand: &str) {
     t.end();
 }
 
-fn write_number_node(out: &mut String, n: &Number) {
+fn write_number_node<'v>(
+    out: &mut String,
+    n: &'v Number,
+    approximations: &mut Approximations<'v>,
+) -> Result<(), Halt> {
     match n {
-        Number::Rat(r) => write_rational_node(out, &r.numer().to_string(), &r.denom().to_string()),
-        Number::Alg(_) => {
-            let approx = n.best_convergent(APPROXIMATION_BOUND);
-            write_algebraic_node(
-                out,
-                &approx.numer().to_string(),
-                &approx.denom().to_string(),
-                |out| write_term_list(out, n),
-            );
+        Number::Rat(r) => {
+            let meter = approximations.meter();
+            let mut tick = |units| meter.tick(units);
+            let num = r.numer().decimal_polled(&mut tick)?;
+            let den = r.denom().decimal_polled(&mut tick)?;
+            write_rational_node(out, &num, &den)
         }
+        Number::Alg(a) => {
+            let approx = approximations.of(a, n)?;
+            let meter = approximations.meter();
+            let mut tick = |units| meter.tick(units);
+            let num = approx.numer().decimal_polled(&mut tick)?;
+            let den = approx.denom().decimal_polled(&mut tick)?;
+            let mut terms = String::new();
+            write_term_list_polled(&mut terms, n, &mut tick)?;
+            write_algebraic_node(out, &num, &den, |out| out.push_str(&terms));
+        }
+    }
+    Ok(())
+}
+
+/// The approximations of a render, each computed once per distinct value (a stack of
+/// ninety thousand copies of `sqrt(3)` made apart is approximated once), through the
+/// render's meter: the continued fraction polls the host's interrupt flag. The cache
+/// borrows the values it approximates for its lifetime `'v` (dropping it walks no
+/// value), and grows without a pause ([`crate::memo`]): a render of a hundred thousand
+/// distinct roots held the flag unpolled for milliseconds while std's table rehashed.
+pub struct Approximations<'v> {
+    meter: Meter,
+    done: crate::memo::Memo<&'v Alg, Rat>,
+}
+
+impl<'v> Approximations<'v> {
+    /// An empty cache whose approximations poll `meter`.
+    pub fn new(meter: Meter) -> Approximations<'v> {
+        Approximations {
+            meter,
+            done: Default::default(),
+        }
+    }
+
+    /// The approximation of `a` (the Number `n`), computed now if it has not been.
+    fn of(&mut self, a: &'v Alg, n: &Number) -> Result<Rat, Halt> {
+        if let Some(r) = self.done.get(a) {
+            return Ok(r.clone());
+        }
+        let r = try_best_convergent(n, APPROXIMATION_BOUND, &mut self.meter)?;
+        self.done.insert(a, r.clone());
+        Ok(r)
+    }
+
+    /// The meter the render ticks.
+    pub fn meter(&self) -> &Meter {
+        &self.meter
     }
 }
 
 fn write_term_list(out: &mut String, n: &Number) {
+    let _ = write_term_list_polled::<()>(out, n, &mut |_| Ok(()));
+}
+
+/// The exact terms of `n`, their integers converted a piece at a time through `tick`.
+fn write_term_list_polled<E>(
+    out: &mut String,
+    n: &Number,
+    tick: &mut dyn FnMut(u64) -> Result<(), E>,
+) -> Result<(), E> {
     for (i, (c, d)) in n.terms().iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         write_term(
             out,
-            &c.numer().to_string(),
-            &c.denom().to_string(),
-            &d.to_string(),
+            &c.numer().decimal_polled(tick)?,
+            &c.denom().decimal_polled(tick)?,
+            &d.decimal_polled(tick)?,
         );
     }
+    Ok(())
 }
 
 /// `[{"numerator","denominator","radicand"}, …]` of a Number's normal form.
@@ -129,8 +189,19 @@ enum Task<'a> {
     Text(&'static str),
 }
 
-/// Write the stack node of a value (MCP-29), iteratively.
+/// Write the stack node of a value (MCP-29), iteratively (unwatched: for tests and tools).
 pub fn write_node(out: &mut String, v: &Value) {
+    let mut approximations = Approximations::new(Meter::new(crate::limits::Profile::CLI_LOCAL));
+    let _ = write_node_metered(out, v, &mut approximations);
+}
+
+/// [`write_node`] through a render's approximations and meter: every part written ticks
+/// the meter (one unit, and ⌈bytes/8⌉ of text), so a host can stop it.
+pub fn write_node_metered<'v>(
+    out: &mut String,
+    v: &'v Value,
+    approximations: &mut Approximations<'v>,
+) -> Result<(), Halt> {
     let mut tasks = vec![Task::Node(v)];
     while let Some(t) = tasks.pop() {
         let v = match t {
@@ -140,8 +211,10 @@ pub fn write_node(out: &mut String, v: &Value) {
             }
             Task::Node(v) => v,
         };
+        let before = out.len();
+        crate::limits::grow(out, 64);
         match v {
-            Value::Number(n) => write_number_node(out, n),
+            Value::Number(n) => write_number_node(out, n, approximations)?,
             Value::Bool(b) => write_bool_node(out, *b),
             Value::Str(s) => write_text_node(out, "string", s),
             Value::Block(_) => write_text_node(out, "codeBlock", &display(v)),
@@ -157,7 +230,11 @@ pub fn write_node(out: &mut String, v: &Value) {
                 }
             }
         }
+        approximations
+            .meter()
+            .tick(1 + crate::price::text_units((out.len() - before) as u64))?;
     }
+    Ok(())
 }
 
 /// The fixed bytes of each node around its variable parts, as the writers above

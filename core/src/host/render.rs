@@ -9,17 +9,31 @@
 //! String, CodeBlock, algebraic Number and wide integer once (memoized by address),
 //! iteratively, and saturates instead of overflowing.
 //!
+//! An algebraic node holds a rational approximation whose digits only a continued
+//! fraction expansion can tell; pricing every algebraic leaf that way made an elided
+//! slot of 100,000 distinct square roots cost seconds. So an algebraic node is priced
+//! with its approximation at its widest ([`approximation_bound`]: a denominator of ten
+//! digits, a numerator of as many digits as ⌈|x|⌉·10⁹ has, a sign unless every term is
+//! positive): its slot cost is an upper bound of its written bytes, exact for every
+//! other node, and only the slots that arrive whole are ever approximated (once per
+//! distinct value, [`crate::node::NodeWriter`]).
+//!
 //! [`plan`] then chooses which slots arrive whole: walking from the top of the stack
 //! down, a slot is kept when its cost fits what is left of the budget and its depth
 //! is within the client-parsable bound, and elided otherwise, so one huge slot does
 //! not cost the small slots below it.
 
-use crate::code::{write_block, Block};
+use crate::code::Block;
+use crate::limits::{Halt, Meter};
 use crate::node::{pieces, APPROXIMATION_BOUND};
+use crate::number::int::decimal_digits_bound;
 use crate::number::{Alg, Int, Number};
 use crate::value::{Value, Vector};
-use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::sync::Arc;
+
+/// A memo table keyed by address ([`crate::memo`]: it grows without a pause).
+type Memo<V> = crate::memo::Memo<usize, V>;
 
 /// The value-stack budget on `ok` results (MCP-53): 440 KiB.
 pub const VALUE_STACK_BUDGET: u64 = 450_560;
@@ -45,19 +59,8 @@ impl Size {
     }
 }
 
-/// floor(log10(2) · 2^128), for exact decimal digit counts from bit lengths.
-const LOG10_2_FIXED: u128 = 0x4d10_4d42_7de7_fbcc_47c4_acd6_05be_48bc;
-
-/// floor(b · log10 2) for a bit count b (exact for every b below 2^60: the
-/// fixed-point error stays under 2^-64, far below how close b · log10 2 comes to an
-/// integer there).
-fn floor_bits_log10_2(b: u64) -> u64 {
-    let hi = LOG10_2_FIXED >> 64;
-    let lo = LOG10_2_FIXED & u128::from(u64::MAX);
-    let b = u128::from(b);
-    let carry = (b * lo) >> 64;
-    ((b * hi + carry) >> 64) as u64
-}
+/// Bytes of text priced between two ticks of the meter.
+const ESCAPE_CHUNK_BYTES: usize = 64 * 1024;
 
 /// Bytes `s` takes inside a JSON string literal written by [`crate::json::write_str`].
 pub fn escaped_len(s: &str) -> u64 {
@@ -74,23 +77,45 @@ pub fn escaped_len(s: &str) -> u64 {
 
 /// Prices values without rendering them, remembering every shared part it priced.
 ///
-/// Memo entries are keyed by address and hold a clone of what they describe, so an
-/// address cannot be reused by another value while the entry exists.
-#[derive(Default)]
-pub struct Sizer {
-    vectors: HashMap<usize, (Vector, Size)>,
-    strings: HashMap<usize, (Arc<str>, u64)>,
-    blocks: HashMap<usize, (Arc<Block>, u64)>,
-    algebraics: HashMap<usize, (Arc<Alg>, Size)>,
-    integers: HashMap<usize, (Int, u64)>,
-    powers_of_ten: HashMap<u64, Int>,
+/// Memo entries are keyed by address and hold only sizes: the sizer borrows every value
+/// it prices for its own lifetime `'v`, so no address it remembers can be reused by
+/// another value while it exists, and dropping it frees its tables without walking them.
+pub struct Sizer<'v> {
+    vectors: Memo<Size>,
+    strings: Memo<u64>,
+    blocks: Memo<u64>,
+    algebraics: Memo<Size>,
+    integers: Memo<u64>,
+    powers_of_ten: rustc_hash::FxHashMap<u64, Int>,
     /// Distinct Vectors walked (each once).
     walked: u64,
+    /// The meter each value priced ticks, when the host watches the pricing.
+    meter: Option<Meter>,
+    /// The halt that stopped a watched pricing (its sizes are then meaningless).
+    halted: Option<Halt>,
+    values: PhantomData<&'v Value>,
 }
 
-impl Sizer {
+impl Default for Sizer<'_> {
+    fn default() -> Self {
+        Sizer {
+            vectors: Memo::default(),
+            strings: Memo::default(),
+            blocks: Memo::default(),
+            algebraics: Memo::default(),
+            integers: Memo::default(),
+            powers_of_ten: Default::default(),
+            walked: 0,
+            meter: None,
+            halted: None,
+            values: PhantomData,
+        }
+    }
+}
+
+impl<'v> Sizer<'v> {
     /// A sizer with empty memo tables.
-    pub fn new() -> Sizer {
+    pub fn new() -> Sizer<'v> {
         Sizer::default()
     }
 
@@ -100,7 +125,7 @@ impl Sizer {
     }
 
     /// The rendered sizes of `v`.
-    pub fn size(&mut self, v: &Value) -> Size {
+    pub fn size(&mut self, v: &'v Value) -> Size {
         match v {
             Value::Vector(items) => self.vector(items),
             leaf => self.leaf(leaf),
@@ -108,22 +133,28 @@ impl Sizer {
     }
 
     /// Sizes of a Vector: a post-order walk over distinct Vectors on an explicit stack.
-    fn vector(&mut self, root: &Vector) -> Size {
-        if let Some((_, s)) = self.vectors.get(&key(root)) {
+    fn vector(&mut self, root: &'v Vector) -> Size {
+        if let Some(s) = self.vectors.get(&key(root)) {
             return *s;
         }
         // (vector, next child, sizes of the children so far: node and display bytes
         // summed, depth the deepest)
-        let mut work: Vec<(&Vector, usize, Size)> = vec![(root, 0, Size::default())];
+        let mut work: Vec<(&'v Vector, usize, Size)> = vec![(root, 0, Size::default())];
         loop {
             let Some((vector, next, acc)) = work.last_mut() else {
                 return Size::default();
             };
             if let Some(child) = vector.items().get(*next) {
                 *next += 1;
+                if let Some(m) = &self.meter {
+                    if let Err(h) = m.tick(1) {
+                        self.halted = Some(h);
+                        return Size::default();
+                    }
+                }
                 let child_size = match child {
                     Value::Vector(inner) => match self.vectors.get(&key(inner)) {
-                        Some((_, s)) => *s,
+                        Some(s) => *s,
                         None => {
                             work.push((inner, 0, Size::default()));
                             continue;
@@ -137,6 +168,10 @@ impl Sizer {
             let Some((vector, _, acc)) = work.pop() else {
                 return Size::default();
             };
+            // A Vector nested fifty thousand deep ends fifty thousand Vectors in a row.
+            if !self.tick(1) {
+                return Size::default();
+            }
             let n = vector.len() as u64;
             let size = Size {
                 node: pieces()
@@ -147,7 +182,11 @@ impl Sizer {
                 depth: acc.depth.saturating_add(1),
             };
             self.walked += 1;
-            self.vectors.insert(key(vector), (vector.clone(), size));
+            // Only storage held more than once can be met again: memoizing every fresh
+            // Vector of a big result grew the table through rehashes of millions.
+            if vector.is_shared() {
+                self.vectors.insert(key(vector), size);
+            }
             match work.last_mut() {
                 Some((_, _, parent)) => absorb(parent, size),
                 None => return size,
@@ -156,31 +195,35 @@ impl Sizer {
     }
 
     /// Sizes of a value that is not a Vector.
-    fn leaf(&mut self, v: &Value) -> Size {
+    fn leaf(&mut self, v: &'v Value) -> Size {
         let (node, display) = match v {
             Value::Number(n) => return self.number(n),
             Value::Bool(true) => (pieces().true_node, 4),
             Value::Bool(false) => (pieces().false_node, 5),
             Value::Nil(r) => (pieces().nil + r.id().len() as u64, 3),
             Value::Str(s) => {
-                let e = self
-                    .strings
-                    .entry(Arc::as_ptr(s) as *const u8 as usize)
-                    .or_insert_with(|| (s.clone(), escaped_len(s)))
-                    .1;
+                let k = Arc::as_ptr(s) as *const u8 as usize;
+                let e = match self.strings.get(&k) {
+                    Some(e) => *e,
+                    None => {
+                        let e = self.escaped(s);
+                        self.strings.insert(k, e);
+                        e
+                    }
+                };
                 // The node holds the text as a JSON string; the display is 'text'.
                 (pieces().string + e + 2, e + 2)
             }
             Value::Block(b) => {
-                let e = self
-                    .blocks
-                    .entry(Arc::as_ptr(b) as usize)
-                    .or_insert_with(|| {
-                        let mut shown = String::new();
-                        write_block(b, &mut shown);
-                        (b.clone(), escaped_len(&shown))
-                    })
-                    .1;
+                let k = Arc::as_ptr(b) as usize;
+                let e = match self.blocks.get(&k) {
+                    Some(e) => *e,
+                    None => {
+                        let e = self.escaped_block(b);
+                        self.blocks.insert(k, e);
+                        e
+                    }
+                };
                 (pieces().block + e + 2, e)
             }
             Value::Vector(items) => return self.vector(items),
@@ -192,12 +235,78 @@ impl Sizer {
         }
     }
 
+    /// Tick the watching meter for `units`; false once the pricing was stopped.
+    fn tick(&mut self, units: u64) -> bool {
+        if self.halted.is_some() {
+            return false;
+        }
+        if let Some(m) = &self.meter {
+            if let Err(h) = m.tick(units) {
+                self.halted = Some(h);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// [`escaped_len`] of a text, read a check's worth at a time.
+    fn escaped(&mut self, s: &str) -> u64 {
+        let mut total = 0u64;
+        let mut rest = s;
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(ESCAPE_CHUNK_BYTES);
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            let (chunk, tail) = rest.split_at(cut);
+            if !self.tick(crate::price::text_units(chunk.len() as u64)) {
+                return total;
+            }
+            total = total.saturating_add(escaped_len(chunk));
+            rest = tail;
+        }
+        total
+    }
+
+    /// [`escaped_len`] of a block's display (`{ tokens }`, as [`write_block`] writes
+    /// it), summed token by token without writing it, ticking as it goes.
+    fn escaped_block(&mut self, b: &Block) -> u64 {
+        // `{`, ` }`, and before every token a separator (after `{`, a space).
+        let mut total = 3u64;
+        let mut work: Vec<&[crate::code::Item]> = vec![b.items()];
+        while let Some(items) = work.pop() {
+            for item in items {
+                use crate::code::Item;
+                total = total.saturating_add(1).saturating_add(match item {
+                    Item::Number { lexeme, .. } => lexeme.len() as u64,
+                    Item::Str { text, .. } => self.escaped(text) + 2,
+                    Item::Name { name, .. } => self.escaped(&name.written),
+                    Item::Vent { .. } | Item::Bar { .. } => 1,
+                    // A line break is written raw and escaped as `\n`.
+                    Item::LineBreak { .. } => 2,
+                    Item::Vector { items, .. } => {
+                        work.push(items);
+                        3
+                    }
+                    Item::Block { block, .. } => {
+                        work.push(block.items());
+                        3
+                    }
+                });
+                if !self.tick(1) {
+                    return total;
+                }
+            }
+        }
+        total
+    }
+
     /// Sizes of a Number node and its display.
-    fn number(&mut self, n: &Number) -> Size {
+    fn number(&mut self, n: &'v Number) -> Size {
         match n {
             Number::Rat(r) => {
-                let num = self.int_len(r.numer());
-                let den = self.int_len(r.denom());
+                let num = self.int_len_of(r.numer());
+                let den = self.int_len_of(r.denom());
                 Size {
                     node: pieces().rational + num + den,
                     display: num + 1 + den,
@@ -206,22 +315,25 @@ impl Sizer {
             }
             Number::Alg(a) => {
                 let k = Arc::as_ptr(a) as usize;
-                if let Some((_, s)) = self.algebraics.get(&k) {
+                if let Some(s) = self.algebraics.get(&k) {
                     return *s;
                 }
-                let approx = n.best_convergent(APPROXIMATION_BOUND);
-                let mut node = pieces().algebraic
-                    + self.int_len(approx.numer())
-                    + self.int_len(approx.denom());
+                // Bounding and sizing a term costs microseconds: a unit a term would let
+                // a check's worth of distinct roots run for milliseconds.
+                if !self.tick(4 * a.terms().len() as u64) {
+                    return Size::default();
+                }
+                let (num_digits, den_digits) = approximation_bound(a, self);
+                let mut node = pieces().algebraic + num_digits + den_digits;
                 let mut display = 0u64;
                 let terms = a.terms();
                 if terms.is_empty() {
                     display = 3; // `0/1`; never reached: an algebraic value has terms.
                 }
                 for (i, (c, d)) in terms.iter().enumerate() {
-                    let num = self.int_len(c.numer());
-                    let den = self.int_len(c.denom());
-                    let rad = self.int_len(d);
+                    let num = self.int_len_of(c.numer());
+                    let den = self.int_len_of(c.denom());
+                    let rad = self.int_len_of(d);
                     node += pieces().term + num + den + rad + u64::from(i > 0);
                     let negative = c.signum() < 0;
                     // A sign between terms always; before the first only when negative.
@@ -241,7 +353,7 @@ impl Sizer {
                     display,
                     depth: 0,
                 };
-                self.algebraics.insert(k, (a.clone(), s));
+                self.algebraics.insert(k, s);
                 s
             }
         }
@@ -250,6 +362,20 @@ impl Sizer {
     /// Length of the decimal text of `i` (with its minus sign), computed from its bit
     /// length; only when that leaves two candidates is `|i|` compared with a power of ten.
     pub fn int_len(&mut self, i: &Int) -> u64 {
+        self.int_len_with(i, None)
+    }
+
+    /// [`Sizer::int_len`] of an integer the sizer borrows for its lifetime: a comparison
+    /// with a power of ten is remembered by the integer's address.
+    fn int_len_of(&mut self, i: &'v Int) -> u64 {
+        let key = match i {
+            Int::Big(m) => Some(Arc::as_ptr(m) as usize),
+            Int::Small(_) => None,
+        };
+        self.int_len_with(i, key)
+    }
+
+    fn int_len_with(&mut self, i: &Int, key: Option<usize>) -> u64 {
         match i {
             Int::Small(v) => {
                 let mut m = v.unsigned_abs();
@@ -260,34 +386,57 @@ impl Sizer {
                 }
                 digits + u64::from(*v < 0)
             }
-            Int::Big(m) => {
-                let k = Arc::as_ptr(m) as usize;
-                if let Some((_, n)) = self.integers.get(&k) {
-                    return *n;
-                }
+            Int::Big(_) => {
                 let bits = i.bit_length();
                 // 2^(bits-1) <= |i| < 2^bits, so |i| has lo or lo + 1 digits.
-                let lo = floor_bits_log10_2(bits - 1) + 1;
-                let hi = floor_bits_log10_2(bits) + 1;
-                let digits = if lo == hi {
-                    lo
-                } else {
-                    let power = self
-                        .powers_of_ten
-                        .entry(lo)
-                        .or_insert_with(|| Int::from(10i64).pow(lo));
-                    if i.abs() >= *power {
-                        hi
-                    } else {
-                        lo
-                    }
-                };
-                let n = digits + u64::from(i.is_negative());
-                self.integers.insert(k, (i.clone(), n));
+                let lo = decimal_digits_bound(bits - 1);
+                let hi = decimal_digits_bound(bits);
+                let sign = u64::from(i.is_negative());
+                if lo == hi {
+                    return lo + sign;
+                }
+                if let Some(n) = key.and_then(|k| self.integers.get(&k)) {
+                    return *n;
+                }
+                let power = self
+                    .powers_of_ten
+                    .entry(lo)
+                    .or_insert_with(|| Int::from(10i64).pow(lo));
+                let digits = if i.abs() >= *power { hi } else { lo };
+                let n = digits + sign;
+                if let Some(k) = key {
+                    self.integers.insert(k, n);
+                }
                 n
             }
         }
     }
+}
+
+/// The most bytes the approximation p/q (q ≤ [`APPROXIMATION_BOUND`]) of an algebraic
+/// number can take in its node: (numerator, denominator) digits. |p| ≤ ⌈|x|⌉·10⁹, and
+/// ⌈|x|⌉ ≤ Σ ⌈|c|·(⌊√d⌋ + 1)⌉ over its terms c·√d, an integer read off the terms
+/// without approximating anything; the numerator has a sign unless every coefficient
+/// is positive (a positive sum).
+pub fn approximation_bound(a: &Alg, sizer: &mut Sizer) -> (u64, u64) {
+    let mut bound = Int::ZERO;
+    let mut all_positive = true;
+    for (c, d) in a.terms() {
+        all_positive &= c.signum() > 0;
+        let root = if d.is_one() {
+            Int::ONE
+        } else {
+            d.isqrt().add(&Int::ONE)
+        };
+        // ⌈|num|·root / den⌉ = ⌊(|num|·root + den − 1) / den⌋.
+        let scaled = c.numer().abs().mul(&root);
+        let term = scaled.add(c.denom()).sub(&Int::ONE).div_rem(c.denom()).0;
+        bound = bound.add(&term);
+    }
+    // The bound's digits and nine more for the factor 10⁹ (q ≤ 10⁹ has at most ten).
+    let num = sizer.int_len(&bound) + 9 + u64::from(!all_positive);
+    let den = APPROXIMATION_BOUND.to_string().len() as u64;
+    (num, den)
 }
 
 /// The memo key of a Vector: the address of its element storage, unique among live
@@ -316,10 +465,19 @@ pub struct Fit {
 }
 
 impl Fit {
-    /// Nothing is elided (the CLI, MCP-95; README.md).
+    /// Nothing is elided (tests and tools that show every value whole).
     pub const UNLIMITED: Fit = Fit {
         stack_budget: u64::MAX,
         max_depth: u64::MAX,
+    };
+
+    /// The CLI's `run --json` (MCP-95; README.md): nothing is elided for size, but a value
+    /// nested deeper than the MCP server's bound is, as the server elides it (MCP-47),
+    /// so every document parses with standard tools (Python's and `serde_json`'s parsers
+    /// refuse a value 50,000 deep).
+    pub const CLI: Fit = Fit {
+        stack_budget: u64::MAX,
+        max_depth: crate::limits::Profile::MCP_LOCAL_STDIO.nesting_depth,
     };
 
     /// The MCP server's fitting for `stack_budget`: depth bounded by the
@@ -446,6 +604,23 @@ pub fn slot_sizes(stack: &[Value]) -> Vec<Size> {
     stack.iter().map(|v| sizer.size(v)).collect()
 }
 
+/// [`slot_sizes`], ticking `meter` for every value priced (the walk over distinct
+/// structure, once per distinct part), so the host can stop a pricing.
+pub fn slot_sizes_metered(stack: &[Value], meter: &Meter) -> Result<Vec<Size>, Halt> {
+    let mut sizer = Sizer::new();
+    sizer.meter = Some(meter.clone());
+    let mut sizes = Vec::with_capacity(stack.len());
+    for v in stack {
+        meter.tick(1)?;
+        let size = sizer.size(v);
+        if let Some(h) = sizer.halted.take() {
+            return Err(h);
+        }
+        sizes.push(size);
+    }
+    Ok(sizes)
+}
+
 /// Which slots of `stack` (bottom to top) are elided under `fit`.
 /// Selection walks from the top down and keeps each slot whose cost fits what is left;
 /// consecutive elided slots then form runs.
@@ -537,7 +712,11 @@ mod tests {
         )
         .map(|p| p.block);
         let code = program.map(|b| {
-            crate::compile::compile(&b, &crate::Profile::CLI_LOCAL, crate::word::registry())
+            crate::compile::compile(
+                &b,
+                &mut crate::limits::Meter::new(crate::Profile::CLI_LOCAL),
+                crate::word::registry(),
+            )
         });
         let block: Vec<Value> = code
             .iter()
@@ -577,11 +756,11 @@ mod tests {
         // 2^b has floor(b log10 2) + 1 digits.
         for b in 1u64..63 {
             let digits = (1i64 << b).to_string().len() as u64;
-            assert_eq!(floor_bits_log10_2(b) + 1, digits, "b = {b}");
+            assert_eq!(decimal_digits_bound(b), digits, "b = {b}");
         }
         // Known values far out: 2^1000 has 302 digits, 2^262144 has 78914.
-        assert_eq!(floor_bits_log10_2(1000) + 1, 302);
-        assert_eq!(floor_bits_log10_2(262_144) + 1, 78_914);
+        assert_eq!(decimal_digits_bound(1000), 302);
+        assert_eq!(decimal_digits_bound(262_144), 78_914);
     }
 
     #[test]

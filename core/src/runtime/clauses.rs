@@ -268,6 +268,7 @@ impl Machine {
             f.tail_of = tail_of;
             return;
         }
+        let serial = self.fresh_serial();
         self.frames.push(Frame::Code(CodeFrame {
             code,
             pc,
@@ -278,12 +279,13 @@ impl Machine {
             tail_of,
             tail: None,
             keep_record: false,
+            serial,
         }));
     }
 
     /// A selection's error, attributed to the clause reader; a frame being taken over
     /// is closed first, so positions are found as if the guard had ended.
-    fn clause_error(&mut self, e: LangError, run: &ClauseRun, reuse: bool) -> Halt {
+    fn clause_error(&mut self, e: impl Into<Halt>, run: &ClauseRun, reuse: bool) -> Halt {
         if reuse {
             self.frames.pop();
         }

@@ -11,11 +11,13 @@
 
 use crate::clauses::{self, Clauses, Reader};
 use crate::code::{Block, Item, Name, Program};
-use crate::limits::{exceeded, Limit, Profile};
+use crate::limits::{exceeded, Halt, Limit, Meter, Profile};
 use crate::number::literal::{self, BuildError};
 use crate::number::Number;
 use crate::outcome::{err, LangError, NilReason, Pos};
+use crate::syntax::growth::push_bounded;
 use crate::syntax::tree::{name_literal, NameLiteral};
+use crate::syntax::{ParseFailure, Progress, Stopped};
 use crate::value::Value;
 use crate::word::{Registry, Role, WordId};
 use std::sync::Arc;
@@ -118,19 +120,25 @@ enum Work<'a> {
     },
 }
 
-/// The compiled form of `block` under `profile`, its names resolved in `registry`:
-/// taken from the block when it has been compiled, else built (with every block
-/// nested in it) and stored there. The first literal over a limit, in token order, is
-/// the error; nothing is stored then. (A block compiles against the vocabulary of the
-/// first machine that runs it; hosts run one vocabulary.)
+/// The compiled form of `block` under the profile of `meter`, its names resolved in
+/// `registry`: taken from the block when it has been compiled, else built (with every
+/// block nested in it) and stored there. The first literal over a limit, in token
+/// order, is the error; nothing is stored then. (A block compiles against the
+/// vocabulary of the first machine that runs it; hosts run one vocabulary.)
+///
+/// Compiling is work like any other (docs/reference/pricing-and-limits.md#literals): every
+/// token ticks the meter, and every number literal, once built, is charged its decimal
+/// price in `numericWork` — a few digits can denote a wide integer (`1e78900`).
 pub fn compile(
     block: &Arc<Block>,
-    profile: &Profile,
+    meter: &mut Meter,
     registry: &Registry,
-) -> Result<Arc<Code>, LangError> {
+) -> Result<Arc<Code>, Halt> {
     if let Some(code) = block.compiled() {
         return Ok(code.clone());
     }
+    let profile = meter.profile().clone();
+    let profile = &profile;
     let keep = registry.keep_id();
     let mut work = vec![Work::Block {
         block,
@@ -179,13 +187,22 @@ pub fn compile(
             },
         };
         let pos = item.pos();
+        meter.tick(1)?;
         let value = match item {
             Item::Number { lexeme, .. } => match number_value(lexeme, profile) {
-                Ok(Some(n)) => Value::Number(n),
-                Ok(None) => {
-                    return Err(err::malformed(format!("{lexeme} is not a number literal")).at(pos))
+                Ok(Some(n)) => {
+                    let price = n.decimal_price();
+                    if price > 0 {
+                        meter.charge_numeric(price).map_err(|h| at(h, pos))?;
+                    }
+                    Value::Number(n)
                 }
-                Err(e) => return Err(e.at(pos)),
+                Ok(None) => {
+                    return Err(err::malformed(format!("{lexeme} is not a number literal"))
+                        .at(pos)
+                        .into())
+                }
+                Err(e) => return Err(e.at(pos).into()),
             },
             Item::Str { text, .. } => Value::Str(text.clone()),
             Item::Name { name, .. } if in_vector => name_literal_value(&name.written),
@@ -211,7 +228,9 @@ pub fn compile(
             Item::Vector { items, depth, .. } => {
                 let depth = u64::from(*depth);
                 if !in_vector && depth > profile.nesting_depth {
-                    return Err(exceeded(Limit::NestingDepth, depth, profile.nesting_depth).at(pos));
+                    return Err(exceeded(Limit::NestingDepth, depth, profile.nesting_depth)
+                        .at(pos)
+                        .into());
                 }
                 work.push(Work::Vector {
                     items,
@@ -236,7 +255,9 @@ pub fn compile(
             Item::LineBreak { .. } => continue,
             Item::Vent { .. } | Item::Bar { .. } if in_vector => {
                 return Err(
-                    err::malformed("a vector literal holds a VENT or '|' directive").at(pos),
+                    err::malformed("a vector literal holds a VENT or '|' directive")
+                        .at(pos)
+                        .into(),
                 )
             }
             Item::Vent { .. } => {
@@ -253,14 +274,25 @@ pub fn compile(
     }
 }
 
+/// A halt of a charge placed at the token that caused it (a language error only).
+fn at(h: Halt, pos: Option<Pos>) -> Halt {
+    match h {
+        Halt::Error(e) => Halt::Error(e.at(pos)),
+        other => other,
+    }
+}
+
 /// Add a finished value to its group: an element of a vector, a push in a block.
 fn deliver(group: &mut Work<'_>, value: Value, pos: Option<Pos>) {
     match group {
-        Work::Block { ops, .. } => ops.push(Op {
-            kind: OpKind::Push(value),
-            pos,
-        }),
-        Work::Vector { values, .. } => values.push(value),
+        Work::Block { ops, .. } => push_bounded(
+            ops,
+            Op {
+                kind: OpKind::Push(value),
+                pos,
+            },
+        ),
+        Work::Vector { values, .. } => push_bounded(values, value),
     }
 }
 
@@ -377,6 +409,17 @@ pub fn number_value(lexeme: &str, profile: &Profile) -> Result<Option<Number>, L
     }
 }
 
+/// [`number_value`] through `meter`: the value, once built, is charged its decimal
+/// price in `numericWork` (docs/reference/pricing-and-limits.md#literals) — the conversion
+/// from decimal that built it, whose size `bigintBits` bounds before it starts.
+pub fn number_value_metered(lexeme: &str, meter: &mut Meter) -> Result<Option<Number>, Halt> {
+    let n = number_value(lexeme, meter.profile())?;
+    if let Some(price) = n.as_ref().map(Number::decimal_price).filter(|p| *p > 0) {
+        meter.charge_numeric(price)?;
+    }
+    Ok(n)
+}
+
 /// What a name standing directly inside a vector literal denotes
 /// (docs/reference/lexical.md#vector-literals).
 pub fn name_literal_value(written: &str) -> Value {
@@ -388,31 +431,76 @@ pub fn name_literal_value(written: &str) -> Value {
 }
 
 /// Parse a whole program under `profile` and compile it against the Core registry:
-/// source size, tokens, structure, literal limits — in that order.
+/// source size, tokens, structure, literal limits — in that order. On a meter of its own
+/// that no host watches: for texts the host trusts (the phrasebook) and for tests; a run
+/// parses through [`parse_metered`].
 pub fn parse(source: &str, profile: &Profile, origin: u16) -> Result<Program, LangError> {
-    let program = parse_tree(source, profile, origin)?;
-    compile(&program.block, profile, crate::word::registry())?;
+    match parse_metered(source, &mut Meter::new(profile.clone()), origin) {
+        Ok(p) => Ok(p),
+        Err(Halt::Error(e)) => Err(e),
+        Err(Halt::Interrupted(_)) => Err(err::malformed("the parse was interrupted")),
+    }
+}
+
+/// [`parse`] through `meter`: the parse reports its work to the meter (so the host's
+/// deadline and memory ceiling stop it) and the compile charges the literals.
+pub fn parse_metered(source: &str, meter: &mut Meter, origin: u16) -> Result<Program, Halt> {
+    let program = parse_tree_metered(source, meter, origin, 1)?;
+    compile(&program.block, meter, crate::word::registry())?;
     Ok(program)
 }
 
 /// The tree of a whole program (source size, tokens, structure), not yet compiled:
 /// a machine compiles it against its own vocabulary.
 pub fn parse_tree(source: &str, profile: &Profile, origin: u16) -> Result<Program, LangError> {
-    parse_tree_from(source, profile, origin, 1)
-}
-
-/// [`parse_tree`] of a source whose first line is line `first_line`.
-pub fn parse_tree_from(
-    source: &str,
-    profile: &Profile,
-    origin: u16,
-    first_line: u32,
-) -> Result<Program, LangError> {
     let bytes = source.len() as u64;
     if bytes > profile.source_bytes {
         return Err(exceeded(Limit::SourceBytes, bytes, profile.source_bytes));
     }
-    Ok(crate::syntax::parser::parse_from(
-        source, origin, first_line,
-    )?)
+    Ok(crate::syntax::parser::parse_from(source, origin, 1)?)
+}
+
+/// [`parse_tree`] of a source whose first line is line `first_line`, reporting the
+/// parse's work to `meter`.
+pub fn parse_tree_metered(
+    source: &str,
+    meter: &mut Meter,
+    origin: u16,
+    first_line: u32,
+) -> Result<Program, Halt> {
+    let profile = meter.profile();
+    let bytes = source.len() as u64;
+    if bytes > profile.source_bytes {
+        return Err(exceeded(Limit::SourceBytes, bytes, profile.source_bytes).into());
+    }
+    let mut progress = MeterProgress { meter, halt: None };
+    match crate::syntax::parser::parse_watched(source, origin, first_line, &mut progress) {
+        Ok(p) => Ok(p),
+        Err(ParseFailure::Syntax(e)) => Err(LangError::from(e).into()),
+        Err(ParseFailure::Stopped) => Err(progress
+            .halt
+            .unwrap_or(Halt::Interrupted(crate::limits::Interrupt::Raised))),
+    }
+}
+
+/// The syntax layer's [`Progress`] on a meter: its work ticks the meter, its big
+/// allocations ask the host first; the halt that stopped it is kept for the caller.
+struct MeterProgress<'m> {
+    meter: &'m Meter,
+    halt: Option<Halt>,
+}
+
+impl Progress for MeterProgress<'_> {
+    fn advance(&mut self, units: u64) -> Result<(), Stopped> {
+        self.meter.tick(units).map_err(|h| {
+            self.halt = Some(h);
+            Stopped
+        })
+    }
+    fn reserve(&mut self, bytes: u64) -> Result<(), Stopped> {
+        self.meter.reserve(bytes).map_err(|h| {
+            self.halt = Some(h);
+            Stopped
+        })
+    }
 }

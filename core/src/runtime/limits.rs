@@ -299,31 +299,7 @@ pub fn set_reserve_hook(hook: ReserveHook) {
     let _ = RESERVE_HOOK.set(hook);
 }
 
-/// Buffers grow by doubling up to this size and by this much at a time beyond it, so no
-/// single growth step reserves more than the memory ceiling's allowed overshoot.
-pub const GROWTH_STEP_BYTES: usize = 8 * 1024 * 1024;
-
-/// Make room for `additional` more bytes in `out`: by doubling while the buffer is
-/// small, by [`GROWTH_STEP_BYTES`] at a time beyond that (so a buffer near the memory
-/// ceiling never reserves twice its size in one step). Builders of big text call it
-/// before they append.
-#[inline]
-pub fn grow(out: &mut String, additional: usize) {
-    let need = out.len().saturating_add(additional);
-    if need > out.capacity() && out.capacity() >= GROWTH_STEP_BYTES {
-        out.reserve_exact(additional.max(GROWTH_STEP_BYTES));
-    }
-}
-
-/// [`grow`] for a vector of elements.
-#[inline]
-pub fn grow_vec<T>(out: &mut Vec<T>, additional: usize) {
-    let need = out.len().saturating_add(additional);
-    let step = GROWTH_STEP_BYTES / std::mem::size_of::<T>().max(1);
-    if need > out.capacity() && out.capacity() >= step {
-        out.reserve_exact(additional.max(step));
-    }
-}
+pub use crate::syntax::growth::{grow, grow_vec, GROWTH_STEP_BYTES};
 
 /// Whether `bytes` more may be reserved at once (always, without a host check).
 pub fn may_reserve(bytes: u64) -> bool {
@@ -348,7 +324,65 @@ impl From<LangError> for Halt {
     }
 }
 
+/// Units of work the meter lets pass between two checks of the interrupt flag.
+///
+/// Every Word charges or ticks for what it does (`docs/reference/pricing-and-limits.md`),
+/// and the costliest unit measured on the reference machine takes well under a
+/// microsecond (the calibration table of that page), so 1,024 units keep the gap between
+/// two checks far below a millisecond while a check costs nothing measurable.
+pub const CHECK_EVERY_UNITS: u64 = 1024;
+
+/// Queued values a check frees ([`crate::value::drop_values`]): a few dozen microseconds.
+pub const FREED_PER_CHECK: usize = 1024;
+
+/// What a dispatch counts toward the next check: a Word's constant work, from the
+/// operand checks to pushing its result (what it does beyond that it charges or ticks).
+pub const STEP_UNITS: u64 = 4;
+
+/// Called at every check of a meter's interrupt flag, on the thread that checks: the
+/// poll-gap benchmark installs one to time the gaps between checks. Core reads no clock.
+pub type CheckHook = fn();
+
+static CHECK_HOOK: std::sync::OnceLock<CheckHook> = std::sync::OnceLock::new();
+
+/// Install the process's check hook (once; later calls are ignored).
+pub fn set_check_hook(hook: CheckHook) {
+    let _ = CHECK_HOOK.set(hook);
+}
+
+/// Called when a Word's executor or continuation starts (`true`) and ends (`false`), with
+/// the run's `numericWork` + `collectionWork` so far: the cost fuzzer's calibration
+/// installs one to time each Word's work against what it charged. Core reads no clock.
+pub type WordHook = fn(word: &'static str, start: bool, charged: u64);
+
+static WORD_HOOK: std::sync::OnceLock<WordHook> = std::sync::OnceLock::new();
+
+/// Install the process's Word hook (once; later calls are ignored).
+pub fn set_word_hook(hook: WordHook) {
+    let _ = WORD_HOOK.set(hook);
+}
+
+/// Report a Word's start or end to the Word hook, if one is installed.
+#[inline]
+pub fn report_word(word: &'static str, start: bool, meter: &Meter) {
+    if let Some(hook) = WORD_HOOK.get() {
+        hook(
+            word,
+            start,
+            meter.numeric_work().saturating_add(meter.collection_work()),
+        );
+    }
+}
+
 /// The accumulating meters of one run, with the profile they compare against.
+///
+/// The meter is the one way work is done: a Word charges a budget before the work it
+/// pays for ([`Meter::charge_numeric`], [`Meter::charge_collection`]) and ticks as the
+/// work goes ([`Meter::tick`]); every [`CHECK_EVERY_UNITS`] units charged or ticked, and
+/// at every charge, the meter checks the host's interrupt flag, which the host raises
+/// at the deadline, on cancellation and when the execution's memory account crosses its
+/// ceiling. So charging is polling: a loop that charges or ticks for its work cannot run
+/// past a deadline or a memory ceiling by more than a check's worth of work.
 #[derive(Clone, Debug)]
 pub struct Meter {
     profile: Profile,
@@ -356,6 +390,9 @@ pub struct Meter {
     numeric_work: u64,
     collection_work: u64,
     interrupt: Option<InterruptFlag>,
+    /// Units charged or ticked since the last check (a cell, so that shared borrows of
+    /// the meter — a walk holding the operands — can tick).
+    since_check: std::cell::Cell<u64>,
 }
 
 impl Meter {
@@ -367,12 +404,26 @@ impl Meter {
             numeric_work: 0,
             collection_work: 0,
             interrupt: None,
+            since_check: std::cell::Cell::new(0),
         }
+    }
+
+    /// A meter under `profile` that stops when `flag` is raised (a host's render or
+    /// static tool, which charges nothing but must stop at the deadline).
+    pub fn with_interrupt(profile: Profile, flag: Option<InterruptFlag>) -> Meter {
+        let mut m = Meter::new(profile);
+        m.interrupt = flag;
+        m
     }
 
     /// Attach the host's interrupt flag.
     pub fn set_interrupt(&mut self, flag: InterruptFlag) {
         self.interrupt = Some(flag);
+    }
+
+    /// The host's interrupt flag, if one is attached.
+    pub fn interrupt(&self) -> Option<&InterruptFlag> {
+        self.interrupt.as_ref()
     }
 
     /// The profile in force.
@@ -393,19 +444,40 @@ impl Meter {
         self.collection_work
     }
 
-    /// Stop if the host raised the interrupt flag.
+    /// Check the interrupt flag now: stop if the host raised it (deadline, cancellation,
+    /// memory ceiling).
     #[inline]
     pub fn poll(&self) -> Result<(), Halt> {
+        self.since_check.set(0);
+        if let Some(hook) = CHECK_HOOK.get() {
+            hook();
+        }
         match &self.interrupt {
             Some(flag) if flag.is_raised() => Err(Halt::Interrupted(Interrupt::Raised)),
-            _ => Ok(()),
+            _ => {
+                // Freeing is work too: a check's worth of queued values at a time.
+                crate::value::free_deferred(FREED_PER_CHECK);
+                Ok(())
+            }
         }
+    }
+
+    /// Count `units` of work that is paid for (or free) and check the flag once
+    /// [`CHECK_EVERY_UNITS`] units have passed since the last check.
+    #[inline]
+    pub fn tick(&self, units: u64) -> Result<(), Halt> {
+        let since = self.since_check.get().saturating_add(units);
+        if since >= CHECK_EVERY_UNITS {
+            return self.poll();
+        }
+        self.since_check.set(since);
+        Ok(())
     }
 
     /// Charge one execution step (a Word dispatch or a tail-call iteration).
     #[inline]
     pub fn step(&mut self) -> Result<(), Halt> {
-        self.poll()?;
+        self.tick(STEP_UNITS)?;
         self.steps += 1;
         if self.steps > self.profile.execution_steps {
             return Err(exceeded(
@@ -506,13 +578,42 @@ mod tests {
     }
 
     #[test]
-    fn raised_flag_interrupts() {
+    fn raised_flag_interrupts_within_a_check_of_work() {
         let mut m = Meter::new(Profile::CLI_LOCAL);
         let flag = InterruptFlag::new();
         m.set_interrupt(flag.clone());
         m.step().unwrap();
         flag.raise();
-        assert_eq!(m.step(), Err(Halt::Interrupted(Interrupt::Raised)));
+        // Steps tick: the flag is seen within one check's worth of them.
+        let steps_per_check = CHECK_EVERY_UNITS / STEP_UNITS;
+        let stopped = (0..=steps_per_check).position(|_| m.step().is_err());
+        assert!(stopped.is_some_and(|n| n as u64 <= steps_per_check));
+        // Ticks: within one check's worth of units, whatever the batch.
+        let m = Meter::with_interrupt(Profile::CLI_LOCAL, Some(flag.clone()));
+        assert_eq!(m.tick(CHECK_EVERY_UNITS - 1), Ok(()));
+        assert_eq!(m.tick(1), Err(Halt::Interrupted(Interrupt::Raised)));
+        // A charge checks at once.
+        let mut m = Meter::with_interrupt(Profile::CLI_LOCAL, Some(flag));
+        assert_eq!(
+            m.charge_collection(1),
+            Err(Halt::Interrupted(Interrupt::Raised))
+        );
+    }
+
+    #[test]
+    fn every_check_calls_the_check_hook() {
+        use std::sync::atomic::AtomicU64;
+        static CHECKS: AtomicU64 = AtomicU64::new(0);
+        set_check_hook(|| {
+            CHECKS.fetch_add(1, Ordering::Relaxed);
+        });
+        let m = Meter::new(Profile::CLI_LOCAL);
+        let before = CHECKS.load(Ordering::Relaxed);
+        for _ in 0..10 * CHECK_EVERY_UNITS {
+            m.tick(1).unwrap();
+        }
+        // Other tests may check meanwhile (the hook is process-wide): at least ten here.
+        assert!(CHECKS.load(Ordering::Relaxed) - before >= 10);
     }
 
     #[test]

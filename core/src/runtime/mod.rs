@@ -10,6 +10,7 @@ pub mod compile;
 pub mod json;
 pub mod limits;
 pub mod machine;
+pub mod memo;
 pub mod number;
 pub mod numerics;
 pub mod outcome;

@@ -4,7 +4,7 @@
 //! the same amounts.
 
 use crate::number::Number;
-use crate::value::{Value, Vector};
+use crate::value::{Value, Vector, Weight};
 
 /// Measures of an operand (a Number or a Vector) used by the pricing rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +15,10 @@ pub struct Measure {
     pub limbs: u64,
     /// Largest terms(x) over Number leaves (0 when there is none; 0 for rationals).
     pub terms: u64,
+    /// Nested Vectors at any depth, the operand itself not counted.
+    pub vectors: u64,
+    /// The most bytes of text of one String or CodeBlock leaf.
+    pub longest_text: u64,
 }
 
 /// Measure a Number or Vector operand (a Vector's leaf statistics are cached).
@@ -26,13 +30,17 @@ pub fn measure(v: &Value) -> Measure {
                 leaves: s.leaves.max(1),
                 limbs: s.limbs.max(1),
                 terms: s.terms,
+                vectors: s.nodes.saturating_sub(s.leaves).saturating_sub(1),
+                longest_text: s.longest_text,
             }
         }
         Value::Number(n) => measure_number(n),
-        _ => Measure {
+        other => Measure {
             leaves: 1,
             limbs: 1,
             terms: 0,
+            vectors: 0,
+            longest_text: crate::value::text_weight(other),
         },
     }
 }
@@ -43,8 +51,50 @@ pub fn measure_number(n: &Number) -> Measure {
         leaves: 1,
         limbs: n.work_limbs(),
         terms: n.work_terms(),
+        vectors: 0,
+        longest_text: 0,
     }
 }
+
+/// Bytes of text one unit of work reads or writes (a limb's worth).
+pub const TEXT_BYTES_PER_UNIT: u64 = 8;
+
+/// The units of work of reading or writing `bytes` of text: ⌈bytes/8⌉.
+#[inline]
+pub fn text_units(bytes: u64) -> u64 {
+    bytes.div_ceil(TEXT_BYTES_PER_UNIT)
+}
+
+/// walk(v) = nodes(v) + ⌈text(v)/8⌉ + bigLimbs(v): the `collectionWork` of visiting every
+/// part of a value once (docs/reference/pricing-and-limits.md#weights), as if shared parts
+/// were copied.
+pub fn walk(w: &Weight) -> u64 {
+    w.nodes
+        .saturating_add(text_units(w.text_bytes))
+        .saturating_add(w.big_limbs)
+}
+
+/// [`walk`] of a value.
+pub fn walk_of(v: &Value) -> u64 {
+    walk(&v.weight())
+}
+
+/// What lifting charges in `collectionWork` for each value it walks or builds when an
+/// operand is a Vector (docs/reference/pricing-and-limits.md#lifting): reading a lane,
+/// making its slot in the result, opening and building each Vector.
+pub const STRUCTURE: u64 = 2;
+
+/// What writing a value as text costs in `collectionWork` (`STR`, `PRINT`,
+/// `JSON-ENCODE`; docs/reference/pricing-and-limits.md#text): walk(v) and two more units a
+/// value, for formatting it and its separators.
+pub fn written(w: &Weight) -> u64 {
+    walk(w).saturating_add(w.nodes.saturating_mul(2))
+}
+
+/// What a higher-order Word (`MAP`, `FILTER`, `FOLD`, `ANY`, `ALL`) charges in
+/// `collectionWork` before each element it visits: a frame opened, the element pushed, the
+/// block's top taken back — whatever the block holds.
+pub const VISIT: u64 = 16;
 
 /// The binary arithmetic Words priced by docs/reference/pricing-and-limits.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,9 +131,17 @@ pub fn binary_charge(op: ArithOp, a: &Measure, b: &Measure, lanes: u64) -> u64 {
         .saturating_mul(lanes.max(1))
 }
 
-/// per(w) = max(1, ⌊leaves(w) / max(1, n)⌋).
+/// per(w) = max(1, ⌊leaves(w) / max(1, n)⌋): the leaves one element holds on average (what
+/// an element copy is priced on).
 pub fn per(w: &Vector, m: &Measure) -> u64 {
     (m.leaves / (w.len() as u64).max(1)).max(1)
+}
+
+/// perProbe(w) = max(1, ⌊max(leaves(w), vectors(w)) / max(1, n)⌋): the parts an equality
+/// probe or a hash reads in one element on average, its leaves or its nested Vectors,
+/// whichever are more (a Vector of empty Vectors has no leaves, yet every Vector is read).
+pub fn per_probe(w: &Vector, m: &Measure) -> u64 {
+    (m.leaves.max(m.vectors) / (w.len() as u64).max(1)).max(1)
 }
 
 /// width(w) = max(1, limbs(w), 512·terms(w)).
@@ -91,10 +149,16 @@ pub fn width(m: &Measure) -> u64 {
     1u64.max(m.limbs).max(512u64.saturating_mul(m.terms))
 }
 
-/// probe(w) = per(w)·width(w).
+/// The width an equality probe or a hash reads: width(w), or the longest text's units
+/// when they are more (a String is read to its end).
+pub fn probe_width(m: &Measure) -> u64 {
+    width(m).max(text_units(m.longest_text))
+}
+
+/// probe(w) = perProbe(w)·max(width(w), ⌈longestText(w)/8⌉).
 pub fn probe(w: &Vector) -> u64 {
     let m = measure(&Value::Vector(w.clone()));
-    per(w, &m).saturating_mul(width(&m))
+    per_probe(w, &m).saturating_mul(probe_width(&m))
 }
 
 /// copy(w) = per(w)·(16 + width(w)).
@@ -106,11 +170,9 @@ pub fn copy(w: &Vector) -> u64 {
 /// Both probe(w) and copy(w) from one measurement.
 pub fn probe_and_copy(w: &Vector) -> (u64, u64) {
     let m = measure(&Value::Vector(w.clone()));
-    let p = per(w, &m);
-    let wd = width(&m);
     (
-        p.saturating_mul(wd),
-        p.saturating_mul(16u64.saturating_add(wd)),
+        per_probe(w, &m).saturating_mul(probe_width(&m)),
+        per(w, &m).saturating_mul(16u64.saturating_add(width(&m))),
     )
 }
 

@@ -325,6 +325,9 @@ pub struct IntPair {
     pub apply: fn(i64, i64) -> Option<IntPairResult>,
     /// The `numericWork` `exec` charges for two one-limb integers.
     pub numeric_work: u64,
+    /// The `collectionWork` `exec` charges for two one-limb integers (an equality
+    /// compares one pair).
+    pub collection_work: u64,
 }
 
 /// What an [`IntPair`] shortcut leaves.

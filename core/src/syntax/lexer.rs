@@ -4,8 +4,9 @@
 //! structure beyond what it must: reserved characters and unclosed strings are
 //! `malformedSource` here; bracket balance and the placement rules are the parser's.
 
+use super::growth::push_bounded;
 use super::literal;
-use super::{Pos, SyntaxError};
+use super::{ParseFailure, Pos, Progress, SyntaxError, Unwatched};
 
 /// Which bracket a structural token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,8 +82,23 @@ pub fn lex(source: &str, origin: u16) -> Result<Lexed, SyntaxError> {
 /// [`lex`] of a source whose first line is line `first_line` of something longer (a
 /// `repl` session numbers its lines across the session).
 pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, SyntaxError> {
+    lex_watched(source, origin, first_line, &mut Unwatched).map_err(ParseFailure::into_syntax)
+}
+
+/// [`lex_from`], reporting its work to `progress`: the characters it reads, before it
+/// holds the text as characters and as it goes (so a host can stop a huge text).
+pub fn lex_watched(
+    source: &str,
+    origin: u16,
+    first_line: u32,
+    progress: &mut dyn Progress,
+) -> Result<Lexed, ParseFailure> {
+    // The text as characters: four bytes a character at most.
+    progress.reserve((source.len() as u64).saturating_mul(4))?;
     let chars: Vec<char> = source.chars().collect();
     let mut out = Lexed::default();
+    // Characters read since the last report.
+    let mut reported = 0usize;
     let mut line: u32 = first_line.max(1);
     let mut col: u32 = 1;
     let mut i = 0usize;
@@ -100,6 +116,10 @@ pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, Syn
     };
 
     while i < chars.len() {
+        if i - reported >= 64 {
+            progress.advance((i - reported) as u64)?;
+            reported = i;
+        }
         let c = chars[i];
         let pos = Pos {
             line,
@@ -114,10 +134,13 @@ pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, Syn
                     ..
                 })
             ) {
-                out.tokens.push(Tok {
-                    kind: TokKind::LineBreak,
-                    pos: Some(pos),
-                });
+                push_bounded(
+                    &mut out.tokens,
+                    Tok {
+                        kind: TokKind::LineBreak,
+                        pos: Some(pos),
+                    },
+                );
             }
             line_has_token = false;
             advance(c, &mut line, &mut col);
@@ -156,7 +179,8 @@ pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, Syn
                 "'{c}' is reserved and cannot appear outside a string or comment (line {}, column {})",
                 pos.line, pos.column
             ))
-            .at(Some(pos)));
+            .at(Some(pos))
+            .into());
         }
         line_has_token = true;
         match c {
@@ -167,10 +191,13 @@ pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, Syn
                     Delim::Block
                 };
                 open.push(d);
-                out.tokens.push(Tok {
-                    kind: TokKind::Open(d),
-                    pos: Some(pos),
-                });
+                push_bounded(
+                    &mut out.tokens,
+                    Tok {
+                        kind: TokKind::Open(d),
+                        pos: Some(pos),
+                    },
+                );
                 advance(c, &mut line, &mut col);
                 i += 1;
                 continue;
@@ -182,10 +209,13 @@ pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, Syn
                     Delim::Block
                 };
                 open.pop();
-                out.tokens.push(Tok {
-                    kind: TokKind::Close(d),
-                    pos: Some(pos),
-                });
+                push_bounded(
+                    &mut out.tokens,
+                    Tok {
+                        kind: TokKind::Close(d),
+                        pos: Some(pos),
+                    },
+                );
                 advance(c, &mut line, &mut col);
                 i += 1;
                 continue;
@@ -216,17 +246,21 @@ pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, Syn
                     "unclosed string literal starting at line {}, column {}",
                     pos.line, pos.column
                 ))
-                .at(Some(pos)));
+                .at(Some(pos))
+                .into());
             };
             let text: String = chars[i + 1..end].iter().collect();
             for &ch in &chars[i..=end] {
                 advance(ch, &mut line, &mut col);
             }
             i = end + 1;
-            out.tokens.push(Tok {
-                kind: TokKind::Str(text),
-                pos: Some(pos),
-            });
+            push_bounded(
+                &mut out.tokens,
+                Tok {
+                    kind: TokKind::Str(text),
+                    pos: Some(pos),
+                },
+            );
             continue;
         }
         let start = i;
@@ -249,10 +283,13 @@ pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, Syn
         } else {
             TokKind::Name(lexeme)
         };
-        out.tokens.push(Tok {
-            kind,
-            pos: Some(pos),
-        });
+        push_bounded(
+            &mut out.tokens,
+            Tok {
+                kind,
+                pos: Some(pos),
+            },
+        );
     }
     if matches!(
         out.tokens.last(),
@@ -263,6 +300,7 @@ pub fn lex_from(source: &str, origin: u16, first_line: u32) -> Result<Lexed, Syn
     ) {
         out.tokens.pop();
     }
+    progress.advance((chars.len() - reported) as u64)?;
     Ok(out)
 }
 

@@ -6,6 +6,7 @@
 //! [`literal`] recognizes number lexemes. Its one error kind is [`SyntaxError`]
 //! (the runtime reports it as `malformedSource`, message and position unchanged).
 
+pub mod growth;
 pub mod lexer;
 pub mod literal;
 pub mod parser;
@@ -59,6 +60,65 @@ impl Trap {
     /// The id (`ventAfterNumber`, …).
     pub fn id(self) -> &'static str {
         self.into()
+    }
+}
+
+/// Where the syntax layer reports its work, so a host can stop a huge parse (a deadline,
+/// a memory ceiling): the lexer, the structure check and the tree builder call
+/// [`Progress::advance`] with the units of work done since the last call (characters
+/// read, tokens checked or placed), and [`Progress::reserve`] before one big allocation.
+pub trait Progress {
+    /// Count `units` of work; `Err` stops the parse.
+    fn advance(&mut self, units: u64) -> Result<(), Stopped>;
+    /// Ask before `bytes` are allocated at once; `Err` stops the parse.
+    fn reserve(&mut self, bytes: u64) -> Result<(), Stopped>;
+}
+
+/// A parse stopped by its [`Progress`] (the host's doing), not by the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+/// Progress nobody watches: tools and tests that parse small, known texts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unwatched;
+
+impl Progress for Unwatched {
+    fn advance(&mut self, _units: u64) -> Result<(), Stopped> {
+        Ok(())
+    }
+    fn reserve(&mut self, _bytes: u64) -> Result<(), Stopped> {
+        Ok(())
+    }
+}
+
+/// Why a watched parse produced no tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseFailure {
+    /// The text is not a well-formed program.
+    Syntax(SyntaxError),
+    /// The [`Progress`] stopped it.
+    Stopped,
+}
+
+impl From<SyntaxError> for ParseFailure {
+    fn from(e: SyntaxError) -> ParseFailure {
+        ParseFailure::Syntax(e)
+    }
+}
+
+impl From<Stopped> for ParseFailure {
+    fn from(_: Stopped) -> ParseFailure {
+        ParseFailure::Stopped
+    }
+}
+
+impl ParseFailure {
+    /// The syntax error of an unwatched parse (which is never stopped).
+    pub fn into_syntax(self) -> SyntaxError {
+        match self {
+            ParseFailure::Syntax(e) => e,
+            ParseFailure::Stopped => SyntaxError::message("the parse was stopped"),
+        }
     }
 }
 

@@ -8,10 +8,11 @@
 //! (its `compile` module), checking the literal limits (digits, width,
 //! nesting) in token order, so structural errors always win over limit errors.
 
+use super::growth::push_bounded;
 use super::lexer::{self, Delim, DirectiveLine, Tok, TokKind};
 use super::literal;
 use super::tree::{Block, Item, Name};
-use super::{Pos, SyntaxError, Trap};
+use super::{ParseFailure, Pos, Progress, Stopped, SyntaxError, Trap, Unwatched};
 use std::sync::Arc;
 
 /// A parsed program: its tree and its `#:` directive lines.
@@ -44,14 +45,28 @@ pub fn parse_from<C>(
     origin: u16,
     first_line: u32,
 ) -> Result<Program<C>, SyntaxError> {
-    let lexed = lexer::lex_from(source, origin, first_line)?;
-    check_structure(&lexed.tokens)?;
-    let block = build(&lexed.tokens);
+    parse_watched(source, origin, first_line, &mut Unwatched).map_err(ParseFailure::into_syntax)
+}
+
+/// [`parse_from`], reporting its work to `progress` (every character lexed, every token
+/// checked and placed), so a host can stop the parse of a huge text.
+pub fn parse_watched<C>(
+    source: &str,
+    origin: u16,
+    first_line: u32,
+    progress: &mut dyn Progress,
+) -> Result<Program<C>, ParseFailure> {
+    let lexed = lexer::lex_watched(source, origin, first_line, progress)?;
+    check_structure_watched(&lexed.tokens, progress)?;
+    let block = build_watched(&lexed.tokens, progress)?;
     Ok(Program {
         block,
         directives: lexed.directives,
     })
 }
+
+/// Tokens a structure check or a tree build handles between two reports.
+const REPORT_EVERY: usize = 64;
 
 fn describe(t: &Tok) -> String {
     match t.pos {
@@ -69,16 +84,29 @@ fn delim_chars(d: Delim) -> (char, char) {
 
 /// Pass 1: structural validation.
 pub fn check_structure(tokens: &[Tok]) -> Result<(), SyntaxError> {
+    check_structure_watched(tokens, &mut Unwatched).map_err(ParseFailure::into_syntax)
+}
+
+/// [`check_structure`], reporting every token checked to `progress`.
+pub fn check_structure_watched(
+    tokens: &[Tok],
+    progress: &mut dyn Progress,
+) -> Result<(), ParseFailure> {
     // (delimiter, token index)
     let mut open: Vec<(Delim, usize)> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
+        if i % REPORT_EVERY == REPORT_EVERY - 1 {
+            progress.advance(REPORT_EVERY as u64)?;
+        }
         match &t.kind {
             TokKind::Open(d) => open.push((*d, i)),
             TokKind::Close(d) => {
                 let (oc, cc) = delim_chars(*d);
                 let Some((od, oi)) = open.pop() else {
                     return Err(
-                        SyntaxError::message(format!("unmatched '{cc}'{}", describe(t))).at(t.pos),
+                        SyntaxError::message(format!("unmatched '{cc}'{}", describe(t)))
+                            .at(t.pos)
+                            .into(),
                     );
                 };
                 if od != *d {
@@ -88,7 +116,8 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), SyntaxError> {
                         describe(t),
                         describe(&tokens[oi])
                     ))
-                    .at(t.pos));
+                    .at(t.pos)
+                    .into());
                 }
                 let _ = oc;
             }
@@ -98,7 +127,8 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), SyntaxError> {
                         "'|'{} may stand only directly inside a code block {{ … }}",
                         describe(t)
                     ))
-                    .at(t.pos));
+                    .at(t.pos)
+                    .into());
                 }
             }
             TokKind::Vent => {
@@ -123,7 +153,8 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), SyntaxError> {
                         e.trap(Trap::VentAfterNumber)
                     } else {
                         e
-                    });
+                    }
+                    .into());
                 }
             }
             TokKind::Number(lexeme) => {
@@ -132,7 +163,8 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), SyntaxError> {
                         "the fraction literal {lexeme}{} has a zero denominator",
                         describe(t)
                     ))
-                    .at(t.pos));
+                    .at(t.pos)
+                    .into());
                 }
             }
             TokKind::Str(_) | TokKind::Name(_) | TokKind::LineBreak => {}
@@ -144,7 +176,8 @@ pub fn check_structure(tokens: &[Tok]) -> Result<(), SyntaxError> {
             "unclosed '{oc}'{}: add a matching '{cc}'",
             describe(&tokens[*oi])
         ))
-        .at(tokens[*oi].pos));
+        .at(tokens[*oi].pos)
+        .into());
     }
     Ok(())
 }
@@ -159,13 +192,27 @@ struct Group<C> {
 
 /// Pass 2: the tree of structurally valid tokens, as written.
 pub fn build<C>(tokens: &[Tok]) -> Arc<Block<C>> {
+    match build_watched(tokens, &mut Unwatched) {
+        Ok(b) => b,
+        Err(_) => Arc::new(Block::new(Vec::new())),
+    }
+}
+
+/// [`build`], reporting every token placed to `progress`.
+pub fn build_watched<C>(
+    tokens: &[Tok],
+    progress: &mut dyn Progress,
+) -> Result<Arc<Block<C>>, Stopped> {
     let mut stack: Vec<Group<C>> = vec![Group {
         delim: None,
         pos: None,
         items: Vec::new(),
         depth: 0,
     }];
-    for t in tokens {
+    for (i, t) in tokens.iter().enumerate() {
+        if i % REPORT_EVERY == REPORT_EVERY - 1 {
+            progress.advance(REPORT_EVERY as u64)?;
+        }
         let item = match &t.kind {
             TokKind::Number(lexeme) => Item::Number {
                 lexeme: lexeme.as_str().into(),
@@ -220,7 +267,7 @@ pub fn build<C>(tokens: &[Tok]) -> Arc<Block<C>> {
             }
         };
         if let Some(group) = stack.last_mut() {
-            group.items.push(item);
+            push_bounded(&mut group.items, item);
         }
     }
     // Structure was validated: only the root group is left.
@@ -229,7 +276,7 @@ pub fn build<C>(tokens: &[Tok]) -> Arc<Block<C>> {
         .next()
         .map(|g| g.items)
         .unwrap_or_default();
-    Arc::new(Block::new(root))
+    Ok(Arc::new(Block::new(root)))
 }
 
 /// The tokens of a code tree, in order (the inverse of [`build`]).

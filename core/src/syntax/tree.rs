@@ -252,6 +252,8 @@ pub struct Block<C> {
     derived: OnceLock<Arc<C>>,
     /// The (guard, body) halves around the first top-level `|`, built once.
     halves: OnceLock<Option<Halves<C>>>,
+    /// The byte length of the block's written text, measured once.
+    written: OnceLock<u64>,
 }
 
 impl<C> Block<C> {
@@ -268,6 +270,7 @@ impl<C> Block<C> {
             bars,
             derived: OnceLock::new(),
             halves: OnceLock::new(),
+            written: OnceLock::new(),
         }
     }
 
@@ -305,6 +308,36 @@ impl<C> Block<C> {
     #[inline]
     pub fn compiled_or(&self, make: impl FnOnce() -> Arc<C>) -> &Arc<C> {
         self.derived.get_or_init(make)
+    }
+
+    /// The byte length of `{ tokens }` as [`write_block`] writes it, measured once (a
+    /// walk over the tokens, iterative over nesting) without writing it.
+    pub fn written_len(&self) -> u64 {
+        *self.written.get_or_init(|| {
+            let mut work: Vec<&[Item<C>]> = vec![&self.items];
+            // `{` and ` }`, and one separator per token (the first one's is the space
+            // after `{`), for this block; nested groups add their own.
+            let mut bytes = 3u64;
+            while let Some(items) = work.pop() {
+                for item in items {
+                    bytes = bytes.saturating_add(1).saturating_add(match item {
+                        Item::Number { lexeme, .. } => lexeme.len() as u64,
+                        Item::Str { text, .. } => text.len() as u64 + 2,
+                        Item::Name { name, .. } => name.written.len() as u64,
+                        Item::Vent { .. } | Item::Bar { .. } | Item::LineBreak { .. } => 1,
+                        Item::Vector { items, .. } => {
+                            work.push(items);
+                            3
+                        }
+                        Item::Block { block, .. } => {
+                            work.push(block.items());
+                            3
+                        }
+                    });
+                }
+            }
+            bytes
+        })
     }
 
     /// Token equality of docs/reference/domains.md#value-equality: lexemes compared exactly, every
@@ -544,5 +577,25 @@ mod tests {
         let tokens = flatten(&a);
         assert_eq!(tokens.len(), 2 * depth + 1);
         drop((a, b));
+    }
+
+    #[test]
+    fn the_written_length_is_the_length_written() {
+        for source in [
+            "",
+            "1",
+            "1 'a b' [ x [ ] { } ] ^ 3 \n 2 { 1 | 2 }",
+            "{ { 1 } [ 2 [ 3 ] ] 'q' }",
+            "[ ] { }",
+        ] {
+            let block = parse::<()>(source, 0).unwrap().block;
+            let mut shown = String::new();
+            super::write_block(&block, &mut shown);
+            assert_eq!(
+                block.written_len(),
+                shown.len() as u64,
+                "{source:?} → {shown:?}"
+            );
+        }
     }
 }

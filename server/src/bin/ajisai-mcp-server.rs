@@ -8,5 +8,6 @@ fn main() -> std::process::ExitCode {
     // GMP allocates through the counting allocator from its first block on.
     ajisai_numerics_gmp::route_allocations();
     ajisai_server::host::memory::install();
+    ajisai_server::host::reaper::install();
     ajisai_server::mcp::main()
 }

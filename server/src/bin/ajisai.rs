@@ -15,6 +15,7 @@ fn main() -> ExitCode {
     // GMP allocates through the counting allocator from its first block on.
     ajisai_numerics_gmp::route_allocations();
     ajisai_server::host::memory::install();
+    ajisai_server::host::reaper::install();
     // A fault of a loaded numeric plugin unwinds the engine thread with a
     // `BackendFault`; it is reported below as one line, not as a panic.
     let default_hook = std::panic::take_hook();

@@ -125,7 +125,7 @@ fn slot_display(v: &ajisai_core::value::Value, bounded: &Bounded) -> Result<Stri
     if !bounded.admits(display_lower_bound(v)) {
         return Err(Halt::Interrupted(ajisai_core::limits::Interrupt::Raised));
     }
-    display_polled(v, &mut || bounded.poll())
+    display_polled(v, &mut |_| bounded.poll())
 }
 
 /// Every `*.ajisai` file under `dir`, sorted by path.

@@ -12,7 +12,7 @@ use ajisai_core::engine::{self, CheckReport, ComputeReport, InferReport, Options
 use ajisai_core::envelope::{self, one_line};
 use ajisai_core::json::HostFields;
 use ajisai_core::numerics::{BackendProvenance, Selected};
-use ajisai_core::render::{slot_sizes, Size};
+use ajisai_core::render::{slot_sizes_metered, Fit, Size};
 use ajisai_core::value::Value;
 use ajisai_core::Halt;
 use ajisai_core::{ErrorCategory, LangError, Profile};
@@ -43,18 +43,21 @@ pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Ren
         None
     } else if json {
         // The document is about as long as the slot costs together (MCP-53; docs/mcp/envelope.md): refuse one
-        // the ceiling could not hold before writing it.
-        let total = slot_sizes(&report.stack)
-            .iter()
-            .map(Size::cost)
-            .fold(0u64, u64::saturating_add);
-        bounded
-            .admits(total)
-            .then(|| Rendered::json(compute_json(&report, profile, &backend.provenance()), exit))
+        // the ceiling could not hold before writing it. Pricing and writing poll the run's flag.
+        let total = slot_sizes_metered(&report.stack, &envelope::render_meter(&report))
+            .map(|sizes| sizes.iter().map(Size::cost).fold(0u64, u64::saturating_add));
+        match total {
+            Ok(total) if bounded.admits(total) => {
+                let document = compute_json(&report, profile, &backend.provenance());
+                // An empty document: the flag stopped the writing (memory ran out).
+                (document.len() > 1).then(|| Rendered::json(document, exit))
+            }
+            _ => None,
+        }
     } else {
         human_run(&report, exit, &bounded)
     };
-    drop(report);
+    report.discard();
     finish(bounded, rendered, json, profile, backend)
 }
 
@@ -187,12 +190,16 @@ pub fn cli_host_fields(profile: &Profile, backend: &BackendProvenance) -> HostFi
 }
 
 /// The `run --json` document: the `compute` envelope with the CLI's host fields, one line.
+/// Nothing is elided for size; a value nested too deep for JSON parsers is elided as the
+/// server elides it (MCP-47, docs/mcp/limits.md; [`Fit::CLI`]), so every document parses
+/// with standard tools.
 pub fn compute_json(
     report: &ComputeReport,
     profile: &Profile,
     backend: &BackendProvenance,
 ) -> String {
-    let mut s = envelope::compute_json(report, &cli_host_fields(profile, backend));
+    let mut s =
+        envelope::compute_json_fitted(report, &Fit::CLI, &cli_host_fields(profile, backend)).json;
     s.push('\n');
     s
 }
@@ -337,7 +344,7 @@ pub fn slot_line_bounded(v: &Value, bounded: &Bounded) -> Result<String, Halt> {
     if !bounded.admits(display_lower_bound(v)) {
         return Err(Halt::Interrupted(ajisai_core::limits::Interrupt::Raised));
     }
-    display_polled(v, &mut || bounded.poll())
+    display_polled(v, &mut |_| bounded.poll())
 }
 
 fn human_check(report: &CheckReport, exit: Exit) -> Rendered {

@@ -39,6 +39,8 @@ impl Bounded {
     /// deadline may raise too) when memory runs out.
     pub fn with_flag(ceiling: u64, flag: InterruptFlag) -> Bounded {
         let account = memory::Execution::begin(ceiling, &flag);
+        // What the run leaves when it ends is freed after the answer, by the reaper.
+        ajisai_core::value::keep_after_run();
         Bounded {
             flag,
             ceiling,
@@ -79,10 +81,12 @@ impl Bounded {
 
     /// [`Bounded::finish`], also returning what the execution held.
     pub fn close(self) -> (memory::Usage, Option<HostError>) {
+        // What the run queued to free goes to the reaper: the answer does not wait.
+        crate::host::reaper::free_later();
         let usage = self.account.usage();
         drop(self.account);
         if usage.peak_bytes > GIVE_BACK_AFTER_BYTES {
-            memory::give_back();
+            crate::host::reaper::give_back();
         }
         let exhausted = usage
             .exceeded

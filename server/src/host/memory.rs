@@ -29,7 +29,7 @@
 #![allow(unsafe_code)]
 
 use ajisai_core::limits::InterruptFlag;
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicPtr, AtomicU32, Ordering};
 
@@ -264,12 +264,12 @@ pub struct Counting;
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: `System.alloc` with the outer layout, as `tagged` requires.
-        unsafe { tagged(layout, |outer| System.alloc(outer)) }
+        unsafe { tagged(layout, |outer| big::alloc(outer, false)) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: as in `alloc`.
-        unsafe { tagged(layout, |outer| System.alloc_zeroed(outer)) }
+        unsafe { tagged(layout, |outer| big::alloc(outer, true)) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -280,7 +280,7 @@ unsafe impl GlobalAlloc for Counting {
         // the tag precede it within the same block.
         unsafe {
             let tag = Tag::unpack(ptr.sub(8).cast::<u64>().read());
-            System.dealloc(ptr.sub(offset), outer);
+            big::dealloc(ptr.sub(offset), outer);
             account(tag, -(outer.size() as i64));
         }
     }
@@ -296,12 +296,124 @@ unsafe impl GlobalAlloc for Counting {
         // the block), so the tag moves with the block.
         unsafe {
             let tag = Tag::unpack(ptr.sub(8).cast::<u64>().read());
-            let base = System.realloc(ptr.sub(offset), old_outer, new_outer_size);
+            let base = big::realloc(ptr.sub(offset), old_outer, new_outer_size);
             if base.is_null() {
                 return base;
             }
             account(tag, new_outer_size as i64 - old_outer.size() as i64);
             base.add(offset)
+        }
+    }
+}
+
+/// Blocks of [`MAPPED_FROM_BYTES`] or more are pages of their own, mapped here rather
+/// than by glibc: glibc serves a big request from free space in its heap when it has
+/// some, and a Vector, a frame stack or a text growing there is moved by copying it whole
+/// once the space after it runs out — megabytes in one go, milliseconds in which the run
+/// checked nothing (the poll gap, docs/reference/pricing-and-limits.md#calibration). A
+/// mapped block grows by remapping its pages (`mremap`: page tables move, bytes do not)
+/// and goes back to the system when it is freed. Which blocks are mapped follows from
+/// their layout alone, so `dealloc` and `realloc` know without a lookup.
+mod big {
+    use super::MAPPED_FROM_BYTES;
+    use std::alloc::{GlobalAlloc, Layout, System};
+
+    /// Whether a block of `outer` is mapped here.
+    fn mapped(outer: Layout) -> bool {
+        cfg!(target_os = "linux") && outer.size() >= MAPPED_FROM_BYTES && outer.align() <= 4096
+    }
+
+    /// A block of `outer` (zeroed when asked; mapped pages always are), or null.
+    ///
+    /// # Safety
+    /// As `GlobalAlloc::alloc`.
+    pub(super) unsafe fn alloc(outer: Layout, zeroed: bool) -> *mut u8 {
+        #[cfg(target_os = "linux")]
+        if mapped(outer) {
+            // SAFETY: an anonymous private mapping of a non-zero size; no existing memory
+            // is touched.
+            let p = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    outer.size(),
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            return if p == libc::MAP_FAILED {
+                std::ptr::null_mut()
+            } else {
+                p.cast()
+            };
+        }
+        // SAFETY: as the caller's contract.
+        unsafe {
+            if zeroed {
+                System.alloc_zeroed(outer)
+            } else {
+                System.alloc(outer)
+            }
+        }
+    }
+
+    /// Free a block [`alloc`] gave for `outer`.
+    ///
+    /// # Safety
+    /// As `GlobalAlloc::dealloc`.
+    pub(super) unsafe fn dealloc(base: *mut u8, outer: Layout) {
+        #[cfg(target_os = "linux")]
+        if mapped(outer) {
+            // SAFETY: `base` is the start of a mapping of `outer.size()` bytes made by
+            // `alloc` or `realloc`, and nothing refers to it any more.
+            unsafe { libc::munmap(base.cast(), outer.size()) };
+            return;
+        }
+        // SAFETY: as the caller's contract.
+        unsafe { System.dealloc(base, outer) }
+    }
+
+    /// Resize a block [`alloc`] gave for `old` to `new_size` bytes, keeping its prefix.
+    ///
+    /// # Safety
+    /// As `GlobalAlloc::realloc`.
+    pub(super) unsafe fn realloc(base: *mut u8, old: Layout, new_size: usize) -> *mut u8 {
+        let Ok(new) = Layout::from_size_align(new_size, old.align()) else {
+            return std::ptr::null_mut();
+        };
+        match (mapped(old), mapped(new)) {
+            (false, false) => {
+                // SAFETY: as the caller's contract.
+                unsafe { System.realloc(base, old, new_size) }
+            }
+            #[cfg(target_os = "linux")]
+            (true, true) => {
+                // SAFETY: `base` is a mapping of `old.size()` bytes made here; MAYMOVE
+                // lets the kernel move it, keeping its contents.
+                let p = unsafe {
+                    libc::mremap(base.cast(), old.size(), new.size(), libc::MREMAP_MAYMOVE)
+                };
+                if p == libc::MAP_FAILED {
+                    std::ptr::null_mut()
+                } else {
+                    p.cast()
+                }
+            }
+            _ => {
+                // Across the threshold: a new block, the common prefix copied (less than
+                // the threshold either way), the old block freed.
+                // SAFETY: both blocks are live and distinct; the copy stays inside both.
+                unsafe {
+                    let fresh = alloc(new, false);
+                    if fresh.is_null() {
+                        return fresh;
+                    }
+                    std::ptr::copy_nonoverlapping(base, fresh, old.size().min(new.size()));
+                    dealloc(base, old);
+                    fresh
+                }
+            }
         }
     }
 }
@@ -443,9 +555,34 @@ pub fn admits(bytes: u64) -> bool {
     true
 }
 
-/// Install the reservation check into the engine; the binaries call it at startup.
+/// Install the reservation check into the engine; the binaries call it at startup (with
+/// the reaper's `install`, which frees big values off the execution thread).
 pub fn install() {
     ajisai_core::limits::set_reserve_hook(admits);
+    tune_allocator();
+}
+
+/// Blocks from this size on are pages of their own ([`big`]).
+const MAPPED_FROM_BYTES: usize = 1 << 20;
+
+/// Tune glibc's allocator so that no single free does unbounded work (the poll gap,
+/// docs/reference/pricing-and-limits.md#calibration): no fast bins. A small freed block
+/// waits in a fast bin unmerged until a big block is freed, and that free then merges
+/// every one of them (`malloc_consolidate`): after a run freed a hundred thousand
+/// frames, one free took milliseconds. Without fast bins a small free merges at once
+/// (the per-thread cache still serves the hot sizes). Big blocks are mapped by the
+/// counting allocator itself ([`big`]).
+fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        /// glibc's `M_MXFAST` (malloc.h).
+        const M_MXFAST: i32 = 1;
+        // SAFETY: mallopt only sets a tunable of the allocator; glibc allows it at any
+        // time, from any thread.
+        unsafe {
+            libc::mallopt(M_MXFAST, 0);
+        }
+    }
 }
 
 /// Whether this process counts allocations (the binaries install [`Counting`]; test

@@ -19,6 +19,7 @@ pub mod memory;
 pub mod phrasebook;
 pub mod provenance;
 pub mod quote;
+pub mod reaper;
 pub mod web;
 
 /// The server crate's version (`serverVersion`, MCP-81; docs/mcp/resources.md).

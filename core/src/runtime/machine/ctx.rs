@@ -193,14 +193,7 @@ impl Ctx<'_> {
 
     /// Bind `name` (normalized) in the current frame.
     pub fn bind(&mut self, name: Arc<str>, value: Value) {
-        self.m.may_be_bound = true;
-        let f = self.m.top_code_mut();
-        let b = f.bindings.get_or_insert_with(Default::default);
-        if let Some(slot) = b.iter_mut().find(|(n, _)| *n == name) {
-            slot.1 = value;
-        } else {
-            b.push((name, value));
-        }
+        self.m.bind_in_top(name, value);
     }
 
     /// When this invocation is the last token of a User Word body: that Word
@@ -263,8 +256,8 @@ impl Ctx<'_> {
     /// Compile `block` under the profile in force (once: the block keeps its
     /// compiled form), so a Word can refuse code over a literal limit before it
     /// consumes its operands.
-    pub fn compile(&self, block: &Arc<Block>) -> Result<(), LangError> {
-        compile(block, self.m.meter.profile(), self.m.registry).map(drop)
+    pub fn compile(&mut self, block: &Arc<Block>) -> Result<(), Halt> {
+        compile(block, &mut self.m.meter, self.m.registry).map(drop)
     }
 
     /// Resolve a String code operand (docs/words/higherOrder.md) to a one-token block applying

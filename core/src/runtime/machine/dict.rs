@@ -31,6 +31,8 @@ pub struct Dictionary {
     // already: a call looks its Word up without hashing.
     words: hashbrown::HashTable<Arc<UserWord>>,
     next_order: u64,
+    /// Recorded dependencies over all Words: what a search for dependents reads.
+    links: u64,
 }
 
 impl Default for Dictionary {
@@ -59,7 +61,32 @@ impl Dictionary {
             registry,
             words: hashbrown::HashTable::new(),
             next_order: 0,
+            links: 0,
         }
+    }
+
+    /// What a search for the dependents of a name reads: one unit per Word and per
+    /// recorded dependency (docs/reference/pricing-and-limits.md#dictionary).
+    pub fn search_units(&self) -> u64 {
+        (self.words.len() as u64).saturating_add(self.links)
+    }
+
+    /// The Words `name` (normalized) needs, itself included, through recorded
+    /// dependencies: how many, and the written bytes of their bodies (what inferring its
+    /// contract reads). Zero Words for a name that is no User Word.
+    pub fn closure_weight(&self, name: &str) -> (u64, u64) {
+        let mut seen: std::collections::HashSet<Arc<str>> = std::collections::HashSet::new();
+        let mut work: Vec<Arc<UserWord>> = self.get(name).into_iter().collect();
+        let (mut words, mut bytes) = (0u64, 0u64);
+        while let Some(w) = work.pop() {
+            if !seen.insert(w.name.clone()) {
+                continue;
+            }
+            words += 1;
+            bytes = bytes.saturating_add(w.body.written_len());
+            work.extend(w.deps.iter().filter_map(|d| self.get(d)));
+        }
+        (words, bytes)
     }
 
     /// The Core vocabulary beside which these User Words live.
@@ -141,6 +168,10 @@ impl Dictionary {
             }
         }
         let deps = self.dependencies_of(&body, &name);
+        self.links = self.links.saturating_add(deps.len() as u64);
+        if let Some(old) = self.find(hash, &name) {
+            self.links = self.links.saturating_sub(old.deps.len() as u64);
+        }
         let order = self.next_order;
         self.next_order += 1;
         let word = Arc::new(UserWord {
@@ -179,7 +210,8 @@ impl Dictionary {
             )));
         }
         if let Ok(entry) = self.words.find_entry(hash, |w| &*w.name == name) {
-            entry.remove();
+            let (removed, _) = entry.remove();
+            self.links = self.links.saturating_sub(removed.deps.len() as u64);
         }
         Ok(())
     }

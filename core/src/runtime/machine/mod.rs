@@ -86,6 +86,17 @@ pub(super) struct CodeFrame {
     pub(super) tail: Option<Box<TailCompletion>>,
     /// Whether a KEEP record belongs to this frame (EXEC or User Word under KEEP).
     pub(super) keep_record: bool,
+    /// This frame's number among all frames the machine opened (never reused), so an
+    /// entry of the binding index can tell its frame from a later one at the same depth.
+    pub(super) serial: u64,
+}
+
+/// Where a name is bound: a frame (its depth and serial) and the slot of its bindings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Binder {
+    frame: usize,
+    serial: u64,
+    slot: usize,
 }
 
 pub(super) enum Frame {
@@ -132,8 +143,19 @@ pub struct Machine {
     root_bindings: Bindings,
     /// Whether any frame may hold a binding: false until the first BIND (or a root run
     /// with persistent root bindings), so name lookups of programs that bind nothing
-    /// skip the walk over the frames.
+    /// skip the index.
     may_be_bound: bool,
+    /// For every name ever bound, the frames binding it, innermost last. Entries of
+    /// frames that have gone (or whose bindings were cleared) are removed when a lookup
+    /// or a binding meets them, so a name resolves in amortized constant time however
+    /// deep the frames nest (a walk over the frames made deep recursion through EXEC
+    /// quadratic).
+    binders: std::cell::RefCell<crate::memo::NamedTable<Arc<str>, Vec<Binder>>>,
+    /// The barrier frames (the root and User Word calls), innermost last, as (depth,
+    /// serial); entries of frames that have gone are removed when met.
+    barriers: std::cell::RefCell<Vec<(usize, u64)>>,
+    /// The serial the next frame gets.
+    next_serial: u64,
 }
 
 /// What a name operation does, decided while the operation is borrowed.
@@ -170,7 +192,63 @@ impl Machine {
             keeps: Vec::new(),
             root_bindings: Vec::new(),
             may_be_bound: false,
+            binders: std::cell::RefCell::new(Default::default()),
+            barriers: std::cell::RefCell::new(Vec::new()),
+            next_serial: 0,
         }
+    }
+
+    /// A serial for a frame about to be opened.
+    #[inline]
+    pub(super) fn fresh_serial(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+
+    /// Whether `b` still names a binding of `name`: its frame is the one that bound it
+    /// and the slot still holds that name.
+    fn binder_holds(&self, b: &Binder, name: &str) -> bool {
+        match self.frames.get(b.frame) {
+            Some(Frame::Code(f)) if f.serial == b.serial => f
+                .bindings
+                .as_ref()
+                .and_then(|bs| bs.get(b.slot))
+                .is_some_and(|(n, _)| &**n == name),
+            _ => false,
+        }
+    }
+
+    /// The depth of the innermost barrier frame (the root or a User Word call): the
+    /// lowest frame whose bindings the running code can see.
+    fn barrier_depth(&self) -> usize {
+        let mut barriers = self.barriers.borrow_mut();
+        while let Some(&(depth, serial)) = barriers.last() {
+            match self.frames.get(depth) {
+                Some(Frame::Code(f)) if f.serial == serial && f.kind.is_barrier() => return depth,
+                _ => {
+                    barriers.pop();
+                }
+            }
+        }
+        0
+    }
+
+    /// Record that the top frame binds `name` in `slot`.
+    fn index_binding(&mut self, name: Arc<str>, slot: usize) {
+        let frame = self.frames.len() - 1;
+        let serial = match self.frames.last() {
+            Some(Frame::Code(f)) => f.serial,
+            _ => return,
+        };
+        self.binders
+            .get_mut()
+            .entry(name)
+            .or_default()
+            .push(Binder {
+                frame,
+                serial,
+                slot,
+            });
     }
 
     /// The stack, bottom to top.
@@ -181,6 +259,15 @@ impl Machine {
     /// The output lines so far.
     pub fn output(&self) -> &[String] {
         &self.output
+    }
+
+    /// Take the stack and the output lines out of the machine (a report keeps them
+    /// without copying them).
+    pub fn take_results(&mut self) -> (Vec<Value>, Vec<String>) {
+        (
+            std::mem::take(&mut self.stack),
+            std::mem::take(&mut self.output),
+        )
     }
 
     /// The meters.
@@ -217,7 +304,7 @@ impl Machine {
     /// [`Machine::run_source`] of a source whose first line is line `first_line` of a
     /// longer text (a `repl` session): positions count from there.
     pub fn run_source_from(&mut self, source: &str, first_line: u32) -> Result<(), Halt> {
-        let program = crate::compile::parse_tree_from(source, self.meter.profile(), 0, first_line)?;
+        let program = crate::compile::parse_tree_metered(source, &mut self.meter, 0, first_line)?;
         self.run_program(&program)
     }
 
@@ -229,9 +316,11 @@ impl Machine {
     /// Run `block` in a fresh root frame (a barrier with the persistent root bindings).
     pub fn run_block_as_root(&mut self, block: Arc<Block>) -> Result<(), Halt> {
         debug_assert!(self.frames.is_empty());
-        let code = compile(&block, self.meter.profile(), self.registry)?;
+        let code = compile(&block, &mut self.meter, self.registry)?;
         let bindings = std::mem::take(&mut self.root_bindings);
         self.may_be_bound |= !bindings.is_empty();
+        let names: Vec<Arc<str>> = bindings.iter().map(|(n, _)| n.clone()).collect();
+        let serial = self.fresh_serial();
         self.frames.push(Frame::Code(CodeFrame {
             code,
             pc: 0,
@@ -242,7 +331,14 @@ impl Machine {
             tail_of: false,
             tail: None,
             keep_record: false,
+            serial,
         }));
+        self.barriers
+            .get_mut()
+            .push((self.frames.len() - 1, serial));
+        for (slot, name) in names.into_iter().enumerate() {
+            self.index_binding(name, slot);
+        }
         let result = self.run_loop();
         if let Err(mut halt) = result {
             if let Halt::Error(e) = &mut halt {
@@ -256,14 +352,23 @@ impl Machine {
 
     /// The User Word calls the frames stand in, innermost first (`error.trace`, MCP-33;
     /// docs/mcp/envelope.md); `None` at top level. Two walks over the frames, so a deep
-    /// recursion costs no memory beyond the calls shown.
+    /// recursion costs no memory beyond the calls shown; they tick the meter a frame at a
+    /// time (a hundred thousand frames take milliseconds), and an interrupted walk gives
+    /// no trace — the run is then answered by what interrupted it, not by this error.
     #[cold]
     fn call_trace(&self) -> Option<Box<Trace>> {
+        let interrupted = std::cell::Cell::new(false);
         let word_frames = || {
             self.frames
                 .iter()
                 .enumerate()
                 .rev()
+                .take_while(|_| {
+                    if self.meter.tick(1).is_err() {
+                        interrupted.set(true);
+                    }
+                    !interrupted.get()
+                })
                 .filter_map(|(i, f)| match f {
                     Frame::Code(CodeFrame {
                         kind: FrameKind::Word(w),
@@ -287,7 +392,7 @@ impl Machine {
                 .map_or(0, |p| p.origin),
         };
         let depth = word_frames().count();
-        if depth == 0 {
+        if depth == 0 || interrupted.get() {
             return None;
         }
         let shown = if depth > TRACE_MAX_CALLS {
@@ -302,6 +407,9 @@ impl Machine {
                 .filter(|_| depth > shown)
                 .map(site),
         );
+        if interrupted.get() {
+            return None;
+        }
         let omitted = depth - calls.len();
         Some(Box::new(Trace { calls, omitted }))
     }
@@ -553,11 +661,13 @@ impl Machine {
             tail,
             floor,
         };
+        crate::limits::report_word(spec.name, true, &ctx.m.meter);
         let flow = match ctx.generic_nil_policy(spec) {
             Ok(true) => Ok(Flow::Done),
             Ok(false) => (spec.exec)(&mut ctx),
             Err(e) => Err(e),
         };
+        crate::limits::report_word(spec.name, false, &ctx.m.meter);
         let tail = ctx.tail;
         if let Ok(Flow::Done) = &flow {
             // Done owns nothing: skip the drop glue of the whole result.
@@ -609,13 +719,16 @@ impl Machine {
         }
     }
 
-    /// The `numericWork` an [`IntPair`] shortcut charges (what `exec` would).
+    /// The work an [`IntPair`] shortcut charges (what `exec` would).
     #[inline]
     fn charge_int_pair_work(&mut self, pair: &IntPair) -> Result<(), Halt> {
-        match pair.numeric_work {
-            0 => Ok(()),
-            units => self.meter.charge_numeric(units),
+        if pair.numeric_work > 0 {
+            self.meter.charge_numeric(pair.numeric_work)?;
         }
+        if pair.collection_work > 0 {
+            self.meter.charge_collection(pair.collection_work)?;
+        }
+        Ok(())
     }
 
     /// `literal WORD` by the Word's [`IntPair`] shortcut with the value beneath, without
@@ -691,7 +804,7 @@ impl Machine {
     fn call_user(&mut self, w: Arc<UserWord>, pos: Option<Pos>, keep: bool) -> Result<(), Halt> {
         let body = match self.code_of(&w.body) {
             Ok(b) => b,
-            Err(e) => return Err(self.attribute(e.into(), &w.name, pos)),
+            Err(e) => return Err(self.attribute(e, &w.name, pos)),
         };
         let floor = self.top_code().floor;
         let keep_record = keep;
@@ -701,6 +814,7 @@ impl Machine {
                 saved: Vec::new(),
             });
         }
+        let serial = self.fresh_serial();
         self.frames.push(Frame::Code(CodeFrame {
             code: body,
             pc: 0,
@@ -711,7 +825,11 @@ impl Machine {
             tail_of: false,
             tail: None,
             keep_record,
+            serial,
         }));
+        self.barriers
+            .get_mut()
+            .push((self.frames.len() - 1, serial));
         Ok(())
     }
 
@@ -780,15 +898,16 @@ impl Machine {
             Err(err::malformed(format!(
                 "a block containing '|' can only be given to {c}; split the clauses or use {c}",
                 c = self.registry.clause_reader_name()
-            )))
+            ))
+            .into())
         } else {
-            compile(&block, self.meter.profile(), self.registry)
+            compile(&block, &mut self.meter, self.registry)
         };
         let code = match result {
             Ok(b) => b,
             Err(e) => {
                 // The block never started: let the continuation restore the stack.
-                let e = self.attribute(e.into(), name, pos);
+                let e = self.attribute(e, name, pos);
                 if let Some(cont) = then {
                     let base = isolated_base.unwrap_or(self.stack.len());
                     let mut ctx = Ctx {
@@ -820,6 +939,7 @@ impl Machine {
                 saved: Vec::new(),
             });
         }
+        let serial = self.fresh_serial();
         self.frames.push(Frame::Code(CodeFrame {
             code,
             pc: 0,
@@ -830,6 +950,7 @@ impl Machine {
             tail_of: tail_of.is_some(),
             tail: None,
             keep_record: keep_restore,
+            serial,
         }));
         Ok(())
     }
@@ -901,18 +1022,20 @@ impl Machine {
             pos,
             tail: false,
         };
+        let name = ctx.m.registry.spec(word).name;
+        crate::limits::report_word(name, true, &ctx.m.meter);
         let flow = cont.resume(&mut ctx, base);
-        let name = self.registry.spec(word).name;
+        crate::limits::report_word(name, false, &self.meter);
         let flow = flow.map_err(|h| self.attribute(h, name, pos))?;
         self.apply_flow(flow, word, pos, false)
     }
 
-    /// The compiled form of a block (compiled now when it has not been).
+    /// The compiled form of a block (compiled now, and charged, when it has not been).
     #[inline]
-    pub(super) fn code_of(&self, block: &Arc<Block>) -> Result<Arc<Code>, LangError> {
+    pub(super) fn code_of(&mut self, block: &Arc<Block>) -> Result<Arc<Code>, Halt> {
         match block.compiled() {
             Some(code) => Ok(code.clone()),
-            None => compile(block, self.meter.profile(), self.registry),
+            None => compile(block, &mut self.meter, self.registry),
         }
     }
 
@@ -938,6 +1061,13 @@ impl Machine {
     /// Pop every frame after an error, letting continuations restore the stack.
     fn unwind_all(&mut self) {
         while let Some(frame) = self.frames.pop() {
+            // Unwinding a deep recursion is work too; once the host has stopped the run
+            // nothing of its state is read again, so the rest is dropped unrestored.
+            if self.meter.tick(1).is_err() {
+                drop(frame);
+                self.frames.clear();
+                break;
+            }
             match frame {
                 Frame::Code(f) => {
                     if f.keep_record {
@@ -1048,22 +1178,58 @@ impl Machine {
         self.truncate_to(self.stack.len().saturating_sub(n));
     }
 
+    /// The value `name` (normalized) is bound to in sight of the running code: the
+    /// innermost binding of the name, when its frame lies at or above the innermost
+    /// barrier (docs/reference/frames.md#bind). Stale index entries met on the way are
+    /// dropped, so the lookup is amortized constant time.
     fn lookup_binding(&self, name: &str) -> Option<Value> {
         if !self.may_be_bound {
             return None;
         }
-        for frame in self.frames.iter().rev() {
-            let Frame::Code(f) = frame else { continue };
-            if let Some(b) = &f.bindings {
-                if let Some((_, v)) = b.iter().rev().find(|(n, _)| &**n == name) {
-                    return Some(v.clone());
+        let b = self.innermost_binder(name)?;
+        if b.frame < self.barrier_depth() {
+            return None;
+        }
+        match &self.frames[b.frame] {
+            Frame::Code(f) => f.bindings.as_ref().map(|bs| bs[b.slot].1.clone()),
+            Frame::Native { .. } => None,
+        }
+    }
+
+    /// The innermost live binder of `name`, dropping the stale ones above it.
+    fn innermost_binder(&self, name: &str) -> Option<Binder> {
+        let mut binders = self.binders.borrow_mut();
+        let stack = binders.get_mut(name)?;
+        while let Some(b) = stack.last() {
+            if self.binder_holds(b, name) {
+                return Some(*b);
+            }
+            stack.pop();
+        }
+        binders.remove(name);
+        None
+    }
+
+    /// Bind `name` (normalized) to `value` in the top frame: the binding of that name
+    /// the frame holds is replaced, else one is added and indexed.
+    pub(super) fn bind_in_top(&mut self, name: Arc<str>, value: Value) {
+        self.may_be_bound = true;
+        let top = self.frames.len() - 1;
+        if let Some(b) = self.innermost_binder(&name) {
+            if b.frame == top {
+                if let Some(Frame::Code(f)) = self.frames.last_mut() {
+                    if let Some(bs) = f.bindings.as_mut() {
+                        bs[b.slot].1 = value;
+                        return;
+                    }
                 }
             }
-            if f.kind.is_barrier() {
-                return None;
-            }
         }
-        None
+        let f = self.top_code_mut();
+        let bs = f.bindings.get_or_insert_with(Default::default);
+        bs.push((name.clone(), value));
+        let slot = bs.len() - 1;
+        self.index_binding(name, slot);
     }
 
     fn is_bound_anywhere(&self, name: &str) -> bool {
@@ -1074,6 +1240,21 @@ impl Machine {
                 .is_some_and(|b| b.iter().any(|(n, _)| &**n == name)),
             _ => false,
         })
+    }
+}
+
+/// A machine's values go through [`crate::value::drop_values`]: a run's bindings and
+/// stack can hold hundreds of thousands of values.
+/// A machine's values, dictionary and output go away after the run has answered when
+/// its host keeps leftovers ([`crate::value::free_after_run`]): a dictionary of a hundred
+/// thousand Words or a stack of as many values takes milliseconds to free.
+impl Drop for Machine {
+    fn drop(&mut self) {
+        let stack = std::mem::take(&mut self.stack);
+        let bound = std::mem::take(&mut self.root_bindings);
+        let dict = std::mem::replace(&mut self.dict, Dictionary::new(self.registry));
+        let output = std::mem::take(&mut self.output);
+        crate::value::free_after_run((stack, bound, dict, output));
     }
 }
 

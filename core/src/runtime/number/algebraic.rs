@@ -697,6 +697,8 @@ impl IPoly {
             leaves: 1,
             limbs: bits.div_ceil(64).max(1),
             terms: if rational { 0 } else { self.terms.len() as u64 },
+            vectors: 0,
+            longest_text: 0,
         }
     }
 
@@ -713,27 +715,38 @@ impl IPoly {
     }
 }
 
-/// u² − b·v², the product of x = u + v√b with its conjugate. With `priced`, each
-/// squaring is charged at the `MUL` price of its operands before it runs (the
-/// reciprocal's steps are priced; the sign procedure's are not: comparisons charge no
-/// work, docs/reference/pricing-and-limits.md#numericwork).
-fn norm_step(
-    u: &IPoly,
-    v: &IPoly,
-    b: &Int,
-    priced: bool,
-    budget: &mut dyn Budget,
-) -> Result<IPoly, Halt> {
-    if priced {
-        budget.charge(u.product_price(u))?;
-    }
+/// u² − b·v², the product of x = u + v√b with its conjugate. Each squaring is charged
+/// at the `MUL` price of its operands before it runs, in the reciprocal and in the sign
+/// procedure alike (docs/reference/pricing-and-limits.md#numericwork).
+fn norm_step(u: &IPoly, v: &IPoly, b: &Int, budget: &mut dyn Budget) -> Result<IPoly, Halt> {
+    budget.charge(u.product_price(u))?;
     let u2 = u.square(budget)?;
-    if priced {
-        budget.charge(v.product_price(v))?;
-    }
+    budget.charge(v.product_price(v))?;
     let v2 = v.square(budget)?.scale(b);
     Ok(u2.sub(&v2))
 }
+
+/// What an enclosure of `x` at precision `p` costs in `numericWork`
+/// (docs/reference/pricing-and-limits.md#numericwork): for each irrational term c·√d,
+/// 64 + L² for the square root ⌊√d·2^p⌋ and limbs(c)·L for its product with c, where L =
+/// ⌈(p + bits(d))/64⌉; limbs(c) for each rational term. (A square root of even a small
+/// number costs a microsecond: the 64.)
+fn enclosure_price(x: &IPoly, p: u64) -> u64 {
+    x.terms.iter().fold(0u64, |acc, (c, d)| {
+        let units = if d.is_one() {
+            c.limb_count()
+        } else {
+            let l = p.saturating_add(d.bit_length()).div_ceil(64).max(1);
+            l.saturating_mul(l)
+                .saturating_add(c.limb_count().saturating_mul(l))
+                .saturating_add(SQUARE_ROOT_UNITS)
+        };
+        acc.saturating_add(units)
+    })
+}
+
+/// The fixed part of a square root's price in an enclosure.
+const SQUARE_ROOT_UNITS: u64 = 64;
 
 /// 1/x = P/N for an integer form x ≠ 0 (the reciprocal by conjugation, exact as
 /// docs/reference/domains.md#number requires), run as a loop over the conjugate chain so the native
@@ -760,7 +773,7 @@ fn recip_ipoly(x: IPoly, budget: &mut dyn Budget) -> Result<(IPoly, Int), Halt> 
         let b = cur.choose_split();
         let (u, v) = cur.split(&b);
         let conj = cur.conjugate(&b);
-        let d = norm_step(&u, &v, &b, true, budget)?;
+        let d = norm_step(&u, &v, &b, budget)?;
         // d ≠ 0: otherwise √b would lie in the field of the other basis elements.
         let g = d.content();
         chain.push((conj, g.clone()));
@@ -802,12 +815,25 @@ impl SqrtCache {
     }
 }
 
-/// (lo, hi) with lo ≤ 2^p·x ≤ hi for an integer form x; hi − lo = x.spread().
-fn enclose(x: &IPoly, p: u64, cache: &mut SqrtCache) -> (Int, Int) {
+/// Terms of an enclosure computed between two polls: a square root at a high precision
+/// takes tens of microseconds, and a value can have hundreds of terms.
+const ENCLOSE_TERMS_PER_POLL: usize = 8;
+
+/// (lo, hi) with lo ≤ 2^p·x ≤ hi for an integer form x; hi − lo = x.spread(). Polls
+/// `budget` every few terms (the enclosure was charged before it started).
+fn enclose(
+    x: &IPoly,
+    p: u64,
+    cache: &mut SqrtCache,
+    budget: &mut dyn Budget,
+) -> Result<(Int, Int), Halt> {
     let mut s = Int::ZERO;
     let mut pos = Int::ZERO;
     let mut neg = Int::ZERO;
-    for (c, d) in &x.terms {
+    for (i, (c, d)) in x.terms.iter().enumerate() {
+        if i % ENCLOSE_TERMS_PER_POLL == ENCLOSE_TERMS_PER_POLL - 1 {
+            budget.poll()?;
+        }
         if d.is_one() {
             s = s.add(&c.shl(p));
         } else {
@@ -820,7 +846,7 @@ fn enclose(x: &IPoly, p: u64, cache: &mut SqrtCache) -> (Int, Int) {
             }
         }
     }
-    (s.add(&neg), s.add(&pos))
+    Ok((s.add(&neg), s.add(&pos)))
 }
 
 /// The first precision tried: enough that the enclosure of a value that is not
@@ -860,8 +886,8 @@ fn interval_sign(
     let cap = precision_cap(x);
     let mut p = start_precision(x).min(cap);
     loop {
-        budget.poll()?;
-        let (lo, hi) = enclose(x, p, cache);
+        budget.charge(enclosure_price(x, p))?;
+        let (lo, hi) = enclose(x, p, cache, budget)?;
         if lo.signum() > 0 {
             return Ok(Some(1));
         }
@@ -948,7 +974,7 @@ fn sign_ipoly_mode(
                     top.stage = 2;
                     let u = std::mem::take(&mut top.u);
                     let v = std::mem::take(&mut top.v);
-                    pending = norm_step(&u, &v, &top.b, false, budget)?;
+                    pending = norm_step(&u, &v, &top.b, budget)?;
                     break;
                 }
                 _ => {
@@ -984,10 +1010,15 @@ impl Approximator {
     }
 
     /// (lo, hi, den) with lo/den ≤ x ≤ hi/den, den = L·2^p; the width
-    /// (hi − lo)/den shrinks like 2^-p.
-    pub(crate) fn bounds(&mut self, p: u64) -> (Int, Int, Int) {
-        let (lo, hi) = enclose(&self.x, p, &mut self.cache);
-        (lo, hi, self.l.shl(p))
+    /// (hi − lo)/den shrinks like 2^-p. The enclosure is charged to `budget` first.
+    pub(crate) fn bounds(
+        &mut self,
+        p: u64,
+        budget: &mut dyn Budget,
+    ) -> Result<(Int, Int, Int), Halt> {
+        budget.charge(enclosure_price(&self.x, p))?;
+        let (lo, hi) = enclose(&self.x, p, &mut self.cache, budget)?;
+        Ok((lo, hi, self.l.shl(p)))
     }
 
     /// A precision at which the enclosure of x is narrower than 2^-extra.
@@ -1016,8 +1047,7 @@ impl Approximator {
     pub(crate) fn floor(&mut self, budget: &mut dyn Budget) -> Result<Int, Halt> {
         let mut p = self.precision_for(32);
         loop {
-            budget.poll()?;
-            let (lo, hi, den) = self.bounds(p);
+            let (lo, hi, den) = self.bounds(p, budget)?;
             let kl = lo.div_mod_floor(&den).0;
             let kh = hi.div_mod_floor(&den).0;
             if kl == kh {

@@ -80,7 +80,7 @@ fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result
         }
         let stop = a_max.add(&Int::ONE);
         let an = loop {
-            let (lo, hi, den) = ap.bounds(prec);
+            let (lo, hi, den) = ap.bounds(prec, budget)?;
             let image = |t: &Int| -> Option<Int> {
                 let num = p2.mul(&den).sub(&q2.mul(t));
                 let dd = q1.mul(t).sub(&p1.mul(&den));

@@ -621,9 +621,115 @@ impl Int {
         self.bit_length().div_ceil(64).max(1)
     }
 
+    /// Append the decimal text of `self` to `out` (as [`fmt::Display`] writes it),
+    /// calling `tick` with the limbs of every piece converted, so a meter can stop it.
+    ///
+    /// Why by hand: a backend converts in one call (GMP in milliseconds for the widest
+    /// integers, num-bigint in far longer), and nothing can look at the deadline inside
+    /// it. Above [`DECIMAL_SPLIT_DIGITS`]·2 digits the integer is split by powers of ten
+    /// 10^(s·2^i) (computed by squaring, ticking between squarings) into a high part and
+    /// a zero-padded low part, recursively; each leaf is one backend call on at most
+    /// about 2·[`DECIMAL_SPLIT_DIGITS`] digits (the classic divide-and-conquer radix
+    /// conversion, as GMP's own `mpn_get_str` does inside).
+    pub fn write_decimal_polled<E>(
+        &self,
+        out: &mut String,
+        tick: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<(), E> {
+        use fmt::Write;
+        let bound = decimal_digits_bound(self.bit_length());
+        if bound <= 2 * DECIMAL_SPLIT_DIGITS {
+            let _ = write!(out, "{self}");
+            return tick(self.limb_count());
+        }
+        let mut powers = vec![Int::from(10i64).pow(DECIMAL_SPLIT_DIGITS)];
+        tick(DECIMAL_SPLIT_DIGITS / 19 + 1)?;
+        while (DECIMAL_SPLIT_DIGITS << powers.len()) * 2 <= bound {
+            let last = powers.last().expect("one power at least");
+            tick(last.limb_count().saturating_mul(2))?;
+            let next = last.mul(last);
+            powers.push(next);
+        }
+        if self.is_negative() {
+            out.push('-');
+        }
+        write_decimal_part(&self.abs(), None, &powers, out, tick)
+    }
+
+    /// The decimal text of `self`, [`Int::write_decimal_polled`] into a new String.
+    pub fn decimal_polled<E>(
+        &self,
+        tick: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<String, E> {
+        let mut out = String::new();
+        self.write_decimal_polled(&mut out, tick)?;
+        Ok(out)
+    }
+
     fn big2(&self, other: &Int, f: impl FnOnce(IntRef<'_>, IntRef<'_>) -> IntBuf) -> Int {
         Int::from_buf(self.with_ref(|x| other.with_ref(|y| f(x, y))))
     }
+}
+
+/// Digits of the smallest power of ten [`Int::write_decimal_polled`] splits by: its
+/// leaves are backend conversions of at most about twice as many digits (~210 limbs, a
+/// few microseconds with GMP).
+pub const DECIMAL_SPLIT_DIGITS: u64 = 2048;
+
+/// floor(log10(2) · 2^128), for decimal digit counts from bit lengths.
+const LOG10_2_FIXED: u128 = 0x4d10_4d42_7de7_fbcc_47c4_acd6_05be_48bc;
+
+/// An upper bound of the decimal digits of an integer of `bits` bits:
+/// ⌊bits·log10 2⌋ + 1 (exact or one more).
+pub fn decimal_digits_bound(bits: u64) -> u64 {
+    let hi = LOG10_2_FIXED >> 64;
+    let lo = LOG10_2_FIXED & u128::from(u64::MAX);
+    let b = u128::from(bits);
+    let carry = (b * lo) >> 64;
+    (((b * hi + carry) >> 64) as u64) + 1
+}
+
+/// One part of [`Int::write_decimal_polled`]: `n` ≥ 0, written in exactly `width`
+/// digits (zero-padded) when it is a low part, as is otherwise.
+fn write_decimal_part<E>(
+    n: &Int,
+    width: Option<u64>,
+    powers: &[Int],
+    out: &mut String,
+    tick: &mut dyn FnMut(u64) -> Result<(), E>,
+) -> Result<(), E> {
+    use fmt::Write;
+    let bound = decimal_digits_bound(n.bit_length());
+    // The widest split leaving a high part of about as many digits as the low part.
+    let split = (0..powers.len())
+        .rev()
+        .find(|&i| (DECIMAL_SPLIT_DIGITS << i) * 2 <= bound);
+    let Some(i) = split else {
+        if width == Some(0) {
+            return Ok(());
+        }
+        let start = out.len();
+        let _ = write!(out, "{n}");
+        if let Some(w) = width {
+            let written = (out.len() - start) as u64;
+            if written < w {
+                let zeros = "0".repeat((w - written) as usize);
+                out.insert_str(start, &zeros);
+            }
+        }
+        return tick(n.limb_count());
+    };
+    let digits = DECIMAL_SPLIT_DIGITS << i;
+    tick(n.limb_count().saturating_mul(2))?;
+    let (high, low) = n.div_rem(&powers[i]);
+    write_decimal_part(
+        &high,
+        width.map(|w| w.saturating_sub(digits)),
+        powers,
+        out,
+        tick,
+    )?;
+    write_decimal_part(&low, Some(digits), powers, out, tick)
 }
 
 impl PartialOrd for Int {

@@ -40,6 +40,12 @@ impl Budget for crate::limits::Meter {
     }
 }
 
+/// The `numericWork` price of converting one integer of `n` limbs (wider than a machine
+/// word) between binary and decimal: n + ⌈n²/16⌉.
+pub fn decimal_price_of_limbs(n: u64) -> u64 {
+    n.saturating_add(n.saturating_mul(n).div_ceil(16))
+}
+
 /// A budget that never refuses (for tests and for host-side rendering).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Unmetered;
@@ -74,6 +80,58 @@ impl fmt::Display for Number {
         match self {
             Number::Rat(r) => write!(f, "{r}"),
             Number::Alg(a) => write!(f, "{a}"),
+        }
+    }
+}
+
+impl Number {
+    /// Append the text [`fmt::Display`] writes for `self` to `out`, converting wide
+    /// integers a piece at a time and calling `tick` between the pieces
+    /// ([`Int::write_decimal_polled`]), so a meter can stop it.
+    pub fn write_polled<E>(
+        &self,
+        out: &mut String,
+        tick: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<(), E> {
+        match self {
+            Number::Rat(r) => {
+                r.numer().write_decimal_polled(out, tick)?;
+                out.push('/');
+                r.denom().write_decimal_polled(out, tick)
+            }
+            Number::Alg(a) => {
+                if a.terms().is_empty() {
+                    out.push_str("0/1");
+                    return Ok(());
+                }
+                for (i, (c, d)) in a.terms().iter().enumerate() {
+                    let negative = c.signum() < 0;
+                    if i > 0 {
+                        out.push(if negative { '-' } else { '+' });
+                    } else if negative {
+                        out.push('-');
+                    }
+                    let num = c.numer().abs();
+                    let den = c.denom();
+                    if d.is_one() {
+                        num.write_decimal_polled(out, tick)?;
+                        out.push('/');
+                        den.write_decimal_polled(out, tick)?;
+                    } else if num.is_one() && den.is_one() {
+                        out.push_str("sqrt(");
+                        d.write_decimal_polled(out, tick)?;
+                        out.push(')');
+                    } else {
+                        num.write_decimal_polled(out, tick)?;
+                        out.push('/');
+                        den.write_decimal_polled(out, tick)?;
+                        out.push_str("*sqrt(");
+                        d.write_decimal_polled(out, tick)?;
+                        out.push(')');
+                    }
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -201,6 +259,52 @@ impl Number {
             Number::Rat(_) => 0,
             Number::Alg(a) => a.terms().len() as u64,
         }
+    }
+
+    /// The integers of the normal form: each coefficient's numerator and denominator,
+    /// and each radicand other than 1 (in term order).
+    fn for_each_int(&self, mut f: impl FnMut(&Int)) {
+        match self {
+            Number::Rat(r) => {
+                f(r.numer());
+                f(r.denom());
+            }
+            Number::Alg(a) => {
+                for (c, d) in a.terms() {
+                    f(c.numer());
+                    f(c.denom());
+                    if !d.is_one() {
+                        f(d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Limbs of the integers of the normal form that are wider than a machine word: 0
+    /// when every numerator, denominator and radicand fits 64 bits, else the sum of
+    /// ⌈bits/64⌉ over those that do not (docs/reference/pricing-and-limits.md#weights).
+    pub fn big_limbs(&self) -> u64 {
+        let mut limbs = 0u64;
+        self.for_each_int(|i| {
+            if let Int::Big(_) = i {
+                limbs = limbs.saturating_add(i.limb_count());
+            }
+        });
+        limbs
+    }
+
+    /// What writing the value in decimal costs in `numericWork`: for each integer of
+    /// the normal form wider than a machine word, of n limbs, n + ⌈n²/16⌉ (the
+    /// conversion is quadratic on the portable backend; docs/reference/pricing-and-limits.md#weights).
+    pub fn decimal_price(&self) -> u64 {
+        let mut units = 0u64;
+        self.for_each_int(|i| {
+            if let Int::Big(_) = i {
+                units = units.saturating_add(decimal_price_of_limbs(i.limb_count()));
+            }
+        });
+        units
     }
 
     /// −1, 0 or +1, decided exactly.

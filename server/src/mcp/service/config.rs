@@ -126,6 +126,23 @@ impl ServerOptions {
         options
     }
 
+    /// In a debug build, the work budgets (`executionSteps`, `numericWork`,
+    /// `collectionWork`) lifted when the environment sets `AJISAI_TEST_UNBOUNDED_WORK=1`:
+    /// the tests of the transports (cancellation, draining, the wait queue) need a call
+    /// that runs until its deadline, and under the production profile no program does.
+    /// A release build never reads the variable.
+    pub fn with_test_overrides(self) -> ServerOptions {
+        #[cfg(debug_assertions)]
+        if std::env::var("AJISAI_TEST_UNBOUNDED_WORK").as_deref() == Ok("1") {
+            let lifted = u64::MAX / 2;
+            return self
+                .with_limit(Limit::ExecutionSteps, lifted)
+                .with_limit(Limit::NumericWork, lifted)
+                .with_limit(Limit::CollectionWork, lifted);
+        }
+        self
+    }
+
     /// The same options with `limit` set to `value` (tests).
     pub fn with_limit(mut self, limit: Limit, value: u64) -> ServerOptions {
         self.profile = self.profile.with(limit, value);

@@ -425,6 +425,12 @@ impl Executor {
         let host = host_fields(prelude, &self.provenance);
         loop {
             let rendered = fitter.render(&Fit::mcp(budget), &host);
+            if rendered.interrupted {
+                // The host's deadline or memory ceiling stopped the rendering: the caller
+                // answers what stopped it (a memory account that crossed its ceiling
+                // answers `memoryExhausted` in `execute_measured`).
+                return Err(HostError::timeout(self.options.wall_time_ms()));
+            }
             let failure = match ToolAnswer::new(rendered.json, false) {
                 Ok(a) => {
                     if a.measure() <= fits {

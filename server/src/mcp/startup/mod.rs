@@ -256,7 +256,7 @@ fn serve_logged(args: &Args) -> u8 {
     } else {
         Transport::Stdio
     };
-    let options = ServerOptions::serving(transport, args.max_concurrency);
+    let options = ServerOptions::serving(transport, args.max_concurrency).with_test_overrides();
     let profile = options.profile.name;
     let summary = phrasebook.summary();
     let server = AjisaiServer::with_phrasebook(options, phrasebook);

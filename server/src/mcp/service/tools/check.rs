@@ -19,6 +19,9 @@ pub const SPEC: ToolSpec = ToolSpec {
 fn run(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
     let defined: Vec<&Entry> = call.prelude.iter().collect();
     let mut report = engine::check_in(call.source, &defined, call.options);
+    if report.interrupted {
+        return Err(HostError::timeout(exec.options.wall_time_ms()));
+    }
     if let Some(e) = report.error.as_mut() {
         exec.phrasebook.annotate_unknown(e, call.prelude);
     }

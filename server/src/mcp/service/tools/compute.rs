@@ -25,5 +25,7 @@ fn run(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> 
     if let Some(e) = report.error.as_mut() {
         exec.phrasebook.annotate_unknown(e, call.prelude);
     }
-    exec.fit_compute(&report, call.prelude, call.delivery)
+    let answer = exec.fit_compute(&report, call.prelude, call.delivery);
+    report.discard();
+    answer
 }

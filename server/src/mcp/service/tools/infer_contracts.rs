@@ -20,6 +20,9 @@ pub const SPEC: ToolSpec = ToolSpec {
 fn run(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> {
     let defined: Vec<&Entry> = call.prelude.iter().collect();
     let report = engine::infer_contracts_in(call.source, &defined, call.options);
+    if report.interrupted {
+        return Err(HostError::timeout(exec.options.wall_time_ms()));
+    }
     let json = envelope::infer_json(&report, &host_fields(call.prelude, &exec.provenance));
     exec.fit_plain(json, call.delivery)
 }
