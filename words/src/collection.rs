@@ -429,20 +429,25 @@ fn range(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 
 // ---------------------------------------------------------------- SORT, ORDER
 
-/// The Numbers of a SORT/ORDER operand, or `typeMismatch` naming the first other element.
-fn numbers<'v>(word: &str, v: &'v Vector) -> Result<Vec<&'v Number>, LangError> {
-    v.items()
-        .iter()
-        .enumerate()
-        .map(|(i, x)| {
-            x.as_number().ok_or_else(|| {
-                err::type_mismatch(format!(
+/// The Numbers of a SORT/ORDER operand, or `typeMismatch` naming the first other
+/// element; every element read ticks `meter` (a list of a hundred thousand is a
+/// millisecond's work, page faults included).
+fn numbers<'v>(word: &str, v: &'v Vector, meter: &Meter) -> Result<Vec<&'v Number>, Halt> {
+    let mut out = Vec::with_capacity(v.len());
+    for (i, x) in v.items().iter().enumerate() {
+        meter.tick(1)?;
+        match x.as_number() {
+            Some(n) => out.push(n),
+            None => {
+                return Err(err::type_mismatch(format!(
                     "{word} orders Numbers only; element {i} is {} (no order exists between domains)",
                     describe(x)
                 ))
-            })
-        })
-        .collect()
+                .into())
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// probe(v)·n·(⌊log₂ n⌋ + 1) + n·copy(v); 0 for the empty Vector.
@@ -543,7 +548,7 @@ fn sorted_permutation(meter: &mut Meter, nums: &[&Number]) -> Result<Vec<usize>,
 
 fn sort(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let v = vector_operand("SORT", "of Numbers", ctx.peek(0))?.clone();
-    let nums = numbers("SORT", &v)?;
+    let nums = numbers("SORT", &v, ctx.meter())?;
     ctx.charge_collection(sort_charge(&v))?;
     let meter = ctx.meter();
     let perm = sorted_permutation(meter, &nums)?;
@@ -557,7 +562,7 @@ fn sort(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 
 fn order(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let v = vector_operand("ORDER", "of Numbers", ctx.peek(0))?.clone();
-    let nums = numbers("ORDER", &v)?;
+    let nums = numbers("ORDER", &v, ctx.meter())?;
     ctx.charge_collection(sort_charge(&v))?;
     let meter = ctx.meter();
     let perm = sorted_permutation(meter, &nums)?;

@@ -140,6 +140,7 @@ impl Walk {
 /// Consume the operands (only the block, and FOLD's initial accumulator, under
 /// KEEP: the higher-order exception of docs/reference/keep.md) and push the result.
 fn conclude(ctx: &mut Ctx<'_>, kind: Kind, keep: bool, result: Value) -> Result<Flow, Halt> {
+    ctx.measure_result(&result)?;
     let consumed = if keep { kind.arity() - 1 } else { kind.arity() };
     for _ in 0..consumed {
         ctx.pop();

@@ -93,9 +93,25 @@ impl Ctx<'_> {
         Ok(Flow::Done)
     }
 
+    /// Measure a Vector a Word has just built ([`Vector::leaf_stats_polled`] on the
+    /// run's meter), when it is long and not measured yet: its first measure is a walk
+    /// of every element, which whatever reads its weight next would otherwise do with no
+    /// check in between. Done before the operands are consumed, so a stop leaves them.
+    #[inline]
+    pub fn measure_result(&self, result: &Value) -> Result<(), Halt> {
+        if let Value::Vector(v) = result {
+            if v.len() >= MEASURE_RESULTS_FROM && !v.is_measured() {
+                let meter = &self.m.meter;
+                v.leaf_stats_polled(&mut |units| meter.tick(units))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Consume `n` operands (unless under KEEP) and push one result.
     #[inline(always)]
     pub fn finish1(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
+        self.measure_result(&result)?;
         let len = self.m.stack.len();
         if !self.keep && n > 0 && n <= len && self.m.keeps.is_empty() {
             // No KEEP record to feed: overwrite the lowest operand in place.
@@ -333,3 +349,7 @@ impl Ctx<'_> {
         LangError::new(category, message).into()
     }
 }
+
+/// The length from which [`Ctx::measure_result`] measures a new Vector on the meter
+/// (shorter ones take a few microseconds to measure whenever they are).
+const MEASURE_RESULTS_FROM: usize = 256;

@@ -1243,18 +1243,21 @@ impl Machine {
     }
 }
 
-/// A machine's values go through [`crate::value::drop_values`]: a run's bindings and
-/// stack can hold hundreds of thousands of values.
-/// A machine's values, dictionary and output go away after the run has answered when
-/// its host keeps leftovers ([`crate::value::free_after_run`]): a dictionary of a hundred
-/// thousand Words or a stack of as many values takes milliseconds to free.
+/// A machine's values, frames, name index, dictionary and output go away after the run
+/// has answered when its host keeps leftovers ([`crate::value::free_after_run`]): a
+/// dictionary of a hundred thousand Words, a stack of as many values or the frames of a
+/// recursion that deep take milliseconds to free, with no check in between.
 impl Drop for Machine {
     fn drop(&mut self) {
         let stack = std::mem::take(&mut self.stack);
+        let frames = std::mem::take(&mut self.frames);
+        let keeps = std::mem::take(&mut self.keeps);
         let bound = std::mem::take(&mut self.root_bindings);
+        let binders = std::mem::take(self.binders.get_mut());
+        let barriers = std::mem::take(self.barriers.get_mut());
         let dict = std::mem::replace(&mut self.dict, Dictionary::new(self.registry));
         let output = std::mem::take(&mut self.output);
-        crate::value::free_after_run((stack, bound, dict, output));
+        crate::value::free_after_run((stack, frames, keeps, bound, binders, barriers, dict, output));
     }
 }
 
