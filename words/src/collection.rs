@@ -440,9 +440,9 @@ fn numbers<'v>(word: &str, v: &'v Vector, meter: &Meter) -> Result<Vec<&'v Numbe
             Some(n) => out.push(n),
             None => {
                 return Err(err::type_mismatch(format!(
-                    "{word} orders Numbers only; element {i} is {} (no order exists between domains)",
-                    describe(x)
-                ))
+                "{word} orders Numbers only; element {i} is {} (no order exists between domains)",
+                describe(x)
+            ))
                 .into())
             }
         }

@@ -1257,7 +1257,9 @@ impl Drop for Machine {
         let barriers = std::mem::take(self.barriers.get_mut());
         let dict = std::mem::replace(&mut self.dict, Dictionary::new(self.registry));
         let output = std::mem::take(&mut self.output);
-        crate::value::free_after_run((stack, frames, keeps, bound, binders, barriers, dict, output));
+        crate::value::free_after_run((
+            stack, frames, keeps, bound, binders, barriers, dict, output,
+        ));
     }
 }
 
