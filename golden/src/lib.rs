@@ -558,15 +558,7 @@ pub fn plugin_interface() -> &'static dyn Numerics {
 /// refuses such a document with `memoryExhausted`, and writing it whole would exhaust the
 /// test machine (a refused Word leaves its operands, which may share 2^40 leaves).
 pub fn envelope(report: &ComputeReport) -> String {
-    let meter = ajisai_core::envelope::render_meter(report);
-    let total = ajisai_core::render::slot_sizes_metered(&report.stack, &meter)
-        .map(|sizes| {
-            sizes
-                .iter()
-                .map(|s| s.cost())
-                .fold(0u64, u64::saturating_add)
-        })
-        .unwrap_or(u64::MAX);
+    let total = ajisai_core::envelope::stack_cost(report).unwrap_or(u64::MAX);
     if total <= ENVELOPE_CAP_BYTES {
         compute_json(report, &HostFields::NONE)
     } else {

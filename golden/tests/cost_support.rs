@@ -133,16 +133,19 @@ pub fn measure_cpu_gaps(on: bool) {
     CPU_GAPS.store(on, Ordering::Relaxed);
 }
 
+/// The duration in milliseconds the environment variable `name` holds, if any.
+fn env_millis(name: &str) -> Option<Duration> {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .map(|ms| Duration::from_secs_f64(ms / 1e3))
+}
+
 /// `AJISAI_GAP_LIST=<ms>`: print every CPU gap longer than this, with the check it
 /// began after (a diagnostic: where a call's gaps are, not only its longest).
 fn list_threshold() -> Option<Duration> {
     static T: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
-    *T.get_or_init(|| {
-        std::env::var("AJISAI_GAP_LIST")
-            .ok()
-            .and_then(|v| v.parse::<f64>().ok())
-            .map(|ms| Duration::from_secs_f64(ms / 1e3))
-    })
+    *T.get_or_init(|| env_millis("AJISAI_GAP_LIST"))
 }
 
 /// A check on this thread: fold the CPU time since the last one into the longest gap.
@@ -178,12 +181,7 @@ thread_local! {
 /// (`AJISAI_GAP_TRACE=<ms>`: a diagnostic for finding the loop that does not tick).
 fn trace_threshold() -> Option<Duration> {
     static T: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
-    *T.get_or_init(|| {
-        std::env::var("AJISAI_GAP_TRACE")
-            .ok()
-            .and_then(|v| v.parse::<f64>().ok())
-            .map(|ms| Duration::from_secs_f64(ms / 1e3))
-    })
+    *T.get_or_init(|| env_millis("AJISAI_GAP_TRACE"))
 }
 
 /// `AJISAI_GAP_AT=<n>`: print where the n-th check of each call (counted from the call's

@@ -146,6 +146,18 @@ pub fn render_meter(report: &ComputeReport) -> Meter {
     Meter::with_interrupt(unlimited, report.interrupt.clone())
 }
 
+/// About how long the whole `compute` envelope of `report` is: its slots' costs together
+/// (MCP-53; docs/mcp/envelope.md), priced on the render meter, so a host can refuse or fit
+/// a document before writing it. `Err` when the host's flag stopped the pricing.
+pub fn stack_cost(report: &ComputeReport) -> Result<u64, Halt> {
+    slot_sizes_metered(&report.stack, &render_meter(report)).map(|sizes| {
+        sizes
+            .iter()
+            .map(|s| s.cost())
+            .fold(0u64, u64::saturating_add)
+    })
+}
+
 /// The envelope of a `compute` run (the CLI's `run --json`), with host fields last.
 /// Nothing is elided. Empty when the host's interrupt flag stopped it.
 pub fn compute_json(report: &ComputeReport, host: &HostFields) -> String {

@@ -646,15 +646,22 @@ pub fn drop_values(values: Vec<Value>) {
         drop(values);
         return;
     }
-    let queued = DEFERRED.try_with(|d| match d.try_borrow_mut() {
-        Ok(mut d) => {
-            d.push(values);
-            None
-        }
-        Err(_) => Some(values),
-    });
     // The queue is in use or gone (thread exit): free them here.
-    drop(queued);
+    drop(queue_deferred(values));
+}
+
+/// Put `values` on this thread's queue of values to free, or give them back when the
+/// queue is in use or gone (thread exit).
+fn queue_deferred(values: Vec<Value>) -> Option<Vec<Value>> {
+    let mut values = Some(values);
+    let _ = DEFERRED.try_with(|d| {
+        if let Ok(mut d) = d.try_borrow_mut() {
+            if let Some(v) = values.take() {
+                d.push(v);
+            }
+        }
+    });
+    values
 }
 
 /// Free up to `count` of this thread's queued values (a meter's check does this). Each
@@ -684,14 +691,7 @@ pub fn free_deferred(count: usize) {
                     let items = std::mem::take(&mut data.items);
                     budget = budget.saturating_sub(items.len() / 64);
                     if !items.is_empty() {
-                        let requeued = DEFERRED.try_with(|d| match d.try_borrow_mut() {
-                            Ok(mut d) => {
-                                d.push(items);
-                                None
-                            }
-                            Err(_) => Some(items),
-                        });
-                        drop(requeued);
+                        drop(queue_deferred(items));
                     }
                 }
                 drop(v);
@@ -741,15 +741,9 @@ impl Drop for Vector {
                 // Many values freed here already (a tree's work list stays short): queue
                 // the rest, whatever its length.
                 work.push(v);
-                let queued = DEFERRED.try_with(|d| match d.try_borrow_mut() {
-                    Ok(mut d) => {
-                        d.push(std::mem::take(&mut work));
-                        true
-                    }
-                    Err(_) => false,
-                });
-                if queued == Ok(true) {
-                    return;
+                match queue_deferred(std::mem::take(&mut work)) {
+                    None => return,
+                    Some(back) => work = back,
                 }
                 freed = 0;
                 continue;

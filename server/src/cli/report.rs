@@ -12,7 +12,7 @@ use ajisai_core::engine::{self, CheckReport, ComputeReport, InferReport, Options
 use ajisai_core::envelope::{self, one_line};
 use ajisai_core::json::HostFields;
 use ajisai_core::numerics::{BackendProvenance, Selected};
-use ajisai_core::render::{slot_sizes_metered, Fit, Size};
+use ajisai_core::render::Fit;
 use ajisai_core::value::Value;
 use ajisai_core::Halt;
 use ajisai_core::{ErrorCategory, LangError, Profile};
@@ -44,9 +44,7 @@ pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Ren
     } else if json {
         // The document is about as long as the slot costs together (MCP-53; docs/mcp/envelope.md): refuse one
         // the ceiling could not hold before writing it. Pricing and writing poll the run's flag.
-        let total = slot_sizes_metered(&report.stack, &envelope::render_meter(&report))
-            .map(|sizes| sizes.iter().map(Size::cost).fold(0u64, u64::saturating_add));
-        match total {
+        match envelope::stack_cost(&report) {
             Ok(total) if bounded.admits(total) => {
                 let document = compute_json(&report, profile, &backend.provenance());
                 // An empty document: the flag stopped the writing (memory ran out).
