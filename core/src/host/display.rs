@@ -3,7 +3,7 @@
 //! Walks are iterative: a value built at run time can nest far deeper than any
 //! native stack could recurse.
 
-use crate::code::write_block;
+use crate::code::write_block_polled;
 use crate::limits::{grow, Halt};
 use crate::value::Value;
 
@@ -107,7 +107,7 @@ pub fn write_value_polled(
                 Value::Nil(_) => out.push_str("NIL"),
                 Value::Block(b) => {
                     tick(crate::price::text_units(b.written_len()))?;
-                    write_block(b, out)
+                    write_block_polled(b, out, tick)?
                 }
                 Value::Vector(items) => {
                     out.push('[');

@@ -3,7 +3,6 @@
 //! write with those parts empty, so the pricing of [`crate::render`] follows any
 //! change of the layout.
 
-use crate::display::display;
 use crate::json::{write_str, ObjectWriter};
 use crate::limits::{Halt, Meter};
 use crate::number::approx::try_best_convergent;
@@ -217,7 +216,12 @@ pub fn write_node_metered<'v>(
             Value::Number(n) => write_number_node(out, n, approximations)?,
             Value::Bool(b) => write_bool_node(out, *b),
             Value::Str(s) => write_text_node(out, "string", s),
-            Value::Block(_) => write_text_node(out, "codeBlock", &display(v)),
+            Value::Block(_) => {
+                let shown = crate::display::display_polled(v, &mut |units| {
+                    approximations.meter().tick(units)
+                })?;
+                write_text_node(out, "codeBlock", &shown)
+            }
             Value::Nil(r) => write_nil_node(out, r.id()),
             Value::Vector(items) => {
                 out.push_str(VECTOR_OPEN);

@@ -5,7 +5,7 @@ use super::compile::Code;
 
 pub use crate::syntax::tree::{
     alias_target, drop_block, hash_items, literal_string_elements, name_literal, normalize,
-    write_block, write_items, Name, NameLiteral, ALIASES,
+    write_block, write_block_polled, write_items, Name, NameLiteral, ALIASES,
 };
 
 /// A program, a User Word body or a CodeBlock, as written, with its compiled form.

@@ -157,6 +157,9 @@ pub fn compile(
                     (item, false)
                 }
                 None => {
+                    // Closing a group is work too: a literal nested 100,000 deep closes
+                    // as many groups in a row.
+                    meter.tick(1)?;
                     let Some(Work::Block {
                         block, ops, pos, ..
                     }) = work.pop()
@@ -177,6 +180,7 @@ pub fn compile(
                     (item, true)
                 }
                 None => {
+                    meter.tick(1)?;
                     let Some(Work::Vector { values, pos, .. }) = work.pop() else {
                         unreachable!("the top group is this vector")
                     };

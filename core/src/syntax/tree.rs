@@ -449,9 +449,20 @@ enum Piece<'a, C> {
 /// Write the display of a token run (docs/reference/domains.md): tokens separated by single spaces,
 /// VENT as `^`, a line break as a raw LF. Iterative over nesting.
 pub fn write_items<C>(items: &[Item<C>], out: &mut String) {
+    let _ = write_items_polled(items, out, &mut |_| Ok::<(), std::convert::Infallible>(()));
+}
+
+/// [`write_items`], reporting one unit for every piece written to `tick` (a host's
+/// meter), which may stop the walk: a block nested 100,000 deep writes as many pieces.
+pub fn write_items_polled<C, E>(
+    items: &[Item<C>],
+    out: &mut String,
+    tick: &mut dyn FnMut(u64) -> Result<(), E>,
+) -> Result<(), E> {
     let mut work: Vec<Piece<'_, C>> = Vec::new();
     push_run(items, &mut work);
     while let Some(piece) = work.pop() {
+        tick(1)?;
         let item = match piece {
             Piece::Text(t) => {
                 out.push_str(t);
@@ -486,6 +497,7 @@ pub fn write_items<C>(items: &[Item<C>], out: &mut String) {
             }
         }
     }
+    Ok(())
 }
 
 /// Queue a run of items (separated by single spaces) so that it pops in order.
@@ -500,12 +512,22 @@ fn push_run<'a, C>(items: &'a [Item<C>], work: &mut Vec<Piece<'a, C>>) {
 
 /// Write `{ tokens }` (or `{ }`).
 pub fn write_block<C>(block: &Block<C>, out: &mut String) {
+    let _ = write_block_polled(block, out, &mut |_| Ok::<(), std::convert::Infallible>(()));
+}
+
+/// [`write_block`], reporting its pieces to `tick` ([`write_items_polled`]).
+pub fn write_block_polled<C, E>(
+    block: &Block<C>,
+    out: &mut String,
+    tick: &mut dyn FnMut(u64) -> Result<(), E>,
+) -> Result<(), E> {
     out.push('{');
     if !block.items().is_empty() {
         out.push(' ');
-        write_items(block.items(), out);
+        write_items_polled(block.items(), out, tick)?;
     }
     out.push_str(" }");
+    Ok(())
 }
 
 /// Drop a block iteratively (deeply nested blocks must not overflow the native stack).

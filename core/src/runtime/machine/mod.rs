@@ -1060,7 +1060,25 @@ impl Machine {
 
     /// Pop every frame after an error, letting continuations restore the stack.
     fn unwind_all(&mut self) {
-        while let Some(frame) = self.frames.pop() {
+        // The bindings of the frames unwound are freed once the run has answered: a
+        // recursion 50,000 deep frees as many small blocks, and glibc's `malloc` sorts
+        // blocks freed in a row all at once at the next allocation it cannot serve from a
+        // cache — a gap of milliseconds between two checks of the render that follows.
+        let mut fallen: Vec<Box<Bindings>> = Vec::new();
+        self.unwind_frames(&mut fallen);
+        crate::value::free_after_run(fallen);
+    }
+
+    /// [`Machine::unwind_all`]'s walk, moving every non-root frame's bindings to `fallen`.
+    fn unwind_frames(&mut self, fallen: &mut Vec<Box<Bindings>>) {
+        while let Some(mut frame) = self.frames.pop() {
+            if let Frame::Code(f) = &mut frame {
+                if !matches!(f.kind, FrameKind::Root) {
+                    if let Some(b) = f.bindings.take() {
+                        fallen.push(b);
+                    }
+                }
+            }
             // Unwinding a deep recursion is work too; once the host has stopped the run
             // nothing of its state is read again, so the rest is dropped unrestored.
             if self.meter.tick(1).is_err() {
