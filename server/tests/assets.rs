@@ -170,24 +170,27 @@ fn ids<T: Copy>(all: &[T], id: impl Fn(T) -> &'static str) -> Vec<&'static str> 
     all.iter().map(|x| id(*x)).collect()
 }
 
-/// (code, retryable, limit, retryAfterMs required) of every host error (MCP-43; docs/mcp/outcomes.md).
-const HOST_ERRORS: [(&str, bool, Option<&str>, bool); 11] = [
-    ("invalidRequest", false, None, false),
-    ("unknownTool", false, None, false),
-    ("sourceTooLarge", false, Some("sourceBytes"), false),
-    ("backendUnavailable", false, None, false),
+/// (code, retryable, limits, retryAfterMs required) of every host error (MCP-43;
+/// docs/mcp/outcomes.md): one limit is the code's own and always present; several are the
+/// ones it may name (`workerReplaced` names the limit its worker went past, if any).
+const HOST_ERRORS: [(&str, bool, &[&str], bool); 12] = [
+    ("invalidRequest", false, &[], false),
+    ("unknownTool", false, &[], false),
+    ("sourceTooLarge", false, &["sourceBytes"], false),
+    ("backendUnavailable", false, &[], false),
+    ("capacityExhausted", true, &["concurrentExecutions"], true),
+    ("timeout", true, &["wallTimeMs"], false),
+    ("responseTooLarge", false, &["responseBytes"], false),
+    ("memoryExhausted", false, &["memoryBytes"], false),
+    ("malformedBackendResponse", false, &[], false),
+    ("backendFailure", false, &[], false),
+    ("registryUnavailable", false, &[], false),
     (
-        "capacityExhausted",
-        true,
-        Some("concurrentExecutions"),
-        true,
+        "workerReplaced",
+        false,
+        &["wallTimeMs", "memoryBytes"],
+        false,
     ),
-    ("timeout", true, Some("wallTimeMs"), false),
-    ("responseTooLarge", false, Some("responseBytes"), false),
-    ("memoryExhausted", false, Some("memoryBytes"), false),
-    ("malformedBackendResponse", false, None, false),
-    ("backendFailure", false, None, false),
-    ("registryUnavailable", false, None, false),
 ];
 
 /// The result schema (MCP-39), JSON Schema draft 2020-12.
@@ -208,11 +211,12 @@ fn result_schema() -> Json {
             let mut required: Vec<&str> = Vec::new();
             let mut forbidden: Vec<Json> = Vec::new();
             match limit {
-                Some(l) => {
+                [] => forbidden.push(json!({ "required": ["limit"] })),
+                [l] => {
                     then["properties"]["limit"] = json!({ "const": l });
                     required.push("limit");
                 }
-                None => forbidden.push(json!({ "required": ["limit"] })),
+                several => then["properties"]["limit"] = json!({ "enum": several }),
             }
             if retry_after {
                 then["properties"]["retryAfterMs"] = json!({ "const": 1000 });
@@ -236,12 +240,12 @@ fn result_schema() -> Json {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "ajisai://schema/result",
         "title": "Ajisai tool result",
-        "description": "Every result of the Ajisai MCP server's four tools (envelope schema version 7). Branch on status, then (compute) outcome. Optional fields are omitted, never null.",
+        "description": "Every result of the Ajisai MCP server's four tools (envelope schema version 8). Branch on status, then (compute) outcome. Optional fields are omitted, never null.",
         "type": "object",
         "additionalProperties": false,
         "required": ["schemaVersion", "status", "mcp"],
         "properties": {
-            "schemaVersion": { "const": 7 },
+            "schemaVersion": { "const": 8 },
             "status": { "enum": ["ok", "error", "hostError"] },
             "outcome": { "$ref": "#/$defs/outcome" },
             "specificationVersion": { "type": "string", "minLength": 1 },

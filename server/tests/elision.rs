@@ -64,7 +64,7 @@ fn the_appendix_envelope_of_an_elided_vector_is_exact() {
     let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!((r.kept_slots, r.elided_slots), (1, 1));
     let expected = concat!(
-        r#"{"schemaVersion":7,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
+        r#"{"schemaVersion":8,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
         r#""stack":[{"type":"vector","value":null,"elided":{"reason":"valueStackBudget","elements":7001,"approxBytes":501884}},"#,
         r#"{"type":"number","value":{"numerator":"3","denominator":"1"}}],"#,
         r#""stackDisplay":["<elided vector of 7001 elements, ~501884 bytes>","3/1"],"#,

@@ -24,6 +24,7 @@ mod elision;
 mod framing;
 mod golden_live;
 mod http;
+mod isolation;
 mod mcp_cli;
 mod mcp_conformance;
 mod mcp_descriptions;

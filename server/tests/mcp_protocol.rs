@@ -166,7 +166,7 @@ async fn compute_answers_values_nils_and_errors() {
     without_mcp.as_object_mut().expect("object").remove("mcp");
     assert_eq!(
         serde_json::to_string(&without_mcp).expect("serializes"),
-        r#"{"schemaVersion":7,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","stack":[{"type":"number","value":{"numerator":"3","denominator":"1"}}],"stackDisplay":["3/1"],"output":[],"resourceUsage":{"executionSteps":1,"numericWork":1,"collectionWork":0}}"#
+        r#"{"schemaVersion":8,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","stack":[{"type":"number","value":{"numerator":"3","denominator":"1"}}],"stackDisplay":["3/1"],"output":[],"resourceUsage":{"executionSteps":1,"numericWork":1,"collectionWork":0}}"#
     );
     assert_eq!(v["mcp"]["serverVersion"], env!("CARGO_PKG_VERSION"));
     assert_eq!(v["mcp"]["engineVersion"], ajisai_core::ENGINE_VERSION);
@@ -343,7 +343,7 @@ async fn word_contract_finds_words_and_suggests_near_misses() {
     without_mcp.as_object_mut().expect("object").remove("mcp");
     assert_eq!(
         serde_json::to_string(&without_mcp).expect("serializes"),
-        r#"{"schemaVersion":7,"status":"error","specificationVersion":"1.0.0-beta.2","message":"Unknown word: LENGHT; closest: LENGTH","error":{"category":"unknownWord","word":"LENGHT"},"suggestions":["LENGTH"]}"#
+        r#"{"schemaVersion":8,"status":"error","specificationVersion":"1.0.0-beta.2","message":"Unknown word: LENGHT; closest: LENGTH","error":{"category":"unknownWord","word":"LENGHT"},"suggestions":["LENGTH"]}"#
     );
     let far = call(&client, "word_contract", json!({ "word": "XYZZYQQ" })).await;
     assert_eq!(far["message"], "Unknown word: XYZZYQQ");

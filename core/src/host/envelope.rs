@@ -1,4 +1,4 @@
-//! The result envelope (docs/mcp/envelope.md, schema version 7; docs/envelope-changelog.md) shared by the CLI and the server.
+//! The result envelope (docs/mcp/envelope.md, schema version 8; docs/envelope-changelog.md) shared by the CLI and the server.
 //!
 //! Rendering is direct to compact JSON in the canonical key order (MCP-26; docs/mcp/envelope.md): optional
 //! fields are omitted, never `null`. Hosts append their own trailing fields — the
@@ -17,7 +17,7 @@ use crate::render::{plan, plan_sized, slot_sizes_metered, ElidedRun, Elision, Fi
 use crate::SPECIFICATION_VERSION;
 
 /// The envelope schema version.
-pub const SCHEMA_VERSION: u64 = 7;
+pub const SCHEMA_VERSION: u64 = 8;
 
 pub use crate::node::{write_exact_terms, write_node, APPROXIMATION_BOUND};
 

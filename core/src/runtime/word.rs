@@ -433,6 +433,20 @@ pub struct FamilyRegistration {
 
 inventory::collect!(FamilyRegistration);
 
+/// Words a host adds to the vocabulary only when `enabled` says so when the registry is
+/// built (once per process): the server's fault-injection Words, which exist for tests
+/// of its isolation and nowhere else. They are never part of the registry's documents.
+pub struct GatedRegistration {
+    /// The module that declares them (for messages).
+    pub module: &'static str,
+    /// The Words.
+    pub words: &'static [WordSpec],
+    /// Whether they join the vocabulary in this process.
+    pub enabled: fn() -> bool,
+}
+
+inventory::collect!(GatedRegistration);
+
 /// What a [`Hint`] answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HintFor {
@@ -498,16 +512,39 @@ pub struct Registry {
     clause_reader: Option<WordId>,
     definer: Option<WordId>,
     problems: Vec<String>,
+    gated: Vec<&'static str>,
 }
 
 impl Registry {
     /// The vocabulary every family submitted with `inventory` (what [`registry`] holds).
     fn build() -> Registry {
-        Registry::new(
+        let gated: Vec<&'static WordSpec> = inventory::iter::<GatedRegistration>
+            .into_iter()
+            .filter(|g| (g.enabled)())
+            .flat_map(|g| g.words.iter())
+            .collect();
+        let mut registry = Registry::new(
             inventory::iter::<FamilyRegistration>
                 .into_iter()
-                .flat_map(|fam| fam.words.iter()),
-        )
+                .flat_map(|fam| fam.words.iter())
+                .chain(gated.iter().copied()),
+        );
+        registry.gated = gated.iter().map(|s| s.name).collect();
+        registry
+    }
+
+    /// Whether `name` is a Word of an enabled [`GatedRegistration`] (absent from the
+    /// registry's documents).
+    pub fn is_gated(&self, name: &str) -> bool {
+        self.gated.contains(&name)
+    }
+
+    /// The Words the registry's documents list: every Word but the gated ones.
+    pub fn documented(&self) -> impl Iterator<Item = &'static WordSpec> + '_ {
+        self.specs
+            .iter()
+            .copied()
+            .filter(|s| !self.is_gated(s.name))
     }
 
     /// A vocabulary of exactly `specs` (sorted by name; duplicates are reported in
@@ -583,6 +620,7 @@ impl Registry {
             clause_reader,
             definer,
             problems,
+            gated: Vec::new(),
         }
     }
 
@@ -806,7 +844,7 @@ pub fn registry_document() -> String {
     let mut out = compact(&Document {
         registry_schema_version: REGISTRY_SCHEMA_VERSION,
         specification_version: crate::SPECIFICATION_VERSION,
-        entries: registry().specs().iter().map(|s| Entry::of(s)).collect(),
+        entries: registry().documented().map(Entry::of).collect(),
     });
     out.push('\n');
     out

@@ -27,6 +27,8 @@ pub fn link() {
     ajisai_words::link();
     ajisai_numerics_pure::link();
     ajisai_numerics_gmp::link();
+    #[cfg(feature = "fault-injection")]
+    crate::host::faults::link();
 }
 
 /// Whether the GMP backend is compiled into this binary (the `gmp` feature).

@@ -57,8 +57,7 @@ pub fn verify() -> Result<(), String> {
     assets::verify()?;
     let c = content();
     let missing: Vec<&str> = registry()
-        .specs()
-        .iter()
+        .documented()
         .map(|s| s.name)
         .filter(|n| c.entry(n).is_none())
         .collect();

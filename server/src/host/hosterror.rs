@@ -8,7 +8,7 @@ use super::provenance::Provenance;
 use ajisai_core::envelope::SCHEMA_VERSION;
 use ajisai_core::json::{with_members, HostFields};
 
-/// The eleven stable host-error codes.
+/// The twelve stable host-error codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr)]
 #[strum(serialize_all = "camelCase")]
 pub enum HostErrorCode {
@@ -34,11 +34,14 @@ pub enum HostErrorCode {
     BackendFailure,
     /// An embedded asset cannot be served.
     RegistryUnavailable,
+    /// The worker process running the call had to be stopped, or died, and was replaced
+    /// (process isolation): the message says what happened.
+    WorkerReplaced,
 }
 
 impl HostErrorCode {
     /// Every code, in the order MCP-43 lists them.
-    pub const ALL: [HostErrorCode; 11] = [
+    pub const ALL: [HostErrorCode; 12] = [
         HostErrorCode::InvalidRequest,
         HostErrorCode::UnknownTool,
         HostErrorCode::SourceTooLarge,
@@ -50,6 +53,7 @@ impl HostErrorCode {
         HostErrorCode::MalformedBackendResponse,
         HostErrorCode::BackendFailure,
         HostErrorCode::RegistryUnavailable,
+        HostErrorCode::WorkerReplaced,
     ];
 
     /// The stable identifier.
@@ -78,6 +82,32 @@ impl HostErrorCode {
     }
 }
 
+/// What a call lost when the worker process running it (process isolation) had to be
+/// stopped, or died.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorkerLoss {
+    /// It did not stop within the grace after its deadline.
+    Deadline,
+    /// It went past its address-space limit.
+    Memory,
+    /// It went past its CPU-time limit.
+    CpuTime,
+    /// It died otherwise: how, for the log.
+    Crashed(String),
+}
+
+impl WorkerLoss {
+    /// The label of the worker metrics and log lines.
+    pub fn label(&self) -> &'static str {
+        match self {
+            WorkerLoss::Deadline => "deadline",
+            WorkerLoss::Memory => "memory",
+            WorkerLoss::CpuTime => "cpuTime",
+            WorkerLoss::Crashed(_) => "crashed",
+        }
+    }
+}
+
 /// One host failure: the model-facing message and the operator-facing detail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HostError {
@@ -89,6 +119,9 @@ pub struct HostError {
     pub detail: Option<String>,
     /// `retryAfterMs` (only on `capacityExhausted`).
     pub retry_after_ms: Option<u64>,
+    /// The declared limit the failure is about: the code's own ([`HostErrorCode::limit`]),
+    /// or, for `workerReplaced`, the one the worker went past.
+    pub limit: Option<&'static str>,
 }
 
 /// A host error's `error` object (MCP-42), in its key order.
@@ -112,6 +145,7 @@ impl HostError {
             message: message.into(),
             detail: None,
             retry_after_ms: None,
+            limit: code.limit(),
         }
     }
 
@@ -189,6 +223,37 @@ impl HostError {
         HostError::new(HostErrorCode::MalformedBackendResponse, message).with_detail(detail)
     }
 
+    /// `workerReplaced`: the worker process running the call went past its deadline
+    /// (`wall_ms`) plus the grace, its address space (sized from `memory_bytes`) or its
+    /// CPU time, or died; it was killed or collected and replaced.
+    pub fn worker_replaced(loss: &WorkerLoss, wall_ms: u64, memory_bytes: u64) -> HostError {
+        use WorkerLoss as Loss;
+        let (message, limit) = match loss {
+            Loss::Deadline => (
+                format!("Execution did not stop at the {wall_ms} ms wall-time limit, so its worker process was stopped and replaced; the same program will run as long again."),
+                Some("wallTimeMs"),
+            ),
+            Loss::Memory => (
+                format!("Execution went past its worker's memory limit (the {memory_bytes}-byte memoryBytes plus a margin), so its worker process was stopped and replaced; build smaller values or keep fewer of them."),
+                Some("memoryBytes"),
+            ),
+            Loss::CpuTime => (
+                format!("Execution used more CPU time than its {wall_ms} ms wall-time limit allows, so its worker process was stopped and replaced."),
+                Some("wallTimeMs"),
+            ),
+            Loss::Crashed(_) => (
+                "The worker process running this call crashed (an internal fault, reported to the server's log) and was replaced; the same call will likely fail again.".to_string(),
+                None,
+            ),
+        };
+        let mut e = HostError::new(HostErrorCode::WorkerReplaced, message);
+        e.limit = limit;
+        if let Loss::Crashed(how) = loss {
+            e.detail = Some(format!("worker {how}"));
+        }
+        e
+    }
+
     /// `backendUnavailable`: the backend was poisoned by an earlier fault.
     pub fn backend_unavailable() -> HostError {
         HostError::new(
@@ -230,7 +295,7 @@ impl HostError {
             code: self.code.id(),
             message,
             retryable: self.code.retryable(),
-            limit: self.code.limit(),
+            limit: self.limit,
             retry_after_ms: self
                 .retry_after_ms
                 .filter(|_| self.code == HostErrorCode::CapacityExhausted),
@@ -341,6 +406,14 @@ mod tests {
                 "The engine produced a result that is not a valid envelope.",
                 "AJISAI_X /tmp/a.dll",
             ),
+            HostError::worker_replaced(&WorkerLoss::Deadline, 5000, 67_108_864),
+            HostError::worker_replaced(&WorkerLoss::Memory, 5000, 67_108_864),
+            HostError::worker_replaced(&WorkerLoss::CpuTime, 5000, 67_108_864),
+            HostError::worker_replaced(
+                &WorkerLoss::Crashed("killed by signal 6 at /tmp/x.so".into()),
+                5000,
+                67_108_864,
+            ),
         ];
         let mut codes: Vec<HostErrorCode> = all.iter().map(|e| e.code).collect();
         codes.push(HostErrorCode::UnknownTool);
@@ -357,11 +430,28 @@ mod tests {
         }
     }
 
+    /// A replaced worker's error names the limit it went past, when it went past one.
+    #[test]
+    fn worker_replaced_names_the_limit_it_went_past() {
+        let limit = |loss: WorkerLoss| HostError::worker_replaced(&loss, 5000, 1 << 26).limit;
+        assert_eq!(limit(WorkerLoss::Deadline), Some("wallTimeMs"));
+        assert_eq!(limit(WorkerLoss::CpuTime), Some("wallTimeMs"));
+        assert_eq!(limit(WorkerLoss::Memory), Some("memoryBytes"));
+        assert_eq!(limit(WorkerLoss::Crashed("x".into())), None);
+        let e = HostError::worker_replaced(&WorkerLoss::Memory, 5000, 1 << 26);
+        let json = e.envelope_with(&HostFields::NONE);
+        assert!(
+            json.contains("\"code\":\"workerReplaced\"")
+                && json.contains("\"retryable\":false,\"limit\":\"memoryBytes\"}"),
+            "{json}"
+        );
+    }
+
     #[test]
     fn envelope_shapes() {
         let e = HostError::capacity_exhausted(4, 1000).envelope(&prov());
         let expected = format!(
-            "{{\"schemaVersion\":7,\"status\":\"hostError\",\"error\":{{\"code\":\"capacityExhausted\",\"message\":\"All 4 execution slots stayed busy for 1000 ms; retry shortly.\",\"retryable\":true,\"limit\":\"concurrentExecutions\",\"retryAfterMs\":1000}},\"mcp\":{{\"serverVersion\":\"{}\",\"engineVersion\":\"{}\",\"assetDigest\":\"ab\",\"limitProfile\":\"mcp-local-stdio\",\"backend\":{{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}}}}}}",
+            "{{\"schemaVersion\":8,\"status\":\"hostError\",\"error\":{{\"code\":\"capacityExhausted\",\"message\":\"All 4 execution slots stayed busy for 1000 ms; retry shortly.\",\"retryable\":true,\"limit\":\"concurrentExecutions\",\"retryAfterMs\":1000}},\"mcp\":{{\"serverVersion\":\"{}\",\"engineVersion\":\"{}\",\"assetDigest\":\"ab\",\"limitProfile\":\"mcp-local-stdio\",\"backend\":{{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}}}}}}",
             crate::host::SERVER_VERSION,
             ajisai_core::ENGINE_VERSION
         );

@@ -243,6 +243,7 @@ unsafe fn tagged(layout: Layout, allocate: impl FnOnce(Layout) -> *mut u8) -> *m
     };
     let base = allocate(outer);
     if base.is_null() {
+        refused();
         return base;
     }
     let tag = charge_new(outer.size() as i64);
@@ -251,6 +252,29 @@ unsafe fn tagged(layout: Layout, allocate: impl FnOnce(Layout) -> *mut u8) -> *m
         let user = base.add(offset);
         user.sub(8).cast::<u64>().write(tag.pack());
         user
+    }
+}
+
+/// The exit code of a process whose allocations the OS refuses, once
+/// [`exit_on_refused_allocation`] set one (0: none, the caller gets the null pointer).
+static EXIT_ON_REFUSAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// From now on, end the process at once with `code` when the OS refuses an allocation:
+/// a worker under an address-space limit (process isolation) tells its supervisor so by
+/// its exit code, instead of an abort that says nothing.
+pub fn exit_on_refused_allocation(code: i32) {
+    EXIT_ON_REFUSAL.store(code, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// An allocation the OS refused.
+fn refused() {
+    let code = EXIT_ON_REFUSAL.load(std::sync::atomic::Ordering::Relaxed);
+    if code != 0 {
+        #[cfg(target_os = "linux")]
+        // SAFETY: `_exit` ends the process without running anything that could allocate.
+        unsafe {
+            libc::_exit(code)
+        }
     }
 }
 
@@ -298,6 +322,7 @@ unsafe impl GlobalAlloc for Counting {
             let tag = Tag::unpack(ptr.sub(8).cast::<u64>().read());
             let base = big::realloc(ptr.sub(offset), old_outer, new_outer_size);
             if base.is_null() {
+                refused();
                 return base;
             }
             account(tag, new_outer_size as i64 - old_outer.size() as i64);
@@ -560,6 +585,17 @@ pub fn admits(bytes: u64) -> bool {
 pub fn install() {
     ajisai_core::limits::set_reserve_hook(admits);
     tune_allocator();
+}
+
+/// Let every thread allocate from glibc's one main arena: each further arena reserves
+/// 64 MiB of address space, which a worker under an address-space limit
+/// (`crate::mcp::isolation`) cannot spare.
+pub fn one_arena() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tunable of the allocator; glibc allows it at any time.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
 }
 
 /// Blocks from this size on are pages of their own ([`big`]).

@@ -13,6 +13,8 @@ pub mod assets;
 pub mod backend;
 pub mod bounded;
 pub mod content;
+#[cfg(feature = "fault-injection")]
+pub mod faults;
 pub mod hosterror;
 pub mod lookup;
 pub mod memory;

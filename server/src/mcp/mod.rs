@@ -14,6 +14,7 @@
 //! The engine owns every language-visible field. Only JSON-RPC ever reaches stdout in
 //! serve mode; diagnostics go to stderr as single `[ajisai-mcp]` lines.
 
+pub mod isolation;
 pub mod logging;
 pub mod protocol;
 pub mod service;

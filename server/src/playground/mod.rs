@@ -61,6 +61,10 @@ pub fn route_of(path: &str) -> &'static str {
     .unwrap_or("/")
 }
 
+/// The Playground's own execution slots beside `/mcp` when `--playground-slots` is not
+/// given: enough for a few visitors, few enough that `/mcp` keeps the machine.
+pub const DEFAULT_SLOTS: u64 = 2;
+
 impl Playground {
     /// A Playground running its programs on `server` (built for [`ServerOptions::playground`]).
     pub fn new(server: AjisaiServer, access: Access) -> Arc<Playground> {
@@ -74,11 +78,15 @@ impl Playground {
         })
     }
 
-    /// A Playground beside `mcp`: its own profile on `mcp`'s slots, memory account and
-    /// metrics (`--playground`).
-    pub fn beside(mcp: &AjisaiServer, access: Access) -> Arc<Playground> {
-        let slots = mcp.executor().options.slots();
-        Playground::new(mcp.beside(ServerOptions::playground(slots)), access)
+    /// A Playground beside `mcp` (`--playground`): its own profile on `slots` slots of
+    /// its own (`--playground-slots`), isolated as `mcp`'s calls are, so that page load
+    /// never takes a slot from `/mcp`'s callers.
+    pub fn beside(mcp: &AjisaiServer, slots: u64, access: Access) -> Arc<Playground> {
+        let isolation = mcp.executor().options.isolation;
+        Playground::new(
+            mcp.beside(ServerOptions::playground(slots).with_isolation(isolation)),
+            access,
+        )
     }
 
     /// The server its programs run on.

@@ -62,6 +62,14 @@ pub async fn spawn_with_env(env: &[(&str, &str)]) -> Client {
     connect(command(env)).await
 }
 
+/// Spawn the built server with command-line `args` and extra environment variables, and
+/// connect.
+pub async fn spawn_with_args(args: &[&str], env: &[(&str, &str)]) -> Client {
+    let mut cmd = command(env);
+    cmd.args(args);
+    connect(cmd).await
+}
+
 /// Run an end-to-end client script (`AJISAI_*` removed from its environment) that prints
 /// a JSON summary as its last stdout line; the summary. Panics with its output when it
 /// fails.

@@ -1070,6 +1070,9 @@ impl Machine {
     }
 
     /// [`Machine::unwind_all`]'s walk, moving every non-root frame's bindings to `fallen`.
+    // Boxed as the frames hold them: unboxing would free each box here, the very frees
+    // this defers.
+    #[allow(clippy::vec_box)]
     fn unwind_frames(&mut self, fallen: &mut Vec<Box<Bindings>>) {
         while let Some(mut frame) = self.frames.pop() {
             if let Frame::Code(f) = &mut frame {

@@ -80,6 +80,8 @@ pub struct ServerOptions {
     pub error_stack_bytes: u64,
     /// Test observation points (`None` in production).
     pub hooks: Option<Arc<dyn Hooks>>,
+    /// Where evaluations run (`--isolation`; threads unless the server asks for processes).
+    pub isolation: crate::mcp::isolation::Isolation,
 }
 
 impl std::fmt::Debug for ServerOptions {
@@ -90,6 +92,7 @@ impl std::fmt::Debug for ServerOptions {
             .field("value_stack_bytes", &self.value_stack_bytes)
             .field("error_stack_bytes", &self.error_stack_bytes)
             .field("hooks", &self.hooks.is_some())
+            .field("isolation", &self.isolation)
             .finish()
     }
 }
@@ -103,6 +106,7 @@ impl ServerOptions {
             value_stack_bytes: VALUE_STACK_BYTES,
             error_stack_bytes: ERROR_STACK_BYTES,
             hooks: None,
+            isolation: crate::mcp::isolation::Isolation::Thread,
         }
     }
 
@@ -146,6 +150,12 @@ impl ServerOptions {
     /// The same options with `limit` set to `value` (tests).
     pub fn with_limit(mut self, limit: Limit, value: u64) -> ServerOptions {
         self.profile = self.profile.with(limit, value);
+        self
+    }
+
+    /// The same options with evaluations run as `isolation` says.
+    pub fn with_isolation(mut self, isolation: crate::mcp::isolation::Isolation) -> ServerOptions {
+        self.isolation = isolation;
         self
     }
 

@@ -2,11 +2,11 @@
 //! cancellation, panics, and fitting the result into `responseBytes` (MCP-50..53; docs/mcp/limits.md),
 //! in the envelope MCP-28..36 describe (docs/mcp/envelope.md).
 //!
-//! A call first runs inline on the async worker that received it, under the small
-//! budget of [`crate::mcp::service::inline`]; one that outlives it starts again on a blocking thread,
-//! so a long computation cannot delay `ping`, listings, resources or `word_contract` by
-//! more than that budget. The slot is moved into the blocking task and released only when
-//! the engine has stopped. The deadline starts when the slot is acquired; when it passes,
+//! A call runs on a blocking thread, or in a worker process under process isolation
+//! (`crate::mcp::isolation`), never on the async worker that received it, so a long
+//! computation cannot delay `ping`, listings, resources or `word_contract`. The slot is
+//! moved into the blocking task (or the worker's supervision) and released only when the
+//! engine has stopped. The deadline starts when the slot is acquired; when it passes,
 //! the interrupt flag is raised and the `timeout` result is sent at once, while the
 //! engine winds down on its own thread.
 
@@ -15,6 +15,8 @@ use crate::host::hosterror::HostError;
 use crate::host::memory;
 use crate::host::phrasebook::{self, ServedPhrasebook};
 use crate::host::provenance::Provenance;
+use crate::mcp::isolation::pool::{Outcome, WorkerPool};
+use crate::mcp::isolation::{wire, Isolation};
 use crate::mcp::service::config::ServerOptions;
 use crate::mcp::service::gate::{Admission, Gate};
 use crate::mcp::service::result::{self, Delivery, ToolAnswer, Undeliverable};
@@ -83,6 +85,8 @@ pub struct Executor {
     pub phrasebook: ServedPhrasebook,
     gate: Arc<Gate>,
     poisoned: AtomicBool,
+    /// The workers of process isolation (`None`: calls run on the blocking threads).
+    workers: Option<WorkerPool>,
 }
 
 /// Render the compute envelope with the stack selected under `budget` bytes (MCP-53):
@@ -141,6 +145,21 @@ impl Executor {
         phrasebook: ServedPhrasebook,
         gate: Arc<Gate>,
     ) -> Executor {
+        // Test hooks observe the call on the thread that runs it, so they need threads.
+        let workers = match options.isolation {
+            Isolation::Process if options.hooks.is_none() => {
+                match WorkerPool::start(options.profile.name, options.slots() as usize) {
+                    Ok(pool) => Some(pool),
+                    Err(e) => {
+                        tracing::error!(
+                            "process isolation unavailable ({e}); evaluations run on threads"
+                        );
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
         Executor {
             options,
             provenance,
@@ -148,6 +167,7 @@ impl Executor {
             phrasebook,
             gate,
             poisoned: AtomicBool::new(false),
+            workers,
         }
     }
 
@@ -167,18 +187,21 @@ impl Executor {
         result::host_error_answer(error, &self.provenance)
     }
 
-    /// Run a validated source-tool call with the phrasebook Words of `prelude` defined
-    /// first. `None` means the call was cancelled and gets no answer (MCP-9; docs/mcp/transports.md).
+    /// Run a validated source-tool call with the phrasebook Words `words` (validated)
+    /// defined first. `None` means the call was cancelled and gets no answer (MCP-9;
+    /// docs/mcp/transports.md). The evaluation never runs on the task's own thread (an
+    /// async worker that reads requests and writes answers): it runs on a blocking thread,
+    /// or in a worker process under process isolation.
     pub async fn run(
         self: &Arc<Self>,
         tool: SourceTool,
         source: String,
-        prelude: Vec<Entry>,
+        words: Vec<String>,
         ct: CancellationToken,
         delivery: Delivery,
     ) -> Option<ToolAnswer> {
         let name = tool.name;
-        if self.poisoned.load(Ordering::Acquire) || crate::host::backend::poisoned() {
+        if self.is_poisoned() || crate::host::backend::poisoned() {
             return Some(self.host_error(name, &HostError::backend_unavailable()));
         }
         let hooks = self.options.hooks.clone();
@@ -206,25 +229,12 @@ impl Executor {
             }
         };
         let deadline = tokio::time::Instant::now() + self.options.wall_time();
-        // First inline, on this worker, under the inline budget (not with test hooks,
-        // which may block to hold the slot).
-        if self.options.hooks.is_none() {
-            let flag = InterruptFlag::new();
-            if let Some(attempt) = crate::mcp::service::inline::Attempt::start(&flag) {
-                let in_flight = crate::mcp::service::metrics::InFlight::start();
-                let (answer, usage) =
-                    self.execute_measured(tool, &source, &prelude, flag, delivery);
-                drop(in_flight);
-                // Restarted only when the budget stopped it: a panic (a plugin's fault
-                // poisons the plugin) and a memory refusal are answers as they stand.
-                if !attempt.expired() || usage.exceeded || answer.is_err() {
-                    drop(slot);
-                    return Some(self.deliver(name, answer));
-                }
-                // Out of budget: start again on the blocking pool (same answer, since
-                // the engine is deterministic), keeping the slot and the deadline.
-            }
+        if let Some(workers) = &self.workers {
+            return self
+                .run_in_worker(workers, slot, tool, source, words, ct, delivery, deadline)
+                .await;
         }
+        let prelude = self.phrasebook.prelude(&words);
         let flag = InterruptFlag::new();
         let job = {
             let this = Arc::clone(self);
@@ -263,8 +273,75 @@ impl Executor {
         })
     }
 
+    /// [`Executor::run`] under process isolation: the call goes to a worker, which the
+    /// pool stops at the deadline and kills past it plus the grace
+    /// (`crate::mcp::isolation`).
+    #[allow(clippy::too_many_arguments)]
+    async fn run_in_worker(
+        &self,
+        workers: &WorkerPool,
+        slot: crate::mcp::service::gate::Slot,
+        tool: SourceTool,
+        source: String,
+        words: Vec<String>,
+        ct: CancellationToken,
+        delivery: Delivery,
+        deadline: tokio::time::Instant,
+    ) -> Option<ToolAnswer> {
+        let name = tool.name;
+        let request = wire::Run {
+            job: 0,
+            tool: name.to_string(),
+            source,
+            words,
+            frame_bytes: delivery.frame_bytes,
+        };
+        let in_flight = crate::mcp::service::metrics::InFlight::start();
+        let mut job = workers.submit(slot, request, deadline, in_flight);
+        let outcome = tokio::select! {
+            biased;
+            outcome = job.outcome() => outcome,
+            () = ct.cancelled() => {
+                job.stop();
+                tracing::debug!("{name} cancelled by the client; its worker was told to stop");
+                return None;
+            }
+        };
+        let e = match outcome {
+            Outcome::Answered(done) => {
+                if done.poisoned {
+                    self.poisoned.store(true, Ordering::Release);
+                }
+                if done.memory_exhausted {
+                    crate::mcp::service::metrics::memory_exhausted();
+                }
+                return Some(match ToolAnswer::new(done.envelope, done.host_error) {
+                    Ok(answer) => answer,
+                    Err(u) => self.host_error(name, &undeliverable(u)),
+                });
+            }
+            Outcome::Stopped { deadline: true } => HostError::timeout(self.options.wall_time_ms()),
+            // Its caller left; nobody reads this.
+            Outcome::Stopped { deadline: false } => return None,
+            Outcome::Lost(loss) => HostError::worker_replaced(
+                &loss,
+                self.options.wall_time_ms(),
+                self.options.memory_bytes(),
+            ),
+            Outcome::Unavailable(why) => {
+                HostError::backend_failure(format!("no worker process could run the call: {why}"))
+            }
+        };
+        Some(self.host_error(name, &e))
+    }
+
+    /// Whether a plugin backend's fault has poisoned this executor.
+    pub fn is_poisoned(&self) -> bool {
+        self.poisoned.load(Ordering::Acquire)
+    }
+
     /// The result of an execution's answer: a caught panic becomes its fault.
-    fn deliver(
+    pub fn deliver(
         &self,
         name: &str,
         answer: std::thread::Result<Result<ToolAnswer, HostError>>,

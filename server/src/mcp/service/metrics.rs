@@ -21,6 +21,14 @@ pub const EXECUTIONS_WAITING: &str = "ajisai_executions_waiting";
 pub const CAPACITY_EXHAUSTED: &str = "ajisai_capacity_exhausted_total";
 /// Calls answered `memoryExhausted`.
 pub const MEMORY_EXHAUSTED: &str = "ajisai_memory_exhausted_total";
+/// Worker processes started (process isolation: at start-up, and each replacement).
+pub const WORKER_STARTS: &str = "ajisai_worker_starts_total";
+/// Workers the server killed, by reason (`deadline`: it did not stop within the grace
+/// after its call's deadline).
+pub const WORKER_KILLS: &str = "ajisai_worker_kills_total";
+/// Workers that died on their own, by cause (`memory`: past their address-space limit;
+/// `cpuTime`: past their CPU-time limit; `crashed`: anything else).
+pub const WORKER_DEATHS: &str = "ajisai_worker_deaths_total";
 /// stderr lines the server dropped: its log queue was full (stderr was not keeping up)
 /// or stderr was gone (read when `/metrics` is scraped).
 pub const LOG_LINES_DROPPED: &str = "ajisai_log_lines_dropped_total";
@@ -77,6 +85,11 @@ pub fn install(backend: &str) -> Option<&'static PrometheusHandle> {
     metrics::gauge!(EXECUTIONS_WAITING).set(0.0);
     metrics::counter!(CAPACITY_EXHAUSTED).absolute(0);
     metrics::counter!(MEMORY_EXHAUSTED).absolute(0);
+    metrics::counter!(WORKER_STARTS).absolute(0);
+    metrics::counter!(WORKER_KILLS, "reason" => "deadline").absolute(0);
+    for cause in ["memory", "cpuTime", "crashed"] {
+        metrics::counter!(WORKER_DEATHS, "cause" => cause).absolute(0);
+    }
     metrics::counter!(LOG_LINES_DROPPED).absolute(crate::mcp::logging::dropped_total());
     HANDLE.get()
 }
@@ -98,6 +111,18 @@ fn describe() {
     );
     metrics::describe_counter!(CAPACITY_EXHAUSTED, "Calls answered capacityExhausted.");
     metrics::describe_counter!(MEMORY_EXHAUSTED, "Calls answered memoryExhausted.");
+    metrics::describe_counter!(
+        WORKER_STARTS,
+        "Worker processes started (process isolation)."
+    );
+    metrics::describe_counter!(
+        WORKER_KILLS,
+        "Workers killed by the server, by reason (deadline: no stop within the grace)."
+    );
+    metrics::describe_counter!(
+        WORKER_DEATHS,
+        "Workers that died on their own, by cause (memory, cpuTime, crashed)."
+    );
     metrics::describe_counter!(
         LOG_LINES_DROPPED,
         "stderr lines dropped because stderr was not keeping up (or was gone)."
@@ -122,6 +147,21 @@ pub fn capacity_exhausted() {
 /// Count a `memoryExhausted` answer.
 pub fn memory_exhausted() {
     handles().memory_exhausted.increment(1);
+}
+
+/// Count a worker started.
+pub fn worker_started() {
+    metrics::counter!(WORKER_STARTS).increment(1);
+}
+
+/// Count a worker killed for `reason`.
+pub fn worker_killed(reason: &'static str) {
+    metrics::counter!(WORKER_KILLS, "reason" => reason).increment(1);
+}
+
+/// Count a worker that died of `cause`.
+pub fn worker_died(cause: &'static str) {
+    metrics::counter!(WORKER_DEATHS, "cause" => cause).increment(1);
 }
 
 /// Held while an execution holds its slot: counted in `ajisai_executions_in_flight`.

@@ -9,7 +9,6 @@
 pub mod config;
 pub mod exec;
 pub mod gate;
-pub mod inline;
 pub mod metrics;
 pub mod resources;
 pub mod result;
@@ -69,12 +68,10 @@ impl AjisaiServer {
         AjisaiServer::build(options, phrasebook, None)
     }
 
-    /// A server enforcing `options` that serves this server's phrasebook and admits its
-    /// calls through this server's gate: another profile on the same slots, memory account
-    /// and metrics (the Playground served beside `/mcp`).
+    /// A server enforcing `options` (another profile, on slots of its own) that serves
+    /// this server's phrasebook and metrics (the Playground served beside `/mcp`).
     pub fn beside(&self, options: ServerOptions) -> AjisaiServer {
-        let gate = Arc::clone(self.inner.exec.gate());
-        AjisaiServer::build(options, self.inner.phrasebook.clone(), Some(gate))
+        AjisaiServer::build(options, self.inner.phrasebook.clone(), None)
     }
 
     fn build(
@@ -194,10 +191,7 @@ impl AjisaiServer {
                 tool,
                 source,
                 words,
-            } => {
-                let prelude = self.inner.phrasebook.prelude(&words);
-                exec.run(tool, source, prelude, ct, delivery).await
-            }
+            } => exec.run(tool, source, words, ct, delivery).await,
         }
     }
 

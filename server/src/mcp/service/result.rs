@@ -75,6 +75,11 @@ impl ToolAnswer {
         &self.envelope
     }
 
+    /// The envelope, taken out of the answer.
+    pub fn into_envelope(self) -> String {
+        self.envelope
+    }
+
     /// Whether the result carries `isError: true`.
     pub fn is_host_error(&self) -> bool {
         self.host_error
@@ -273,15 +278,15 @@ mod tests {
 
     /// Envelopes with every kind of character JSON escapes, and both result shapes.
     const ENVELOPES: [(&str, bool); 4] = [
-        ("{\"schemaVersion\":7,\"status\":\"ok\",\"s\":\"é/\\n\\t\\\"q\\\\ \\u0001 \\u001f\u{7f}\u{2028}😀\"}", false),
-        ("{\"schemaVersion\":7,\"status\":\"hostError\",\"n\":[1,-2,{\"a\":null,\"b\":true}]}", true),
-        ("{\"schemaVersion\":7,\"status\":\"error\",\"stack\":[]}", false),
+        ("{\"schemaVersion\":8,\"status\":\"ok\",\"s\":\"é/\\n\\t\\\"q\\\\ \\u0001 \\u001f\u{7f}\u{2028}😀\"}", false),
+        ("{\"schemaVersion\":8,\"status\":\"hostError\",\"n\":[1,-2,{\"a\":null,\"b\":true}]}", true),
+        ("{\"schemaVersion\":8,\"status\":\"error\",\"stack\":[]}", false),
         ("{}", false),
     ];
 
     #[test]
     fn text_mirror_equals_structured_content() {
-        let env = "{\"schemaVersion\":7,\"status\":\"ok\",\"s\":\"é/\\n\"}".to_string();
+        let env = "{\"schemaVersion\":8,\"status\":\"ok\",\"s\":\"é/\\n\"}".to_string();
         let r = ToolAnswer::new(env.clone(), false)
             .unwrap()
             .to_call_tool_result();

@@ -5,6 +5,7 @@ pub mod version;
 
 use crate::host::content;
 use crate::host::phrasebook::ServedPhrasebook;
+use crate::mcp::isolation::Isolation;
 use crate::mcp::protocol::framing;
 use crate::mcp::service::config;
 use crate::mcp::service::config::{ServerOptions, Transport};
@@ -17,7 +18,7 @@ use std::time::Duration;
 use version::{runtime, version_text, EXIT_FAULT, EXIT_OK, EXIT_USAGE};
 
 /// The usage line (clap prints it in usage errors, MCP-5 as amended: clap's format).
-pub const USAGE: &str = "ajisai-mcp-server [--help | --version | --doctor] [--http <ADDR:PORT>] [--max-concurrency <N>] [--max-connections <N>] [--allowed-host <NAME>]... [--allowed-origin <ORIGIN>]... [--playground]";
+pub const USAGE: &str = "ajisai-mcp-server [--help | --version | --doctor] [--http <ADDR:PORT>] [--isolation <process|thread>] [--max-concurrency <N>] [--max-connections <N>] [--allowed-host <NAME>]... [--allowed-origin <ORIGIN>]... [--playground] [--playground-slots <N>]";
 
 /// The command line. `--help`, `--version` and `--doctor` are modes: each excludes every
 /// other argument. Parsed by clap, whose usage errors name the argument and exit 2;
@@ -58,9 +59,34 @@ pub struct Args {
     /// An `Origin` accepted on `/mcp` and `/metrics` (any other present Origin gets 403).
     #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
     pub allowed_origins: Vec<String>,
-    /// Serve the Playground's pages at `/` beside `/mcp`, on the same slots.
+    /// Serve the Playground's pages at `/` beside `/mcp`, on slots of its own.
     #[arg(long, requires = "http")]
     pub playground: bool,
+    /// The Playground's own execution slots beside `/mcp`.
+    #[arg(long, value_name = "N", default_value_t = crate::playground::DEFAULT_SLOTS,
+          value_parser = clap::value_parser!(u64).range(1..=1024), requires = "playground")]
+    pub playground_slots: u64,
+    /// Where evaluations run: `process` (pre-started worker processes under OS limits,
+    /// the default with `--http`) or `thread` (the server's own threads, the default on
+    /// stdio).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub isolation: Option<Isolation>,
+    /// Run as a worker process of this profile (process isolation; started by the server
+    /// itself, not by hand).
+    #[arg(long, value_name = "PROFILE", exclusive = true, hide = true)]
+    pub worker: Option<String>,
+}
+
+impl Args {
+    /// Where evaluations run: as `--isolation` says, else processes over HTTP (a shared
+    /// service) and threads over stdio (one client).
+    pub fn isolation(&self) -> Isolation {
+        self.isolation.unwrap_or(if self.http.is_some() {
+            Isolation::Process
+        } else {
+            Isolation::Thread
+        })
+    }
 }
 
 /// What the command line asks for.
@@ -74,6 +100,8 @@ pub enum Mode {
     Version,
     /// `--doctor`.
     Doctor,
+    /// `--worker <PROFILE>`: a worker process of process isolation.
+    Worker(String),
 }
 
 /// Parse the arguments (without the program name). The error is clap's rendered usage
@@ -88,6 +116,8 @@ pub fn parse(args: &[OsString]) -> Result<Mode, String> {
         Mode::Version
     } else if parsed.doctor {
         Mode::Doctor
+    } else if let Some(profile) = parsed.worker {
+        Mode::Worker(profile)
     } else {
         Mode::Serve(parsed)
     })
@@ -119,6 +149,7 @@ pub fn run(args: &[OsString]) -> u8 {
             EXIT_OK
         }
         Mode::Doctor => doctor::run(),
+        Mode::Worker(profile) => crate::mcp::isolation::worker::run(&profile),
         Mode::Serve(args) => serve(&args),
     }
 }
@@ -150,8 +181,13 @@ options:
                                 ::1 (repeatable; a name, or name:port)
   --allowed-origin <ORIGIN>     an Origin accepted (repeatable, e.g. https://app.example:443);
                                 a request with any other Origin gets 403
+  --isolation <MODE>            where evaluations run: process (pre-started worker
+                                processes under OS limits, one per slot; the default
+                                with --http) or thread (the server's own threads; the
+                                default on stdio)
   --playground                  with --http: also serve the Playground at / (profile
-                                playground, on the same slots; no token needed for it)
+                                playground, on slots of its own; no token needed for it)
+  --playground-slots <N>        the Playground's own execution slots (default {page_slots})
 
 HTTP endpoints: POST /mcp (clients must Accept both application/json and
 text/event-stream), GET /healthz, GET /readyz, GET /metrics (Prometheus text).
@@ -170,6 +206,7 @@ succeeded; 1 startup fault or a failing doctor check; 2 usage error.
 ",
         slots = config::DEFAULT_SLOTS,
         connections = http::DEFAULT_MAX_CONNECTIONS,
+        page_slots = crate::playground::DEFAULT_SLOTS,
     )
 }
 
@@ -200,7 +237,10 @@ fn http_settings(
         args.allowed_origins.clone(),
         args.max_connections as usize,
     )
-    .map(|s| s.with_playground(args.playground))
+    .map(|s| {
+        s.with_playground(args.playground)
+            .with_playground_slots(args.playground_slots)
+    })
 }
 
 /// Serve mode: verify, select, build, then speak MCP until stdin closes, or over HTTP
@@ -256,19 +296,27 @@ fn serve_logged(args: &Args) -> u8 {
     } else {
         Transport::Stdio
     };
-    let options = ServerOptions::serving(transport, args.max_concurrency).with_test_overrides();
+    let isolation = args.isolation();
+    let options = ServerOptions::serving(transport, args.max_concurrency)
+        .with_test_overrides()
+        .with_isolation(isolation);
     let profile = options.profile.name;
     let summary = phrasebook.summary();
-    let server = AjisaiServer::with_phrasebook(options, phrasebook);
+    // Worker processes start on the runtime, before the first call arrives.
+    let server = {
+        let _runtime = runtime.enter();
+        AjisaiServer::with_phrasebook(options, phrasebook)
+    };
     let p = selected.provenance();
     tracing::info!(
-        "{PROGRAM} {SERVER_VERSION} (engine {}, specification {}); numerics {} ({}, {}) — {}; phrasebook: {summary}; profile {profile}",
+        "{PROGRAM} {SERVER_VERSION} (engine {}, specification {}); numerics {} ({}, {}) — {}; phrasebook: {summary}; profile {profile}; isolation {}",
         ajisai_core::ENGINE_VERSION,
         ajisai_core::SPECIFICATION_VERSION,
         p.kind,
         p.library,
         p.origin,
         selected.reason,
+        isolation.name(),
     );
     let code = match http {
         Some(settings) => serve_http(&runtime, server, settings),

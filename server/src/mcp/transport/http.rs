@@ -66,6 +66,7 @@ pub struct Settings {
     allowed_origins: Vec<String>,
     max_connections: usize,
     playground: bool,
+    playground_slots: u64,
 }
 
 impl Settings {
@@ -83,6 +84,11 @@ impl Settings {
             if chars < MIN_TOKEN_CHARS {
                 return Err(format!(
                     "{TOKEN_VAR} must be at least {MIN_TOKEN_CHARS} characters (it has {chars})"
+                ));
+            }
+            if !t.is_ascii() {
+                return Err(format!(
+                    "{TOKEN_VAR} must be ASCII: clients send it in an HTTP header"
                 ));
             }
             if t.chars().any(|c| c.is_whitespace() || c.is_control()) {
@@ -118,12 +124,19 @@ impl Settings {
             allowed_origins,
             max_connections: max_connections.max(1),
             playground: false,
+            playground_slots: crate::playground::DEFAULT_SLOTS,
         })
     }
 
     /// The same settings, serving the Playground at `/` beside `/mcp` or not.
     pub fn with_playground(mut self, playground: bool) -> Settings {
         self.playground = playground;
+        self
+    }
+
+    /// The same settings with the Playground's own `slots` (`--playground-slots`).
+    pub fn with_playground_slots(mut self, slots: u64) -> Settings {
+        self.playground_slots = slots.max(1);
         self
     }
 
@@ -264,9 +277,10 @@ pub async fn serve(
         drain_for = drain_for.max(Duration::from_millis(
             ajisai_core::Profile::PLAYGROUND.wall_time_ms.unwrap_or(0),
         ));
-        // Its own profile on this server's slots; its routes need no token.
+        // Its own profile on slots of its own; its routes need no token.
         let playground = crate::playground::Playground::beside(
             &shared.server,
+            settings.playground_slots,
             crate::playground::Access {
                 allowed_hosts: settings.allowed_hosts.clone(),
                 allowed_origins: settings.allowed_origins.clone(),

@@ -187,8 +187,7 @@ pub fn families_paragraph() -> String {
     let mut parts = Vec::new();
     for family in Family::ALL {
         let names: Vec<&str> = reg
-            .specs()
-            .iter()
+            .documented()
             .filter(|s| s.family == family)
             .map(|s| s.name)
             .collect();

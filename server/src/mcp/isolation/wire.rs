@@ -1,0 +1,178 @@
+//! The frames between the serving process and a worker: a 4-byte big-endian length,
+//! then that many bytes of JSON (serde). Written by hand because it is ten lines on each
+//! side and both sides (the worker's blocking `std` pipes, the server's tokio pipes)
+//! need it.
+
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// The largest frame either side accepts: a delivered result is at most `responseBytes`
+/// (1 MiB in every shipped profile), a request at most a message.
+pub const MAX_FRAME_BYTES: u32 = 64 * 1024 * 1024;
+
+/// What the server sends a worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum ToWorker {
+    /// Run one source-tool call.
+    Run(Run),
+    /// Stop job `job` if it is still running (its deadline passed or its caller left).
+    Stop {
+        /// The job.
+        job: u64,
+    },
+}
+
+/// One source-tool call.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Run {
+    /// The job's number (unique per server).
+    pub job: u64,
+    /// The tool's name.
+    pub tool: String,
+    /// The program text.
+    pub source: String,
+    /// The phrasebook Words requested, validated.
+    pub words: Vec<String>,
+    /// The bytes the revision's frame adds to the result.
+    pub frame_bytes: u64,
+}
+
+/// What a worker sends the server.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// Started and ready for jobs.
+    Ready {
+        /// The worker's address-space limit, in bytes (0 when none could be set).
+        address_space: u64,
+    },
+    /// A job's answer.
+    Done(Done),
+}
+
+/// A job's answer: the delivered result and what the server counts.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Done {
+    /// The job.
+    pub job: u64,
+    /// The envelope.
+    pub envelope: String,
+    /// Whether it is a host error.
+    pub host_error: bool,
+    /// Whether it answered `memoryExhausted`.
+    pub memory_exhausted: bool,
+    /// Whether the worker's plugin backend is poisoned now.
+    pub poisoned: bool,
+}
+
+/// Why a frame could not be read.
+#[derive(Debug)]
+pub enum FrameError {
+    /// The pipe closed or failed.
+    Io(std::io::Error),
+    /// The frame was too long or not the JSON of a message.
+    Malformed(String),
+}
+
+impl std::fmt::Display for FrameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FrameError::Io(e) => write!(f, "{e}"),
+            FrameError::Malformed(why) => f.write_str(why),
+        }
+    }
+}
+
+fn encode<T: Serialize>(message: &T) -> std::io::Result<Vec<u8>> {
+    let body = serde_json::to_vec(message).map_err(std::io::Error::other)?;
+    let len = u32::try_from(body.len())
+        .ok()
+        .filter(|n| *n <= MAX_FRAME_BYTES)
+        .ok_or_else(|| std::io::Error::other("frame too long"))?;
+    let mut frame = Vec::with_capacity(body.len() + 4);
+    frame.extend_from_slice(&len.to_be_bytes());
+    frame.extend_from_slice(&body);
+    Ok(frame)
+}
+
+fn decode<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, FrameError> {
+    serde_json::from_slice(body).map_err(|e| FrameError::Malformed(format!("bad frame: {e}")))
+}
+
+fn checked_len(header: [u8; 4]) -> Result<usize, FrameError> {
+    let len = u32::from_be_bytes(header);
+    if len > MAX_FRAME_BYTES {
+        return Err(FrameError::Malformed(format!("a frame of {len} bytes")));
+    }
+    Ok(len as usize)
+}
+
+/// Write one frame to a blocking pipe and flush it.
+pub fn write_sync<T: Serialize>(out: &mut impl std::io::Write, message: &T) -> std::io::Result<()> {
+    out.write_all(&encode(message)?)?;
+    out.flush()
+}
+
+/// Read one frame from a blocking pipe.
+pub fn read_sync<T: for<'de> Deserialize<'de>>(
+    input: &mut impl std::io::Read,
+) -> Result<T, FrameError> {
+    let mut header = [0u8; 4];
+    input.read_exact(&mut header).map_err(FrameError::Io)?;
+    let mut body = vec![0u8; checked_len(header)?];
+    input.read_exact(&mut body).map_err(FrameError::Io)?;
+    decode(&body)
+}
+
+/// Write one frame to an async pipe and flush it.
+pub async fn write<T: Serialize>(
+    out: &mut (impl tokio::io::AsyncWrite + Unpin),
+    message: &T,
+) -> std::io::Result<()> {
+    out.write_all(&encode(message)?).await?;
+    out.flush().await
+}
+
+/// Read one frame from an async pipe.
+pub async fn read<T: for<'de> Deserialize<'de>>(
+    input: &mut (impl tokio::io::AsyncRead + Unpin),
+) -> Result<T, FrameError> {
+    let mut header = [0u8; 4];
+    input
+        .read_exact(&mut header)
+        .await
+        .map_err(FrameError::Io)?;
+    let mut body = vec![0u8; checked_len(header)?];
+    input.read_exact(&mut body).await.map_err(FrameError::Io)?;
+    decode(&body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip_and_refuse_what_they_cannot_hold() {
+        let mut buf = Vec::new();
+        write_sync(&mut buf, &ToWorker::Stop { job: 7 }).expect("written");
+        let back: ToWorker = read_sync(&mut buf.as_slice()).expect("read");
+        assert!(matches!(back, ToWorker::Stop { job: 7 }));
+        let mut long = (MAX_FRAME_BYTES + 1).to_be_bytes().to_vec();
+        long.extend_from_slice(b"{}");
+        assert!(matches!(
+            read_sync::<ToWorker>(&mut long.as_slice()),
+            Err(FrameError::Malformed(_))
+        ));
+        let mut cut = buf.clone();
+        cut.truncate(buf.len() - 1);
+        assert!(matches!(
+            read_sync::<ToWorker>(&mut cut.as_slice()),
+            Err(FrameError::Io(_))
+        ));
+        let mut junk = 2u32.to_be_bytes().to_vec();
+        junk.extend_from_slice(b"{]");
+        assert!(matches!(
+            read_sync::<ToWorker>(&mut junk.as_slice()),
+            Err(FrameError::Malformed(_))
+        ));
+    }
+}

@@ -1,0 +1,269 @@
+//! A worker process (`ajisai-mcp-server --worker <profile>`): it runs the source-tool calls
+//! the serving process sends it, one at a time, with exactly the code a thread-isolated
+//! call runs ([`Executor::execute_measured`]), under OS limits of its own.
+//!
+//! Its main thread reads frames from stdin (a `Stop` raises the running job's interrupt
+//! flag at once); the engine runs on a thread with the engine's native stack and writes
+//! each answer to stdout. stdin closing ends the worker, and so does the death of the
+//! serving process (Linux's parent-death signal).
+
+use super::wire::{self, Done, FromWorker, ToWorker};
+use super::{EXIT_OUT_OF_MEMORY, OVERSHOOT_BYTES};
+use crate::host::hosterror::HostErrorCode;
+use crate::host::phrasebook::ServedPhrasebook;
+use crate::mcp::service::config::{ServerOptions, Transport};
+use crate::mcp::service::exec::Executor;
+use crate::mcp::service::result::Delivery;
+use crate::mcp::service::tools::ToolKind;
+use crate::mcp::service::AjisaiServer;
+use ajisai_core::limits::InterruptFlag;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The job running now and its flag.
+type Current = Arc<Mutex<Option<(u64, InterruptFlag)>>>;
+
+/// The options of a worker of `profile` (one slot: it runs one call at a time).
+pub fn options_for(profile: &str) -> Option<ServerOptions> {
+    let options = match profile {
+        "mcp-local-stdio" => ServerOptions::serving(Transport::Stdio, 1),
+        "mcp-remote-http" => ServerOptions::serving(Transport::Http, 1),
+        "playground" => ServerOptions::playground(1),
+        _ => return None,
+    };
+    Some(options.with_test_overrides())
+}
+
+/// Run as a worker of `profile` until stdin closes; the result is the exit code.
+pub fn run(profile: &str) -> u8 {
+    crate::mcp::logging::init();
+    let code = run_logged(profile);
+    crate::mcp::logging::finish(crate::mcp::logging::FINISH_WAIT);
+    code
+}
+
+fn run_logged(profile: &str) -> u8 {
+    use crate::mcp::startup::version::EXIT_FAULT;
+    let fail = |why: &str| {
+        crate::mcp::logging::line(format_args!("worker: {why}"));
+        EXIT_FAULT
+    };
+    die_with_parent();
+    let Some(options) = options_for(profile) else {
+        return fail(&format!("unknown profile {profile}"));
+    };
+    crate::host::backend::link();
+    let selected = crate::host::backend::select_with(
+        std::env::var_os(crate::host::backend::CHOICE_VAR),
+        std::env::var_os(crate::host::backend::PLUGIN_VAR),
+        &mut |_| {},
+    );
+    if let Err(e) = selected {
+        return fail(&format!("numeric backend: {e}"));
+    }
+    let phrasebook = match ServedPhrasebook::from_env() {
+        Ok(p) => p,
+        Err(f) => return fail(&f.diagnostic()),
+    };
+    let wall_time = options.wall_time();
+    let memory_bytes = options.memory_bytes();
+    let server = AjisaiServer::with_phrasebook(options, phrasebook);
+    let current: Current = Arc::new(Mutex::new(None));
+    let (jobs_tx, jobs_rx) = std::sync::mpsc::channel::<wire::Run>();
+    let (go_tx, go_rx) = std::sync::mpsc::channel::<u64>();
+    let engine = {
+        let current = Arc::clone(&current);
+        let exec = Arc::clone(server.executor());
+        let phrasebook = server.phrasebook().clone();
+        std::thread::Builder::new()
+            .name("ajisai-worker".into())
+            .stack_size(crate::host::ENGINE_STACK_BYTES)
+            .spawn(move || {
+                let Ok(address_space) = go_rx.recv() else {
+                    return;
+                };
+                engine_loop(
+                    &exec,
+                    &phrasebook,
+                    &current,
+                    jobs_rx,
+                    wall_time,
+                    address_space,
+                )
+            })
+    };
+    let Ok(engine) = engine else {
+        return fail("cannot start the engine thread");
+    };
+    // Every thread is started (the engine's stack is mapped), so what the process maps
+    // now is its size at rest; the call may add its ceiling, the overshoot and a margin.
+    let address_space = limit_resources(memory_bytes);
+    crate::host::memory::exit_on_refused_allocation(EXIT_OUT_OF_MEMORY);
+    if go_tx.send(address_space).is_err() {
+        return fail("the engine thread ended");
+    }
+    let mut stdin = std::io::stdin().lock();
+    loop {
+        match wire::read_sync::<ToWorker>(&mut stdin) {
+            Ok(ToWorker::Run(job)) => {
+                if jobs_tx.send(job).is_err() {
+                    break;
+                }
+            }
+            Ok(ToWorker::Stop { job }) => {
+                if let Ok(current) = current.lock() {
+                    if let Some((running, flag)) = current.as_ref() {
+                        if *running == job {
+                            flag.raise();
+                        }
+                    }
+                }
+            }
+            Err(wire::FrameError::Io(_)) => break,
+            Err(e) => return fail(&format!("stdin: {e}")),
+        }
+    }
+    drop(jobs_tx);
+    let _ = engine.join();
+    0
+}
+
+/// Answer every job that arrives, in order, on the engine thread.
+fn engine_loop(
+    exec: &Executor,
+    phrasebook: &ServedPhrasebook,
+    current: &Current,
+    jobs: std::sync::mpsc::Receiver<wire::Run>,
+    wall_time: Duration,
+    address_space: u64,
+) {
+    let mut stdout = std::io::stdout().lock();
+    if wire::write_sync(&mut stdout, &FromWorker::Ready { address_space }).is_err() {
+        return;
+    }
+    for job in jobs {
+        limit_cpu_time(wall_time + super::CPU_GRACE);
+        let flag = InterruptFlag::new();
+        if let Ok(mut c) = current.lock() {
+            *c = Some((job.job, flag.clone()));
+        }
+        let done = answer(exec, phrasebook, &job, flag);
+        if let Ok(mut c) = current.lock() {
+            *c = None;
+        }
+        if wire::write_sync(&mut stdout, &FromWorker::Done(done)).is_err() {
+            return;
+        }
+    }
+}
+
+/// One job's answer, as a thread-isolated call builds it.
+fn answer(
+    exec: &Executor,
+    phrasebook: &ServedPhrasebook,
+    job: &wire::Run,
+    flag: InterruptFlag,
+) -> Done {
+    let tool = ToolKind::all()
+        .filter_map(|k| k.source_tool())
+        .find(|t| t.name == job.tool);
+    let (answer, memory_exhausted) = match tool {
+        Some(tool) => {
+            let prelude = phrasebook.prelude(&job.words);
+            let delivery = Delivery {
+                frame_bytes: job.frame_bytes,
+            };
+            let (answer, _) = exec.execute_measured(tool, &job.source, &prelude, flag, delivery);
+            let memory = matches!(&answer, Ok(Err(e)) if e.code == HostErrorCode::MemoryExhausted);
+            (exec.deliver(tool.name, answer), memory)
+        }
+        None => {
+            let e = crate::host::hosterror::HostError::backend_failure(format!(
+                "a worker was sent the unknown tool {}",
+                job.tool
+            ));
+            (exec.host_error("worker", &e), false)
+        }
+    };
+    Done {
+        job: job.job,
+        host_error: answer.is_host_error(),
+        envelope: answer.into_envelope(),
+        memory_exhausted,
+        poisoned: exec.is_poisoned(),
+    }
+}
+
+/// Die when the serving process dies, however it dies.
+fn die_with_parent() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL));
+}
+
+/// The process's mapped bytes now (`VmSize`), if the system says.
+fn mapped_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The worker's own OS limits: no core files, one malloc arena (each arena reserves
+/// 64 MiB of address space), and an address space of its size at rest plus the call's
+/// ceiling, the overshoot and [`super::ADDRESS_MARGIN_BYTES`]. Returns the address-space
+/// limit set (0 when none).
+fn limit_resources(memory_bytes: u64) -> u64 {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{setrlimit, Resource, Rlimit};
+        let _ = setrlimit(
+            Resource::Core,
+            Rlimit {
+                current: Some(0),
+                maximum: Some(0),
+            },
+        );
+        crate::host::memory::one_arena();
+        let Some(rest) = mapped_bytes() else {
+            return 0;
+        };
+        let limit = rest
+            .saturating_add(memory_bytes)
+            .saturating_add(OVERSHOOT_BYTES)
+            .saturating_add(super::ADDRESS_MARGIN_BYTES);
+        let set = setrlimit(
+            Resource::As,
+            Rlimit {
+                current: Some(limit),
+                maximum: Some(limit),
+            },
+        );
+        if set.is_ok() {
+            return limit;
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = memory_bytes;
+    0
+}
+
+/// Let the coming job use `allowed` more CPU time than the process has used so far: the
+/// OS stops the process (SIGXCPU) past it. Only the soft limit moves (the hard one stays
+/// unlimited), so every job can raise it again.
+fn limit_cpu_time(allowed: Duration) {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{setrlimit, Resource, Rlimit};
+        let used = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+        let used_secs = u64::try_from(used.tv_sec).unwrap_or(0) + 1;
+        let _ = setrlimit(
+            Resource::Cpu,
+            Rlimit {
+                current: Some(used_secs.saturating_add(allowed.as_secs().max(1))),
+                maximum: None,
+            },
+        );
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = allowed;
+}
