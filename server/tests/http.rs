@@ -700,7 +700,8 @@ async fn stalled_requests_time_out_and_connections_are_capped() {
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     let answer = headers.await.expect("joined");
     assert!(!answer.starts_with("HTTP/1.1 200"), "{answer}");
-    // Two open connections hold the cap: a third is not served until one closes.
+    // Two open connections hold the cap: a third is still answered if it is a probe, and
+    // refused at once with Retry-After if it is anything else.
     let ask = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n";
     let mut first = std::net::TcpStream::connect(&authority).expect("connects");
     first.write_all(ask.as_bytes()).expect("sent");
@@ -708,19 +709,34 @@ async fn stalled_requests_time_out_and_connections_are_capped() {
     let mut second = std::net::TcpStream::connect(&authority).expect("connects");
     second.write_all(ask.as_bytes()).expect("sent");
     assert!(read_response(&mut second).starts_with("HTTP/1.1 200"));
-    let mut third = std::net::TcpStream::connect(&authority).expect("connects (backlog)");
-    third.write_all(ask.as_bytes()).expect("sent");
-    third
-        .set_read_timeout(Some(std::time::Duration::from_millis(500)))
-        .expect("timeout set");
-    let mut buf = [0u8; 64];
-    assert!(
-        matches!(third.read(&mut buf), Err(ref e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut),
-        "not served while two connections are open"
-    );
+    let mut probe = std::net::TcpStream::connect(&authority).expect("connects");
+    probe.write_all(ask.as_bytes()).expect("sent");
+    let answer = read_response(&mut probe);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let mut other = std::net::TcpStream::connect(&authority).expect("connects");
+    other
+        .write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .expect("sent");
+    let answer = read_response(&mut other).to_ascii_lowercase();
+    assert!(answer.starts_with("http/1.1 503"), "{answer}");
+    assert!(answer.contains("retry-after: 1"), "{answer}");
+    assert!(answer.contains("connection: close"), "{answer}");
     drop(first);
-    assert!(read_response(&mut third).starts_with("HTTP/1.1 200"));
     drop(second);
+    // Once a connection is free, a new one is served in full again.
+    let mut served = false;
+    for _ in 0..100 {
+        let mut again = std::net::TcpStream::connect(&authority).expect("connects");
+        again
+            .write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            .expect("sent");
+        if read_response(&mut again).starts_with("HTTP/1.1 200") {
+            served = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(served, "a freed connection serves /metrics again");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -269,4 +269,70 @@ mod faults {
         let ok = compute_http(&server, "2 3 +").await;
         assert_eq!(ok["stackDisplay"], json!(["5/1"]), "{ok}");
     }
+
+    /// With `--playground` beside a token-protected `/mcp`, unauthenticated page load —
+    /// runs that spin until their worker is replaced, and a stream of page requests —
+    /// never makes a token holder's call answer `capacityExhausted`: the page has slots
+    /// of its own.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn page_load_never_takes_a_token_holders_slot() {
+        let server = HttpServer::spawn(
+            &["--playground", "--max-concurrency", "2"],
+            &[FAULTS, ("AJISAI_HTTP_TOKEN", http_support::TOKEN)],
+        );
+        let base = server.base.clone();
+        let page_runs: Vec<_> = (0..6)
+            .map(|_| {
+                let base = base.clone();
+                tokio::spawn(async move {
+                    crate::playground::run(&base, "compute", json!({ "source": "FAULT-SPIN" }))
+                        .await
+                })
+            })
+            .collect();
+        let stop = Arc::new(AtomicBool::new(false));
+        let page_loop = {
+            let base = base.clone();
+            let stop = Arc::clone(&stop);
+            tokio::spawn(async move {
+                while !stop.load(Ordering::Relaxed) {
+                    let _ = crate::playground::run(&base, "compute", json!({ "source": "1 2 +" }))
+                        .await;
+                }
+            })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let bearer = format!("Bearer {}", http_support::TOKEN);
+        for n in 0..30u64 {
+            let a = http_support::post(
+                &server.mcp(),
+                http_support::tools_call(
+                    json!(n),
+                    "compute",
+                    json!({ "source": format!("{n} 3 *") }),
+                ),
+                &[
+                    ("Authorization", &bearer),
+                    ("MCP-Protocol-Version", "2025-06-18"),
+                ],
+            )
+            .await;
+            assert_eq!(a.status, 200, "{}", a.body);
+            let e: Value =
+                serde_json::from_str(&http_support::envelope_text(&a.json())).expect("JSON");
+            assert_eq!(e["stackDisplay"], json!([format!("{}/1", n * 3)]), "{e}");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        stop.store(true, Ordering::Relaxed);
+        let _ = page_loop.await;
+        for run in page_runs {
+            let answer = run.await.expect("joined");
+            // Each spinning page run is answered: its worker replaced, or the page busy.
+            assert!(
+                answer.body.contains("workerReplaced") || answer.body.contains("capacityExhausted"),
+                "{}",
+                answer.body
+            );
+        }
+    }
 }

@@ -24,6 +24,7 @@ mod elision;
 mod framing;
 mod golden_live;
 mod http;
+mod http_edges;
 mod isolation;
 mod mcp_cli;
 mod mcp_conformance;

@@ -205,17 +205,18 @@ fn stdout_carries_only_json_rpc_and_stderr_only_host_errors() {
     assert!(
         host_lines[0].contains("code=unknownTool") || host_lines[1].contains("code=unknownTool")
     );
-    // One line per refused input line (the text that is not JSON, the bad params).
+    // One line per refused input line (the text that is not JSON, the bad params, the
+    // method this server does not offer).
     let refused: Vec<&&str> = lines
         .iter()
         .filter(|l| l.contains("refused input"))
         .collect();
-    assert_eq!(refused.len(), 2, "one line per refused line: {stderr}");
+    assert_eq!(refused.len(), 3, "one line per refused line: {stderr}");
     assert!(
         refused.iter().any(|l| l.contains("\"this is not JSON\"")),
         "{stderr}"
     );
-    assert_eq!(lines.len(), 5, "nothing else per request: {stderr}");
+    assert_eq!(lines.len(), 6, "nothing else per request: {stderr}");
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
 /// Build the runtime of a serving host: worker threads and the blocking pool, all with
-/// the engine's large stack (a call may run inline on a worker).
+/// the engine's large stack (thread isolation runs calls on the blocking pool).
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -70,26 +70,102 @@ pub fn cancelled_on_signal(note: &'static str) -> CancellationToken {
     shutdown
 }
 
+/// How long a response may make no progress being written before its connection is
+/// closed: a client that sends requests and never reads the answers holds no connection
+/// longer than this.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Connections accepted beyond `--max-connections` to answer liveness and readiness
+/// probes (anything else there gets 503 with `Retry-After`): stalled clients holding
+/// every connection must not make an orchestrator restart a healthy server.
+pub const PROBE_CONNECTIONS: usize = 32;
+
+/// How long a probe connection may take to send its request's headers.
+const PROBE_HEADER_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The headers every answer of a serving host carries, whatever route (or refusal)
+/// wrote it, unless the route set its own: never sniffed as another type, never framed.
+const BASE_HEADERS: [(&str, &str); 2] = [
+    ("x-content-type-options", "nosniff"),
+    ("content-security-policy", "frame-ancestors 'none'"),
+];
+
+/// Add [`BASE_HEADERS`] to an answer that does not set them.
+pub async fn base_headers(
+    request: Request<Body>,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    for (name, value) in BASE_HEADERS {
+        if !headers.contains_key(name) {
+            headers.insert(name, header::HeaderValue::from_static(value));
+        }
+    }
+    response
+}
+
+/// What a connection beyond the cap is answered: `probes` where it matches, 503 with
+/// `Retry-After` and `Connection: close` for anything else.
+fn overflow_app(probes: Router) -> Router {
+    probes.fallback(|| async {
+        let mut r = axum::response::Response::new(Body::from(
+            "Service Unavailable: the server is at its connection limit; retry in a second\n",
+        ));
+        *r.status_mut() = axum::http::StatusCode::SERVICE_UNAVAILABLE;
+        let h = r.headers_mut();
+        h.insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        h.insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+        h.insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        r
+    })
+}
+
+/// A held connection (its place goes back when this is dropped): one of the
+/// `--max-connections`, or one of the [`PROBE_CONNECTIONS`] beyond them.
+struct Held {
+    _place: tokio::sync::OwnedSemaphorePermit,
+    probe: bool,
+}
+
 /// Serve `app` on `listener` with at most `max_connections` open connections until
 /// `shutdown` is cancelled; then call `on_drain`, stop accepting, let keep-alive
 /// connections close after their current answer, and wait up to `drain_for` for them.
+/// With `probes`, up to [`PROBE_CONNECTIONS`] more connections are accepted while every
+/// connection is taken, and answered by `probes` only. A response that makes no progress
+/// for [`WRITE_TIMEOUT`] closes its connection.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
+    probes: Option<Router>,
     max_connections: usize,
     shutdown: CancellationToken,
     drain_for: Duration,
     on_drain: impl FnOnce(),
 ) {
+    let app = app.layer(axum::middleware::from_fn(base_headers));
+    let overflow = probes.map(|p| overflow_app(p).layer(axum::middleware::from_fn(base_headers)));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let connections = Arc::new(tokio::sync::Semaphore::new(max_connections));
+    let probe_connections = Arc::new(tokio::sync::Semaphore::new(PROBE_CONNECTIONS));
     loop {
-        let permit = tokio::select! {
+        let held = tokio::select! {
+            biased;
+            () = shutdown.cancelled() => break,
             p = Arc::clone(&connections).acquire_owned() => match p {
-                Ok(p) => p,
+                Ok(p) => Held { _place: p, probe: false },
                 Err(_) => break,
             },
-            () = shutdown.cancelled() => break,
+            p = Arc::clone(&probe_connections).acquire_owned(), if overflow.is_some() => match p {
+                Ok(p) => Held { _place: p, probe: true },
+                Err(_) => break,
+            },
         };
         let accepted = tokio::select! {
             a = listener.accept() => a,
@@ -104,20 +180,40 @@ pub async fn serve(
                 continue;
             }
         };
+        // A full connection may have come free while this one waited for its accept.
+        let held = if held.probe {
+            match Arc::clone(&connections).try_acquire_owned() {
+                Ok(full) => Held {
+                    _place: full,
+                    probe: false,
+                },
+                Err(_) => held,
+            }
+        } else {
+            held
+        };
         let _ = stream.set_nodelay(true);
+        let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(WRITE_TIMEOUT));
+        let io = hyper_util::rt::TokioIo::new(Box::pin(stream));
+        let (router, header_timeout, keep_alive) = match (&overflow, held.probe) {
+            (Some(o), true) => (o.clone(), PROBE_HEADER_TIMEOUT, false),
+            _ => (app.clone(), HEADER_READ_TIMEOUT, true),
+        };
         let service = hyper_util::service::TowerToHyperService::new(
-            tower::ServiceExt::map_request(app.clone(), |r: Request<hyper::body::Incoming>| {
+            tower::ServiceExt::map_request(router, |r: Request<hyper::body::Incoming>| {
                 r.map(Body::new)
             }),
         );
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(hyper_util::rt::TokioTimer::new())
-            .header_read_timeout(HEADER_READ_TIMEOUT)
-            .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            .header_read_timeout(header_timeout)
+            .keep_alive(keep_alive)
+            .serve_connection(io, service);
         let watched = graceful.watch(connection);
         tokio::spawn(async move {
             let _ = watched.await;
-            drop(permit);
+            drop(held);
         });
     }
     on_drain();
@@ -128,6 +224,40 @@ pub async fn serve(
         .is_err()
     {
         tracing::warn!("connections still open after the drain period; closing them");
+    }
+}
+
+/// The bytes of request bodies an endpoint holds at once. A body takes its declared
+/// length (or the largest size, when it declares none) from the budget before it is read;
+/// when the budget is spent the request is answered 503 with `Retry-After` at once, so
+/// many slow or large bodies cannot grow the server without bound.
+pub struct BodyBudget {
+    largest: usize,
+    held: Arc<tokio::sync::Semaphore>,
+}
+
+impl BodyBudget {
+    /// A budget for bodies of at most `largest` bytes, `at_once` of them at the largest.
+    pub fn new(largest: usize, at_once: usize) -> BodyBudget {
+        let total = largest
+            .saturating_mul(at_once)
+            .min(tokio::sync::Semaphore::MAX_PERMITS);
+        BodyBudget {
+            largest,
+            held: Arc::new(tokio::sync::Semaphore::new(total)),
+        }
+    }
+
+    /// The largest body accepted.
+    pub fn largest(&self) -> usize {
+        self.largest
+    }
+
+    /// Take `bytes` from the budget until the returned permit is dropped; `None` when
+    /// they are not there now.
+    pub fn take(&self, bytes: usize) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let permits = u32::try_from(bytes.max(1)).ok()?;
+        Arc::clone(&self.held).try_acquire_many_owned(permits).ok()
     }
 }
 

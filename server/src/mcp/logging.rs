@@ -98,10 +98,13 @@ impl LineQueue {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Queue `line` (one line: line breaks become spaces, cut at [`LINE_BYTES`]), or drop
+    /// Queue `line` (one line: line breaks become spaces, other control characters are
+    /// escaped ([`escape_controls`]), cut at [`LINE_BYTES`]), or drop
     /// and count it when it does not fit. Never blocks on the writer.
     pub fn push(&self, line: &[u8]) {
-        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let escaped = escape_controls(line);
+        let body: &[u8] = &escaped;
         let (body, cut) = if body.len() + 1 > LINE_BYTES {
             let ellipsis = "…".len();
             let mut end = LINE_BYTES - 1 - ellipsis;
@@ -126,13 +129,7 @@ impl LineQueue {
             }
             return;
         }
-        let start = state.pending.len();
         state.pending.extend_from_slice(body);
-        for b in &mut state.pending[start..] {
-            if *b == b'\n' || *b == b'\r' {
-                *b = b' ';
-            }
-        }
         if cut {
             state.pending.extend_from_slice("…".as_bytes());
         }
@@ -215,6 +212,28 @@ impl LineQueue {
         }
         true
     }
+}
+
+/// `line` as one line a terminal shows as text: line breaks become spaces, and every
+/// other control character (C0, DEL, C1 — an ESC from a request's method name would
+/// reach the operator's terminal as a command) is written `\u{1b}`; invalid UTF-8
+/// becomes U+FFFD.
+fn escape_controls(line: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let text = String::from_utf8_lossy(line);
+    if matches!(text, std::borrow::Cow::Borrowed(_)) && !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            c if c.is_control() => {
+                let _ = fmt::Write::write_fmt(&mut out, format_args!("\\u{{{:x}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out.into_bytes())
 }
 
 /// A writer that keeps at most [`LINE_BYTES`] bytes and ignores the rest (the queue cuts
@@ -326,20 +345,36 @@ impl Drop for EventLine {
     }
 }
 
-/// The outcome a tool-call handler records for the request's log line (rmcp hands the
-/// HTTP request's parts, extensions included, to the handler).
+/// The outcome a tool-call handler records for the request's log line, and the
+/// `retryAfterMs` of a refusal for capacity, which the HTTP answer also sends as
+/// `Retry-After` (rmcp hands the HTTP request's parts, extensions included, to the
+/// handler).
 #[derive(Clone, Default)]
-pub struct OutcomeCell(std::sync::Arc<std::sync::Mutex<Option<&'static str>>>);
+pub struct OutcomeCell(std::sync::Arc<std::sync::Mutex<Option<Recorded>>>);
+
+/// What [`OutcomeCell`] holds: the outcome and the `retryAfterMs`, if any.
+type Recorded = (&'static str, Option<u64>);
 
 impl OutcomeCell {
-    /// Record the outcome of the call.
-    pub fn set(&self, outcome: &'static str) {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+    /// Record the outcome of the call and its `retryAfterMs`, if any.
+    pub fn set(&self, outcome: &'static str, retry_after_ms: Option<u64>) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some((outcome, retry_after_ms));
     }
 
     /// The outcome recorded, if any.
     pub fn get(&self) -> Option<&'static str> {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .map(|(outcome, _)| outcome)
+    }
+
+    /// The `retryAfterMs` recorded, if any.
+    pub fn retry_after_ms(&self) -> Option<u64> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .and_then(|(_, retry)| retry)
     }
 }
 
@@ -474,10 +509,15 @@ mod tests {
         queue.push_fmt(format_args!("a\nb\rc"));
         let long = "é".repeat(LINE_BYTES);
         queue.push_fmt(format_args!("{long}"));
+        queue.push_fmt(format_args!("method=F\u{1b}[31mOO \u{9b}2J \u{7f} tab\tx"));
         assert!(queue.finish(Duration::from_secs(60)));
         let text = gate.text();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "[ajisai-mcp] a b c");
+        assert_eq!(
+            lines[2],
+            "[ajisai-mcp] method=F\\u{1b}[31mOO \\u{9b}2J \\u{7f} tab\\u{9}x"
+        );
         assert!(lines[1].ends_with("é…"), "cut on a character boundary");
         assert!(lines[1].len() < LINE_BYTES, "{}", lines[1].len());
         assert_eq!(queue.dropped_total(), 0);

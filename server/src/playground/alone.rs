@@ -78,6 +78,7 @@ pub fn serve(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> R
         crate::host::web::serve(
             listener,
             app,
+            None,
             settings.max_connections,
             shutdown,
             wall_time + Duration::from_secs(1),

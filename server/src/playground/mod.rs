@@ -40,7 +40,7 @@ pub struct Playground {
     server: AjisaiServer,
     documents: catalogue::Documents,
     access: Access,
-    bodies: run::BodyBudget,
+    bodies: crate::host::web::BodyBudget,
 }
 
 /// The Playground's route a request path names, for a log line (`/` for the page and
@@ -69,7 +69,7 @@ impl Playground {
     /// A Playground running its programs on `server` (built for [`ServerOptions::playground`]).
     pub fn new(server: AjisaiServer, access: Access) -> Arc<Playground> {
         let documents = catalogue::Documents::new(&server);
-        let bodies = run::BodyBudget::new(server.executor().options.source_bytes());
+        let bodies = run::body_budget(server.executor().options.source_bytes());
         Arc::new(Playground {
             server,
             documents,

@@ -11,6 +11,7 @@
 
 use super::page::refusal;
 use super::Playground;
+use crate::host::web::BodyBudget;
 use crate::mcp::service::result::Delivery;
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -20,7 +21,6 @@ use http_body_util::{BodyExt, Limited};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 /// Runs a program.
@@ -38,40 +38,15 @@ const BODY_OVERHEAD: usize = 64 * 1024;
 /// How many bodies of the largest size may be held at once.
 const LARGEST_AT_ONCE: usize = 2;
 
-/// The bytes of request bodies the run endpoints hold at once. A body needs its
-/// declared length (or the largest size, when it declares none) from the budget before
-/// it is read; when the budget is spent the request is answered 503 at once.
-pub struct BodyBudget {
-    largest: usize,
-    held: Arc<Semaphore>,
-}
-
-impl BodyBudget {
-    /// The budget for sources of at most `source_bytes`: a body may be twice that (JSON
-    /// escapes a newline or a quote as two bytes) plus [`BODY_OVERHEAD`], and
-    /// [`LARGEST_AT_ONCE`] such bodies may be held together.
-    pub fn new(source_bytes: u64) -> BodyBudget {
-        let largest = (source_bytes as usize)
-            .saturating_mul(2)
-            .saturating_add(BODY_OVERHEAD);
-        let total = largest
-            .saturating_mul(LARGEST_AT_ONCE)
-            .min(Semaphore::MAX_PERMITS);
-        BodyBudget {
-            largest,
-            held: Arc::new(Semaphore::new(total)),
-        }
-    }
-
-    /// The largest body accepted.
-    pub fn largest(&self) -> usize {
-        self.largest
-    }
-
-    fn take(&self, bytes: usize) -> Option<OwnedSemaphorePermit> {
-        let permits = u32::try_from(bytes.max(1)).ok()?;
-        Arc::clone(&self.held).try_acquire_many_owned(permits).ok()
-    }
+/// The run endpoints' budget of request bodies held at once: a source of at most
+/// `source_bytes` may arrive as a body of twice that (JSON escapes a newline or a quote
+/// as two bytes) plus [`BODY_OVERHEAD`], and [`LARGEST_AT_ONCE`] such bodies may be held
+/// together.
+pub fn body_budget(source_bytes: u64) -> BodyBudget {
+    let largest = (source_bytes as usize)
+        .saturating_mul(2)
+        .saturating_add(BODY_OVERHEAD);
+    BodyBudget::new(largest, LARGEST_AT_ONCE)
 }
 
 /// What a run did, left in its response's extensions for a host's request log.

@@ -133,7 +133,7 @@ impl ServerHandler for AjisaiServer {
         {
             Some(answer) => {
                 if let Some(cell) = cell {
-                    cell.set(answer.outcome());
+                    cell.set(answer.outcome(), answer.retry_after_ms());
                 }
                 Ok(answer.to_call_tool_result().into())
             }

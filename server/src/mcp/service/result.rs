@@ -90,6 +90,17 @@ impl ToolAnswer {
         measure_envelope(&self.envelope, self.host_error)
     }
 
+    /// A host error's `retryAfterMs` (only `capacityExhausted` has one): over HTTP the
+    /// answer also carries it as `Retry-After`. Host-error envelopes are small and flat.
+    pub fn retry_after_ms(&self) -> Option<u64> {
+        if !self.host_error {
+            return None;
+        }
+        let (_, rest) = self.envelope.split_once("\"retryAfterMs\":")?;
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    }
+
     /// The metrics label of the answer: its envelope's `status` (`ok`, `error`,
     /// `hostError`).
     pub fn outcome(&self) -> &'static str {

@@ -48,6 +48,11 @@ pub const DEFAULT_MAX_CONNECTIONS: u64 = 256;
 /// How long a request may take to send its body.
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How many request bodies of the largest size (1 MiB) `/mcp` holds at once; a request
+/// whose body does not fit what is left is answered 503 with `Retry-After` before it is
+/// read. Bodies declare their length, and most are far smaller, so many fit at once.
+pub const MCP_BODIES_AT_ONCE: usize = 16;
+
 /// How long a successful readiness computation stays valid.
 pub const READY_FOR: Duration = Duration::from_secs(1);
 
@@ -156,6 +161,8 @@ struct Shared {
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     readiness: Readiness,
+    /// The bodies `/mcp` holds at once ([`MCP_BODIES_AT_ONCE`] of the largest size).
+    bodies: crate::host::web::BodyBudget,
 }
 
 /// `/readyz`: a real computation through the compute path, cached for [`READY_FOR`];
@@ -253,6 +260,7 @@ pub async fn serve(
             last_ok: Mutex::new(None),
             checking: tokio::sync::Mutex::new(()),
         },
+        bodies: crate::host::web::BodyBudget::new(MAX_MESSAGE_BYTES, MCP_BODIES_AT_ONCE),
     });
     // The cross-cutting checks are layers, outermost first: the request's log line, then
     // Host, Origin and the token, then (for a negotiable POST) the body's size and time
@@ -260,7 +268,10 @@ pub async fn serve(
     let guarded = Router::new()
         .route(MCP_PATH, any(mcp_endpoint))
         .route("/metrics", get(metrics_endpoint))
-        .route_layer(middleware::from_fn(layers::read_body))
+        .route_layer(middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            layers::read_body,
+        ))
         .route_layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
             layers::guard,
@@ -303,9 +314,15 @@ pub async fn serve(
         settings.max_connections
     );
     let draining = Arc::clone(&shared);
+    // Beyond the connection cap, the probes still answer.
+    let probes = Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .with_state(Arc::clone(&shared));
     crate::host::web::serve(
         listener,
         app,
+        Some(probes),
         settings.max_connections,
         shutdown,
         drain_for + Duration::from_secs(1),
@@ -381,7 +398,11 @@ mod layers {
     /// A POST rmcp could answer has its body read here, within [`MAX_MESSAGE_BYTES`]
     /// (declared or sent: 413) and [`BODY_READ_TIMEOUT`] (408); the handler finds it as
     /// [`ReadBody`]. Other requests pass untouched: rmcp answers them without a body.
-    pub async fn read_body(request: Request<Body>, next: Next) -> Response<Body> {
+    pub async fn read_body(
+        State(shared): State<Arc<Shared>>,
+        request: Request<Body>,
+        next: Next,
+    ) -> Response<Body> {
         if request.method() != Method::POST || !guard::negotiable(request.headers()) {
             return next.run(request).await;
         }
@@ -393,6 +414,20 @@ mod layers {
         if declared.is_some_and(|n| n > MAX_MESSAGE_BYTES as u64) {
             return too_large();
         }
+        // The body's bytes come out of the budget of bodies held at once before it is
+        // read, and go back when the answer is out.
+        let want = declared.map_or(MAX_MESSAGE_BYTES, |n| n as usize);
+        let Some(held) = shared.bodies.take(want) else {
+            let mut busy = text(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service Unavailable: too many request bodies at once; retry in a second\n",
+            );
+            busy.headers_mut().insert(
+                header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static("1"),
+            );
+            return busy;
+        };
         let (mut parts, body) = request.into_parts();
         let read = tokio::time::timeout(
             BODY_READ_TIMEOUT,
@@ -416,7 +451,9 @@ mod layers {
             Ok(Ok(collected)) => collected.to_bytes(),
         };
         parts.extensions.insert(ReadBody(bytes));
-        next.run(Request::from_parts(parts, Body::empty())).await
+        let response = next.run(Request::from_parts(parts, Body::empty())).await;
+        drop(held);
+        response
     }
 }
 
@@ -483,6 +520,17 @@ async fn metrics_endpoint(State(shared): State<Arc<Shared>>) -> Response<Body> {
     }
 }
 
+/// A refusal for capacity tells an HTTP client when to come back in the header too
+/// (`Retry-After`, whole seconds, rounded up), not only in the body's `retryAfterMs`.
+fn retry_after(response: &mut Response<Body>, retry_after_ms: Option<u64>) {
+    if let Some(ms) = retry_after_ms {
+        let seconds = ms.div_ceil(1000).max(1);
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    }
+}
+
 async fn mcp_endpoint(State(shared): State<Arc<Shared>>, request: Request<Body>) -> Response<Body> {
     let mut logged = Logged::default();
     let mut response = shared.mcp(request, &mut logged).await;
@@ -545,10 +593,12 @@ impl Shared {
                 match self.server.call_direct(&call).await {
                     Some(answer) => {
                         logged.outcome = Some(answer.outcome());
-                        json(
+                        let mut response = json(
                             StatusCode::OK,
                             AjisaiServer::direct_response(&answer, &call),
-                        )
+                        );
+                        retry_after(&mut response, answer.retry_after_ms());
+                        response
                     }
                     // Never cancelled over HTTP: nothing else holds its token.
                     None => text(StatusCode::INTERNAL_SERVER_ERROR, "cancelled\n"),
@@ -585,10 +635,12 @@ impl Shared {
                 });
                 let response = self.mcp.handle(forwarded).await;
                 logged.outcome = cell.get();
-                match restore {
+                let mut response = match restore {
                     None => response.map(Body::new),
                     Some(r) => r.apply(response).await,
-                }
+                };
+                retry_after(&mut response, cell.retry_after_ms());
+                response
             }
         }
     }

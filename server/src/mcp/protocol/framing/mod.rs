@@ -33,7 +33,7 @@ pub use refusals::code;
 
 use ids::{client_id, raw_client_id, ClientId};
 use plain::{plain_tool_call, PlainCall};
-use refusals::{answer, duplicate, log_refusal, params_problem, refusal_code, refuse, shorten};
+use refusals::{answer, duplicate, log_refusal, params_problem, refusal_code, refuse};
 use text::{message_bytes, replace_lone_surrogates};
 
 use rmcp::model::{ClientRequest, JsonRpcMessage};
@@ -99,9 +99,8 @@ pub struct DirectCall {
     pub revision: Option<String>,
 }
 
-/// The typed methods this server offers: params they cannot take are `-32602`. Any
-/// other method, typed or not, reaches rmcp, which answers `-32601` for what the server
-/// does not offer (and, over HTTP, 404), whatever its params.
+/// The methods this server offers: params they cannot take are `-32602`. Any other
+/// method, typed or not, is answered `-32601` here (over HTTP, 404), whatever its params.
 const OFFERED_METHODS: [&str; 8] = [
     "ping",
     "initialize",
@@ -112,6 +111,10 @@ const OFFERED_METHODS: [&str; 8] = [
     "resources/read",
     "resources/templates/list",
 ];
+
+/// The message of `-32601`: the method's name as written is not echoed (a client's text
+/// in an error would reach whatever displays it).
+const METHOD_NOT_FOUND_MESSAGE: &str = "Method not found: this server offers ping, initialize, server/discover, tools/list, tools/call, resources/list, resources/read and resources/templates/list";
 
 /// Whether a request's params name revision 2026-07-28 or later in `_meta` (where
 /// `initialize` no longer exists).
@@ -432,6 +435,17 @@ impl Framing {
         if self.refuse_duplicates && self.ids().in_flight.contains_key(&id) {
             return Inbound::Reply(duplicate(raw, &id));
         }
+        // A method this server does not offer is answered here, without echoing its name
+        // as written (rmcp's answer carries it raw, markup and control characters
+        // included).
+        if !OFFERED_METHODS.contains(&method.as_str()) {
+            return Inbound::Reply(refuse(
+                raw,
+                Some(&id),
+                code::METHOD_NOT_FOUND,
+                METHOD_NOT_FOUND_MESSAGE,
+            ));
+        }
         self.note_session_opening(&method, message.get("params"));
         let typed = takes_typed_params(&method, message.get("params"));
         if let Some(problem) = params_problem(&method, message.get("params"), typed) {
@@ -525,7 +539,7 @@ impl Framing {
                     raw,
                     Some(id),
                     code::METHOD_NOT_FOUND,
-                    &format!("Method not found: {}", shorten(method)),
+                    METHOD_NOT_FOUND_MESSAGE,
                 ))
             }
             Err(e) => {
