@@ -335,4 +335,50 @@ mod faults {
             );
         }
     }
+
+    /// Under process isolation a call that checks its limits is stopped at its deadline
+    /// by its worker (the stop signal) and answered `timeout`, and the worker is kept: no
+    /// kill, no replacement; a client that hangs up stops its call the same way.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_call_that_polls_is_stopped_by_its_worker_and_the_worker_kept() {
+        let server = HttpServer::spawn(
+            &["--max-concurrency", "2"],
+            &[FAULTS, ("AJISAI_TEST_UNBOUNDED_WORK", "1")],
+        );
+        let until_deadline = "{ KEEP 5 < LENGTH [ ] BIND [ ] BIND F } 'F' DEF 0 99999 RANGE F";
+        let e = compute_http(&server, until_deadline).await;
+        assert_eq!(host_error(&e)["code"], "timeout", "{e}");
+        // A client that hangs up: its call is stopped, and the slot comes back.
+        let url = server.mcp();
+        let gone = tokio::spawn(async move {
+            http_support::post(
+                &url,
+                http_support::tools_call(json!(2), "compute", json!({ "source": until_deadline })),
+                &[("MCP-Protocol-Version", "2025-06-18")],
+            )
+            .await
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        gone.abort();
+        let metrics_url = format!("{}/metrics", server.base);
+        let mut freed = false;
+        for _ in 0..100 {
+            let m = http_support::get(&metrics_url, &[]).await.body;
+            if m.contains("ajisai_executions_in_flight 0") {
+                freed = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        assert!(freed, "the hung-up call gave its slot back");
+        let ok = compute_http(&server, "2 2 +").await;
+        assert_eq!(ok["stackDisplay"], json!(["4/1"]), "{ok}");
+        let m = http_support::get(&metrics_url, &[]).await.body;
+        assert_eq!(
+            counter(&m, "ajisai_worker_kills_total{reason=\"deadline\"}"),
+            0,
+            "{m}"
+        );
+        assert_eq!(counter(&m, "ajisai_worker_starts_total"), 2, "{m}");
+    }
 }

@@ -279,6 +279,11 @@ impl InterruptFlag {
     pub fn is_raised(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
+    /// The flag's shared cell, for a host that raises it from a signal handler (a worker
+    /// process's stop signal).
+    pub fn shared(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.0)
+    }
     /// The flag itself, for a host that raises it from where it cannot hold a clone
     /// (the memory accountant, while the execution it serves holds the flag).
     pub fn as_atomic(&self) -> &AtomicBool {

@@ -19,6 +19,10 @@ pub const DEFAULT_MEMORY_BYTES: u64 = 1024 * 1024 * 1024;
 /// ends (glibc would keep a bomb's pages otherwise).
 pub const GIVE_BACK_AFTER_BYTES: u64 = 16 * 1024 * 1024;
 
+/// A run that held at most this much is freed where it ran when it ends: a few hundred
+/// small blocks, microseconds.
+pub const FREE_HERE_BYTES: u64 = 256 * 1024;
+
 /// An open execution: its interrupt flag and memory account.
 pub struct Bounded {
     flag: InterruptFlag,
@@ -81,8 +85,15 @@ impl Bounded {
 
     /// [`Bounded::finish`], also returning what the execution held.
     pub fn close(self) -> (memory::Usage, Option<HostError>) {
-        // What the run queued to free goes to the reaper: the answer does not wait.
-        crate::host::reaper::free_later();
+        // What the run queued to free goes to the reaper, so the answer does not wait —
+        // unless the run was small: freeing its few blocks here costs less than waking
+        // the reaper (a futex and a context switch per call).
+        let usage = self.account.usage();
+        if usage.peak_bytes <= FREE_HERE_BYTES {
+            crate::host::reaper::free_now();
+        } else {
+            crate::host::reaper::free_later();
+        }
         let usage = self.account.usage();
         drop(self.account);
         if usage.peak_bytes > GIVE_BACK_AFTER_BYTES {

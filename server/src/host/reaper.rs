@@ -88,6 +88,15 @@ pub fn free_later() {
     }
 }
 
+/// What this thread queued to free and its run's leftovers, freed here and now: for a
+/// small run, whose few blocks cost less to free than waking the reaper does.
+pub fn free_now() {
+    free_here(
+        ajisai_core::value::take_deferred(),
+        ajisai_core::value::take_after_run(),
+    );
+}
+
 /// Free a run's queued values and leftovers on this thread.
 fn free_here(batches: Vec<Vec<Value>>, leftovers: Vec<Box<dyn Send>>) {
     free_all(batches);

@@ -3,7 +3,7 @@
 //! [`STOP_GRACE`], its caller leaving, its worker's death — after which a worker that
 //! could not finish cleanly is killed and replaced.
 
-use super::wire::{self, Done, FromWorker, ToWorker};
+use super::wire::{self, Done, FromWorker};
 use super::{Loss, EXIT_OUT_OF_MEMORY, STOP_GRACE};
 use crate::mcp::service::gate::Slot;
 use crate::mcp::service::metrics;
@@ -211,10 +211,7 @@ impl Inner {
             mut stdout,
             pid,
         } = worker;
-        if wire::write(&mut stdin, &ToWorker::Run(request))
-            .await
-            .is_err()
-        {
+        if wire::write(&mut stdin, &request).await.is_err() {
             return self.lost(child, pid, None).await;
         }
         enum Next {
@@ -243,7 +240,7 @@ impl Inner {
             Next::Deadline => true,
             Next::Left => false,
         };
-        let _ = wire::write(&mut stdin, &ToWorker::Stop { job }).await;
+        stop_job(pid);
         let second = tokio::select! {
             biased;
             answer = &mut read => Some(answer),
@@ -324,6 +321,19 @@ impl Inner {
         tokio::spawn(Arc::clone(self).replenish());
         Outcome::Lost(loss)
     }
+}
+
+/// Tell worker `pid` to stop its running job (its answer is awaited as usual).
+fn stop_job(pid: u32) {
+    #[cfg(target_os = "linux")]
+    if let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::USR1);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = pid;
 }
 
 /// What a worker's exit status says happened.

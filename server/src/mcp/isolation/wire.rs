@@ -10,19 +10,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// (1 MiB in every shipped profile), a request at most a message.
 pub const MAX_FRAME_BYTES: u32 = 64 * 1024 * 1024;
 
-/// What the server sends a worker.
-#[derive(Debug, Serialize, Deserialize)]
-pub enum ToWorker {
-    /// Run one source-tool call.
-    Run(Run),
-    /// Stop job `job` if it is still running (its deadline passed or its caller left).
-    Stop {
-        /// The job.
-        job: u64,
-    },
-}
-
-/// One source-tool call.
+/// One source-tool call: what the server sends a worker (it stops a running one with a
+/// signal, `worker::STOP_SIGNAL`).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Run {
     /// The job's number (unique per server).
@@ -153,25 +142,35 @@ mod tests {
     #[test]
     fn frames_round_trip_and_refuse_what_they_cannot_hold() {
         let mut buf = Vec::new();
-        write_sync(&mut buf, &ToWorker::Stop { job: 7 }).expect("written");
-        let back: ToWorker = read_sync(&mut buf.as_slice()).expect("read");
-        assert!(matches!(back, ToWorker::Stop { job: 7 }));
+        let run = Run {
+            job: 7,
+            tool: "compute".into(),
+            source: "1 2 +".into(),
+            words: vec!["GCD".into()],
+            frame_bytes: 3,
+        };
+        write_sync(&mut buf, &run).expect("written");
+        let back: Run = read_sync(&mut buf.as_slice()).expect("read");
+        assert_eq!(
+            (back.job, back.source.as_str(), back.words.len()),
+            (7, "1 2 +", 1)
+        );
         let mut long = (MAX_FRAME_BYTES + 1).to_be_bytes().to_vec();
         long.extend_from_slice(b"{}");
         assert!(matches!(
-            read_sync::<ToWorker>(&mut long.as_slice()),
+            read_sync::<Run>(&mut long.as_slice()),
             Err(FrameError::Malformed(_))
         ));
         let mut cut = buf.clone();
         cut.truncate(buf.len() - 1);
         assert!(matches!(
-            read_sync::<ToWorker>(&mut cut.as_slice()),
+            read_sync::<Run>(&mut cut.as_slice()),
             Err(FrameError::Io(_))
         ));
         let mut junk = 2u32.to_be_bytes().to_vec();
         junk.extend_from_slice(b"{]");
         assert!(matches!(
-            read_sync::<ToWorker>(&mut junk.as_slice()),
+            read_sync::<Run>(&mut junk.as_slice()),
             Err(FrameError::Malformed(_))
         ));
     }

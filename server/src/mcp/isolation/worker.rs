@@ -2,12 +2,13 @@
 //! the serving process sends it, one at a time, with exactly the code a thread-isolated
 //! call runs ([`Executor::execute_measured`]), under OS limits of its own.
 //!
-//! Its main thread reads frames from stdin (a `Stop` raises the running job's interrupt
-//! flag at once); the engine runs on a thread with the engine's native stack and writes
-//! each answer to stdout. stdin closing ends the worker, and so does the death of the
-//! serving process (Linux's parent-death signal).
+//! One thread (with the engine's native stack) reads a job from stdin, runs it and writes
+//! its answer to stdout: no hand-off between threads per call. The serving process stops
+//! a running job with `SIGUSR1`, which raises that job's interrupt flag (registered for
+//! the job only; between jobs the signal does nothing). stdin closing ends the worker, and
+//! so does the death of the serving process (Linux's parent-death signal).
 
-use super::wire::{self, Done, FromWorker, ToWorker};
+use super::wire::{self, Done, FromWorker};
 use super::{EXIT_OUT_OF_MEMORY, OVERSHOOT_BYTES};
 use crate::host::hosterror::HostErrorCode;
 use crate::host::phrasebook::ServedPhrasebook;
@@ -17,11 +18,11 @@ use crate::mcp::service::result::Delivery;
 use crate::mcp::service::tools::ToolKind;
 use crate::mcp::service::AjisaiServer;
 use ajisai_core::limits::InterruptFlag;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The job running now and its flag.
-type Current = Arc<Mutex<Option<(u64, InterruptFlag)>>>;
+/// The signal that stops the running job.
+#[cfg(unix)]
+pub const STOP_SIGNAL: i32 = signal_hook::consts::SIGUSR1;
 
 /// The options of a worker of `profile` (one slot: it runs one call at a time).
 pub fn options_for(profile: &str) -> Option<ServerOptions> {
@@ -68,28 +69,27 @@ fn run_logged(profile: &str) -> u8 {
     let wall_time = options.wall_time();
     let memory_bytes = options.memory_bytes();
     let server = AjisaiServer::with_phrasebook(options, phrasebook);
-    let current: Current = Arc::new(Mutex::new(None));
-    let (jobs_tx, jobs_rx) = std::sync::mpsc::channel::<wire::Run>();
+    // The stop signal's handler is installed before the first job, so that a stop that
+    // arrives between jobs is ignored rather than ending the process.
+    #[cfg(unix)]
+    {
+        let idle = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        if signal_hook::flag::register(STOP_SIGNAL, idle).is_err() {
+            return fail("cannot handle the stop signal");
+        }
+    }
     let (go_tx, go_rx) = std::sync::mpsc::channel::<u64>();
     let engine = {
-        let current = Arc::clone(&current);
-        let exec = Arc::clone(server.executor());
+        let exec = std::sync::Arc::clone(server.executor());
         let phrasebook = server.phrasebook().clone();
         std::thread::Builder::new()
             .name("ajisai-worker".into())
             .stack_size(crate::host::ENGINE_STACK_BYTES)
             .spawn(move || {
                 let Ok(address_space) = go_rx.recv() else {
-                    return;
+                    return 0;
                 };
-                engine_loop(
-                    &exec,
-                    &phrasebook,
-                    &current,
-                    jobs_rx,
-                    wall_time,
-                    address_space,
-                )
+                engine_loop(&exec, &phrasebook, wall_time, address_space)
             })
     };
     let Ok(engine) = engine else {
@@ -102,57 +102,43 @@ fn run_logged(profile: &str) -> u8 {
     if go_tx.send(address_space).is_err() {
         return fail("the engine thread ended");
     }
-    let mut stdin = std::io::stdin().lock();
-    loop {
-        match wire::read_sync::<ToWorker>(&mut stdin) {
-            Ok(ToWorker::Run(job)) => {
-                if jobs_tx.send(job).is_err() {
-                    break;
-                }
-            }
-            Ok(ToWorker::Stop { job }) => {
-                if let Ok(current) = current.lock() {
-                    if let Some((running, flag)) = current.as_ref() {
-                        if *running == job {
-                            flag.raise();
-                        }
-                    }
-                }
-            }
-            Err(wire::FrameError::Io(_)) => break,
-            Err(e) => return fail(&format!("stdin: {e}")),
-        }
-    }
-    drop(jobs_tx);
-    let _ = engine.join();
-    0
+    engine.join().unwrap_or(EXIT_FAULT)
 }
 
-/// Answer every job that arrives, in order, on the engine thread.
+/// Answer every job that arrives on stdin, in order, on the engine thread, until stdin
+/// closes (0) or sends what is not a job (a fault).
 fn engine_loop(
     exec: &Executor,
     phrasebook: &ServedPhrasebook,
-    current: &Current,
-    jobs: std::sync::mpsc::Receiver<wire::Run>,
     wall_time: Duration,
     address_space: u64,
-) {
+) -> u8 {
+    use crate::mcp::startup::version::EXIT_FAULT;
     let mut stdout = std::io::stdout().lock();
+    let mut stdin = std::io::stdin().lock();
     if wire::write_sync(&mut stdout, &FromWorker::Ready { address_space }).is_err() {
-        return;
+        return EXIT_FAULT;
     }
-    for job in jobs {
+    loop {
+        let job = match wire::read_sync::<wire::Run>(&mut stdin) {
+            Ok(job) => job,
+            Err(wire::FrameError::Io(_)) => return 0,
+            Err(e) => {
+                crate::mcp::logging::line(format_args!("worker: stdin: {e}"));
+                return EXIT_FAULT;
+            }
+        };
         limit_cpu_time(wall_time + super::CPU_GRACE);
         let flag = InterruptFlag::new();
-        if let Ok(mut c) = current.lock() {
-            *c = Some((job.job, flag.clone()));
-        }
+        #[cfg(unix)]
+        let stop = signal_hook::flag::register(STOP_SIGNAL, flag.shared()).ok();
         let done = answer(exec, phrasebook, &job, flag);
-        if let Ok(mut c) = current.lock() {
-            *c = None;
+        #[cfg(unix)]
+        if let Some(stop) = stop {
+            signal_hook::low_level::unregister(stop);
         }
         if wire::write_sync(&mut stdout, &FromWorker::Done(done)).is_err() {
-            return;
+            return EXIT_FAULT;
         }
     }
 }

@@ -85,8 +85,47 @@ pub struct Executor {
     pub phrasebook: ServedPhrasebook,
     gate: Arc<Gate>,
     poisoned: AtomicBool,
-    /// The workers of process isolation (`None`: calls run on the blocking threads).
+    /// The workers of process isolation (`None`: calls run on threads).
     workers: Option<WorkerPool>,
+    /// Thread isolation's evaluation threads (`None` without a runtime to start them in,
+    /// or under process isolation: calls then run on the blocking pool).
+    evaluators: Option<Evaluators>,
+}
+
+/// The threads evaluations run on under thread isolation: a runtime of their own, one
+/// worker per slot, with the engine's native stack. Not tokio's blocking pool: its idle
+/// threads sleep on a condition variable and every call woke one (a futex and a context
+/// switch each way); a runtime's workers look for work a while before they park, so a
+/// busy server hands calls over without a system call. One worker per slot, so a heavy
+/// call never holds up a small one behind it.
+struct Evaluators(tokio::runtime::Runtime);
+
+impl Evaluators {
+    fn start(slots: usize) -> Option<Evaluators> {
+        tokio::runtime::Handle::try_current().ok()?;
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(slots.max(1))
+            .thread_name("ajisai-eval")
+            .thread_stack_size(crate::host::ENGINE_STACK_BYTES)
+            .enable_time()
+            .build()
+            .map(Evaluators)
+            .ok()
+    }
+}
+
+/// A runtime cannot be dropped where blocking is not allowed (inside another runtime):
+/// its threads are let go instead.
+impl Drop for Evaluators {
+    fn drop(&mut self) {
+        let runtime = std::mem::replace(
+            &mut self.0,
+            tokio::runtime::Builder::new_current_thread()
+                .build()
+                .expect("an empty runtime"),
+        );
+        runtime.shutdown_background();
+    }
 }
 
 /// Render the compute envelope with the stack selected under `budget` bytes (MCP-53):
@@ -160,6 +199,10 @@ impl Executor {
             }
             _ => None,
         };
+        let evaluators = match workers {
+            None => Evaluators::start(options.slots() as usize),
+            Some(_) => None,
+        };
         Executor {
             options,
             provenance,
@@ -168,6 +211,7 @@ impl Executor {
             gate,
             poisoned: AtomicBool::new(false),
             workers,
+            evaluators,
         }
     }
 
@@ -239,13 +283,17 @@ impl Executor {
         let job = {
             let this = Arc::clone(self);
             let flag = flag.clone();
-            tokio::task::spawn_blocking(move || {
+            let run = move || {
                 // Held until the engine has stopped, whatever the caller saw.
                 let _slot = slot;
                 let _in_flight = crate::mcp::service::metrics::InFlight::start();
                 this.execute_measured(tool, &source, &prelude, flag, delivery)
                     .0
-            })
+            };
+            match &self.evaluators {
+                Some(evaluators) => evaluators.0.handle().spawn(async move { run() }),
+                None => tokio::task::spawn_blocking(run),
+            }
         };
         // Whoever awaits this call may drop it (an HTTP client that hung up): the engine
         // then stops as it would on cancellation.
