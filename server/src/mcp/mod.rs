@@ -14,7 +14,6 @@
 //! The engine owns every language-visible field. Only JSON-RPC ever reaches stdout in
 //! serve mode; diagnostics go to stderr as single `[ajisai-mcp]` lines.
 
-pub mod isolation;
 pub mod logging;
 pub mod protocol;
 pub mod service;

@@ -3,7 +3,7 @@
 //! in the envelope MCP-28..36 describe (docs/mcp/envelope.md).
 //!
 //! A call runs on a blocking thread, or in a worker process under process isolation
-//! (`crate::mcp::isolation`), never on the async worker that received it, so a long
+//! (`crate::mcp::service::isolation`), never on the async worker that received it, so a long
 //! computation cannot delay `ping`, listings, resources or `word_contract`. The slot is
 //! moved into the blocking task (or the worker's supervision) and released only when the
 //! engine has stopped. The deadline starts when the slot is acquired; when it passes,
@@ -15,10 +15,10 @@ use crate::host::hosterror::HostError;
 use crate::host::memory;
 use crate::host::phrasebook::{self, ServedPhrasebook};
 use crate::host::provenance::Provenance;
-use crate::mcp::isolation::pool::{Outcome, WorkerPool};
-use crate::mcp::isolation::{wire, Isolation};
 use crate::mcp::service::config::ServerOptions;
 use crate::mcp::service::gate::{Admission, Gate};
+use crate::mcp::service::isolation::pool::{Outcome, WorkerPool};
+use crate::mcp::service::isolation::{wire, Isolation};
 use crate::mcp::service::result::{self, Delivery, ToolAnswer, Undeliverable};
 use ajisai_core::engine::{ComputeReport, Options};
 use ajisai_core::envelope::{self, Rendered};
@@ -323,7 +323,7 @@ impl Executor {
 
     /// [`Executor::run`] under process isolation: the call goes to a worker, which the
     /// pool stops at the deadline and kills past it plus the grace
-    /// (`crate::mcp::isolation`).
+    /// (`crate::mcp::service::isolation`).
     #[allow(clippy::too_many_arguments)]
     async fn run_in_worker(
         &self,

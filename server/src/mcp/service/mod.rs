@@ -9,6 +9,7 @@
 pub mod config;
 pub mod exec;
 pub mod gate;
+pub mod isolation;
 pub mod metrics;
 pub mod resources;
 pub mod result;

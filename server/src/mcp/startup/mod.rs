@@ -5,10 +5,10 @@ pub mod version;
 
 use crate::host::content;
 use crate::host::phrasebook::ServedPhrasebook;
-use crate::mcp::isolation::Isolation;
 use crate::mcp::protocol::framing;
 use crate::mcp::service::config;
 use crate::mcp::service::config::{ServerOptions, Transport};
+use crate::mcp::service::isolation::Isolation;
 use crate::mcp::service::AjisaiServer;
 use crate::mcp::transport::{http, stdio};
 use crate::mcp::{logging, PROGRAM, SERVER_VERSION};
@@ -149,7 +149,7 @@ pub fn run(args: &[OsString]) -> u8 {
             EXIT_OK
         }
         Mode::Doctor => doctor::run(),
-        Mode::Worker(profile) => crate::mcp::isolation::worker::run(&profile),
+        Mode::Worker(profile) => crate::mcp::service::isolation::worker::run(&profile),
         Mode::Serve(args) => serve(&args),
     }
 }
