@@ -62,8 +62,8 @@ pub fn route_of(path: &str) -> &'static str {
 }
 
 /// The Playground's own execution slots beside `/mcp` when `--playground-slots` is not
-/// given: enough for a few visitors, few enough that `/mcp` keeps the machine.
-pub const DEFAULT_SLOTS: u64 = 2;
+/// given.
+pub const DEFAULT_SLOTS: u64 = crate::mcp::service::config::DEFAULT_PLAYGROUND_SLOTS;
 
 impl Playground {
     /// A Playground running its programs on `server` (built for [`ServerOptions::playground`]).

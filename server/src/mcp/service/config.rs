@@ -22,6 +22,10 @@ pub const WAITING_PER_SLOT: u64 = 8;
 /// The slots of `concurrentExecutions` when `--max-concurrency` is not given.
 pub const DEFAULT_SLOTS: u64 = 4;
 
+/// The Playground's own execution slots beside `/mcp` when `--playground-slots` is not
+/// given: enough for a few visitors, few enough that `/mcp` keeps the machine.
+pub const DEFAULT_PLAYGROUND_SLOTS: u64 = 2;
+
 /// The transport a server instance serves; it names the instance's profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Transport {

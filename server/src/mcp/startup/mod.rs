@@ -63,7 +63,7 @@ pub struct Args {
     #[arg(long, requires = "http")]
     pub playground: bool,
     /// The Playground's own execution slots beside `/mcp`.
-    #[arg(long, value_name = "N", default_value_t = crate::playground::DEFAULT_SLOTS,
+    #[arg(long, value_name = "N", default_value_t = config::DEFAULT_PLAYGROUND_SLOTS,
           value_parser = clap::value_parser!(u64).range(1..=1024), requires = "playground")]
     pub playground_slots: u64,
     /// Where evaluations run: `process` (pre-started worker processes under OS limits,
@@ -206,7 +206,7 @@ succeeded; 1 startup fault or a failing doctor check; 2 usage error.
 ",
         slots = config::DEFAULT_SLOTS,
         connections = http::DEFAULT_MAX_CONNECTIONS,
-        page_slots = crate::playground::DEFAULT_SLOTS,
+        page_slots = config::DEFAULT_PLAYGROUND_SLOTS,
     )
 }
 

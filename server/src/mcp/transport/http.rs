@@ -129,7 +129,7 @@ impl Settings {
             allowed_origins,
             max_connections: max_connections.max(1),
             playground: false,
-            playground_slots: crate::playground::DEFAULT_SLOTS,
+            playground_slots: crate::mcp::service::config::DEFAULT_PLAYGROUND_SLOTS,
         })
     }
 

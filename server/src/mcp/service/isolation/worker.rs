@@ -20,6 +20,9 @@ use crate::mcp::service::AjisaiServer;
 use ajisai_core::limits::InterruptFlag;
 use std::time::Duration;
 
+/// A worker's exit code when it cannot serve (as the server's own startup fault).
+const EXIT_FAULT: u8 = 1;
+
 /// The signal that stops the running job.
 #[cfg(unix)]
 pub const STOP_SIGNAL: i32 = signal_hook::consts::SIGUSR1;
@@ -44,7 +47,6 @@ pub fn run(profile: &str) -> u8 {
 }
 
 fn run_logged(profile: &str) -> u8 {
-    use crate::mcp::startup::version::EXIT_FAULT;
     let fail = |why: &str| {
         crate::mcp::logging::line(format_args!("worker: {why}"));
         EXIT_FAULT
@@ -113,7 +115,6 @@ fn engine_loop(
     wall_time: Duration,
     address_space: u64,
 ) -> u8 {
-    use crate::mcp::startup::version::EXIT_FAULT;
     let mut stdout = std::io::stdout().lock();
     let mut stdin = std::io::stdin().lock();
     if wire::write_sync(&mut stdout, &FromWorker::Ready { address_space }).is_err() {
