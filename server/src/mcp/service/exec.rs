@@ -98,7 +98,7 @@ pub struct Executor {
 /// switch each way); a runtime's workers look for work a while before they park, so a
 /// busy server hands calls over without a system call. One worker per slot, so a heavy
 /// call never holds up a small one behind it.
-struct Evaluators(tokio::runtime::Runtime);
+struct Evaluators(Option<tokio::runtime::Runtime>);
 
 impl Evaluators {
     fn start(slots: usize) -> Option<Evaluators> {
@@ -109,22 +109,22 @@ impl Evaluators {
             .thread_stack_size(crate::host::ENGINE_STACK_BYTES)
             .enable_time()
             .build()
-            .map(Evaluators)
+            .map(|r| Evaluators(Some(r)))
             .ok()
+    }
+
+    fn handle(&self) -> Option<&tokio::runtime::Handle> {
+        self.0.as_ref().map(tokio::runtime::Runtime::handle)
     }
 }
 
 /// A runtime cannot be dropped where blocking is not allowed (inside another runtime):
-/// its threads are let go instead.
+/// its threads are let go instead, each finishing the call it runs.
 impl Drop for Evaluators {
     fn drop(&mut self) {
-        let runtime = std::mem::replace(
-            &mut self.0,
-            tokio::runtime::Builder::new_current_thread()
-                .build()
-                .expect("an empty runtime"),
-        );
-        runtime.shutdown_background();
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
+        }
     }
 }
 
@@ -290,8 +290,8 @@ impl Executor {
                 this.execute_measured(tool, &source, &prelude, flag, delivery)
                     .0
             };
-            match &self.evaluators {
-                Some(evaluators) => evaluators.0.handle().spawn(async move { run() }),
+            match self.evaluators.as_ref().and_then(Evaluators::handle) {
+                Some(evaluators) => evaluators.spawn(async move { run() }),
                 None => tokio::task::spawn_blocking(run),
             }
         };
