@@ -297,7 +297,17 @@ fn compute_json_planned(
             },
         );
     }
-    o.strs("output", &report.output);
+    // The output lines are copied into the envelope: their bytes are reserved against the
+    // host's memory ceiling first, and the copy ticks the meter (a line can be megabytes).
+    let output_bytes = report
+        .output
+        .iter()
+        .map(|l| l.len() as u64 + 3)
+        .fold(0u64, u64::saturating_add);
+    render_meter.reserve(output_bytes)?;
+    o.strs_polled("output", &report.output, &mut |units| {
+        render_meter.tick(units)
+    })?;
     if let Some(e) = &report.error {
         o.str("message", &message_line(&e.message));
         o.ser("error", &ErrorObject::of(e));

@@ -13,6 +13,40 @@ use std::fmt::Write;
 /// Append `s` as a JSON string literal.
 pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
+    escape_into(out, s);
+    out.push('"');
+}
+
+/// The bytes of text [`write_str_polled`] escapes between two ticks.
+const POLLED_CHUNK_BYTES: usize = 64 * 1024;
+
+/// [`write_str`] for a text that may be long (an output line of megabytes): a chunk at a
+/// time, each reported to `tick` (⌈bytes/8⌉ units, as every text copied) before it is
+/// escaped and the buffer grown by bounded steps, so a host can stop the copy.
+pub fn write_str_polled<E>(
+    out: &mut String,
+    s: &str,
+    tick: &mut dyn FnMut(u64) -> Result<(), E>,
+) -> Result<(), E> {
+    out.push('"');
+    let mut rest = s;
+    while !rest.is_empty() {
+        let mut end = rest.len().min(POLLED_CHUNK_BYTES);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        let (chunk, tail) = rest.split_at(end);
+        tick(crate::price::text_units(chunk.len() as u64))?;
+        crate::limits::grow(out, chunk.len() + 2);
+        escape_into(out, chunk);
+        rest = tail;
+    }
+    out.push('"');
+    Ok(())
+}
+
+/// The characters of `s` as a JSON string's content (without its quotes).
+fn escape_into(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -28,7 +62,6 @@ pub fn write_str(out: &mut String, s: &str) {
             c => out.push(c),
         }
     }
-    out.push('"');
 }
 
 /// The JSON string literal of `s`.
@@ -107,6 +140,26 @@ impl<'a> ObjectWriter<'a> {
         }
         self.out.push(']');
         self
+    }
+
+    /// [`ObjectWriter::strs`] for texts that may be long, through `tick`
+    /// ([`write_str_polled`]).
+    pub fn strs_polled<S: AsRef<str>, E>(
+        &mut self,
+        key: &str,
+        items: &[S],
+        tick: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<&mut Self, E> {
+        self.key(key);
+        self.out.push('[');
+        for (i, s) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            write_str_polled(self.out, s.as_ref(), tick)?;
+        }
+        self.out.push(']');
+        Ok(self)
     }
 
     /// A member whose value is a flat record serde writes.
@@ -216,6 +269,25 @@ mod tests {
         o.int("z", 0).members(&host).members(&HostFields::NONE);
         o.end();
         assert_eq!(out, r#"{"z":0,"a":1,"b":"x"}"#);
+    }
+
+    #[test]
+    fn a_long_text_is_written_polled_as_it_is_written_whole() {
+        let text: String = "aé\"\\\n\u{1}漢🙂".repeat(30_000);
+        let mut whole = String::new();
+        write_str(&mut whole, &text);
+        let mut polled = String::new();
+        let mut units = 0u64;
+        write_str_polled(&mut polled, &text, &mut |u| {
+            units += u;
+            Ok::<(), ()>(())
+        })
+        .expect("never stopped");
+        assert_eq!(polled, whole);
+        assert!(units >= text.len() as u64 / 8, "{units}");
+        // A tick that stops ends the copy.
+        let mut stopped = String::new();
+        assert!(write_str_polled(&mut stopped, &text, &mut |_| Err(())).is_err());
     }
 
     #[test]
