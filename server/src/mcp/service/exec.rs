@@ -172,18 +172,6 @@ impl Executor {
             options.slots() as usize,
             options.max_waiting() as usize,
         ));
-        Executor::sharing(options, provenance, plugin_backend, phrasebook, gate)
-    }
-
-    /// An executor for `options` that admits its calls through `gate`, which another
-    /// executor may share (the Playground beside `/mcp`: one set of slots for both).
-    pub fn sharing(
-        options: ServerOptions,
-        provenance: Provenance,
-        plugin_backend: bool,
-        phrasebook: ServedPhrasebook,
-        gate: Arc<Gate>,
-    ) -> Executor {
         // Test hooks observe the call on the thread that runs it, so they need threads.
         let workers = match options.isolation {
             Isolation::Process if options.hooks.is_none() => {

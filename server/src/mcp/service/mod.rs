@@ -66,20 +66,16 @@ impl AjisaiServer {
     /// A server enforcing `options` that serves `phrasebook` (the effective one of
     /// MCP-80 (docs/phrasebook.md): embedded or the `AJISAI_PHRASEBOOK` file, loaded and verified by the caller).
     pub fn with_phrasebook(options: ServerOptions, phrasebook: ServedPhrasebook) -> AjisaiServer {
-        AjisaiServer::build(options, phrasebook, None)
+        AjisaiServer::build(options, phrasebook)
     }
 
     /// A server enforcing `options` (another profile, on slots of its own) that serves
     /// this server's phrasebook and metrics (the Playground served beside `/mcp`).
     pub fn beside(&self, options: ServerOptions) -> AjisaiServer {
-        AjisaiServer::build(options, self.inner.phrasebook.clone(), None)
+        AjisaiServer::build(options, self.inner.phrasebook.clone())
     }
 
-    fn build(
-        options: ServerOptions,
-        phrasebook: ServedPhrasebook,
-        gate: Option<Arc<gate::Gate>>,
-    ) -> AjisaiServer {
+    fn build(options: ServerOptions, phrasebook: ServedPhrasebook) -> AjisaiServer {
         let content = content::content();
         let selected = ajisai_core::numerics::process();
         let provenance = Provenance::new(
@@ -97,12 +93,12 @@ impl AjisaiServer {
         let plugin = selected.origin == ajisai_core::numerics::BackendOrigin::Plugin;
         AjisaiServer {
             inner: Arc::new(Inner {
-                exec: Arc::new(match gate {
-                    Some(gate) => {
-                        Executor::sharing(options, provenance, plugin, phrasebook.clone(), gate)
-                    }
-                    None => Executor::new(options, provenance, plugin, phrasebook.clone()),
-                }),
+                exec: Arc::new(Executor::new(
+                    options,
+                    provenance,
+                    plugin,
+                    phrasebook.clone(),
+                )),
                 content,
                 phrasebook,
                 tools,
