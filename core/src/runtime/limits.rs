@@ -275,6 +275,12 @@ impl InterruptFlag {
     pub fn raise(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
+    /// Lower the flag again, for a host that runs one execution after another under the
+    /// same flag (a worker process, whose stop signal is registered once). Only between
+    /// executions: lowering it under a running one would cancel a stop.
+    pub fn lower(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
     /// Whether the flag is raised.
     pub fn is_raised(&self) -> bool {
         self.0.load(Ordering::Relaxed)

@@ -333,12 +333,10 @@ impl Executor {
             frame_bytes: delivery.frame_bytes,
         };
         let in_flight = crate::mcp::service::metrics::InFlight::start();
-        let mut job = workers.submit(slot, request, deadline, in_flight);
         let outcome = tokio::select! {
             biased;
-            outcome = job.outcome() => outcome,
+            outcome = workers.run(slot, request, deadline, in_flight) => outcome,
             () = ct.cancelled() => {
-                job.stop();
                 tracing::debug!("{name} cancelled by the client; its worker was told to stop");
                 return None;
             }

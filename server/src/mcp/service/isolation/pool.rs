@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
-use tokio::sync::{mpsc, oneshot, Mutex};
+use tokio::sync::{mpsc, Mutex};
 use tokio::time::Instant;
 
 /// How long a new worker has to say it is ready.
@@ -63,31 +63,53 @@ pub enum Outcome {
     Unavailable(String),
 }
 
-/// A submitted job: its outcome, and a way to stop it (dropping the job stops it too).
-pub struct Job {
-    outcome: oneshot::Receiver<Outcome>,
-    stop: Option<oneshot::Sender<()>>,
+/// A job's hold on its slot and, once it has one, its worker. Dropped while the job is
+/// in flight (its caller left: an HTTP client that hung up, a cancelled request), it
+/// hands the worker to a task of its own that stops the job and waits out the grace, so
+/// that the caller's future never has to be polled to the end for the worker to be
+/// stopped, killed or put back — and the slot is held until then.
+struct Held {
+    inner: Arc<Inner>,
+    job: u64,
+    /// The worker, once taken; `sent` once the job's frame may have reached it.
+    worker: Option<Worker>,
+    sent: bool,
+    slot: Option<Slot>,
+    in_flight: Option<metrics::InFlight>,
 }
 
-impl Job {
-    /// How the job ended.
-    pub async fn outcome(&mut self) -> Outcome {
-        (&mut self.outcome)
-            .await
-            .unwrap_or_else(|_| Outcome::Unavailable("the job's supervisor ended".into()))
+impl Held {
+    fn worker(&mut self) -> &mut Worker {
+        self.worker.as_mut().expect("a held worker")
     }
 
-    /// Tell the worker to stop the job (its caller left).
-    pub fn stop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
+    /// The worker, no longer the job's to clean up.
+    fn release(&mut self) -> Worker {
+        self.worker.take().expect("a held worker")
     }
 }
 
-impl Drop for Job {
+impl Drop for Held {
     fn drop(&mut self) {
-        self.stop();
+        let Some(worker) = self.worker.take() else {
+            return;
+        };
+        if !self.sent {
+            self.inner.ready_again(worker);
+            return;
+        }
+        let (inner, job) = (Arc::clone(&self.inner), self.job);
+        let (slot, in_flight) = (self.slot.take(), self.in_flight.take());
+        // Outside a runtime (the server is shutting down) the worker is dropped, which
+        // kills it (`kill_on_drop`).
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                stop_job(worker.pid);
+                let _ = inner.after_stop(worker, job, false).await;
+                drop(in_flight);
+                drop(slot);
+            });
+        }
     }
 }
 
@@ -111,27 +133,59 @@ impl WorkerPool {
     }
 
     /// Run `request` on a worker under `slot` (held until the worker is ready again or
-    /// replaced), stopping it at `deadline`.
-    pub fn submit(
+    /// replaced), stopping it at `deadline`. The supervision runs in the caller's future
+    /// (no task per call); dropping the future stops the job, and its worker is then
+    /// supervised to the end by a task of its own (`Held`).
+    pub async fn run(
         &self,
         slot: Slot,
         mut request: wire::Run,
         deadline: Instant,
         in_flight: metrics::InFlight,
-    ) -> Job {
+    ) -> Outcome {
         request.job = self.inner.next_job.fetch_add(1, Ordering::Relaxed);
-        let (outcome_tx, outcome_rx) = oneshot::channel();
-        let (stop_tx, stop_rx) = oneshot::channel();
-        let inner = Arc::clone(&self.inner);
-        tokio::spawn(async move {
-            let outcome = inner.supervise(request, deadline, stop_rx).await;
-            drop(in_flight);
-            drop(slot);
-            let _ = outcome_tx.send(outcome);
-        });
-        Job {
-            outcome: outcome_rx,
-            stop: Some(stop_tx),
+        let mut held = Held {
+            inner: Arc::clone(&self.inner),
+            job: request.job,
+            worker: None,
+            sent: false,
+            slot: Some(slot),
+            in_flight: Some(in_flight),
+        };
+        match self.inner.take().await {
+            Some(worker) => held.worker = Some(worker),
+            None => return Outcome::Unavailable("no worker became ready".into()),
+        }
+        held.sent = true;
+        let frame = match wire::encode(&request) {
+            Ok(frame) => frame,
+            Err(e) => {
+                held.sent = false;
+                return Outcome::Unavailable(format!("the call cannot be sent: {e}"));
+            }
+        };
+        if wire::write_frame(&mut held.worker().stdin, &frame)
+            .await
+            .is_err()
+        {
+            return self.inner.lost(held.release(), None).await;
+        }
+        let answer = tokio::select! {
+            biased;
+            answer = wire::read::<FromWorker>(&mut held.worker().stdout) => Some(answer),
+            () = tokio::time::sleep_until(deadline) => None,
+        };
+        match answer {
+            Some(Ok(FromWorker::Done(done))) if done.job == request.job => {
+                self.inner.ready_again(held.release());
+                Outcome::Answered(done)
+            }
+            Some(_) => self.inner.lost(held.release(), None).await,
+            None => {
+                let worker = held.release();
+                stop_job(worker.pid);
+                self.inner.after_stop(worker, request.job, true).await
+            }
         }
     }
 }
@@ -195,101 +249,37 @@ impl Inner {
             .flatten()
     }
 
-    async fn supervise(
-        self: &Arc<Self>,
-        request: wire::Run,
-        deadline: Instant,
-        mut stop: oneshot::Receiver<()>,
-    ) -> Outcome {
-        let Some(worker) = self.take().await else {
-            return Outcome::Unavailable("no worker became ready".into());
-        };
-        let job = request.job;
-        let Worker {
-            child,
-            mut stdin,
-            mut stdout,
-            pid,
-        } = worker;
-        if wire::write(&mut stdin, &request).await.is_err() {
-            return self.lost(child, pid, None).await;
-        }
-        enum Next {
-            Answer(Result<FromWorker, wire::FrameError>),
-            Deadline,
-            Left,
-        }
-        let mut read = Box::pin(wire::read::<FromWorker>(&mut stdout));
-        let first = tokio::select! {
-            biased;
-            answer = &mut read => Next::Answer(answer),
-            () = tokio::time::sleep_until(deadline) => Next::Deadline,
-            _ = &mut stop => Next::Left,
-        };
-        let deadline_passed = match first {
-            Next::Answer(answer) => {
-                drop(read);
-                return match answer {
-                    Ok(FromWorker::Done(done)) if done.job == job => {
-                        self.ready_again(child, stdin, stdout, pid);
-                        Outcome::Answered(done)
-                    }
-                    _ => self.lost(child, pid, None).await,
-                };
+    /// A worker told to stop `job` (at its deadline, or because its caller left): it is
+    /// ready again if it answers within [`STOP_GRACE`], and is killed and replaced if not.
+    async fn after_stop(self: &Arc<Self>, mut worker: Worker, job: u64, deadline: bool) -> Outcome {
+        let answer =
+            tokio::time::timeout(STOP_GRACE, wire::read::<FromWorker>(&mut worker.stdout)).await;
+        match answer {
+            Ok(Ok(FromWorker::Done(done))) if done.job == job => {
+                self.ready_again(worker);
+                Outcome::Stopped { deadline }
             }
-            Next::Deadline => true,
-            Next::Left => false,
-        };
-        stop_job(pid);
-        let second = tokio::select! {
-            biased;
-            answer = &mut read => Some(answer),
-            () = tokio::time::sleep(STOP_GRACE) => None,
-        };
-        drop(read);
-        match second {
-            Some(Ok(FromWorker::Done(done))) if done.job == job => {
-                self.ready_again(child, stdin, stdout, pid);
-                Outcome::Stopped {
-                    deadline: deadline_passed,
-                }
-            }
-            Some(_) => self.lost(child, pid, None).await,
-            None => {
-                let reason = if deadline_passed {
+            Ok(_) => self.lost(worker, None).await,
+            Err(_) => {
+                let reason = if deadline {
                     Loss::Deadline
                 } else {
                     Loss::Crashed("it did not stop when its caller left".into())
                 };
-                self.lost(child, pid, Some(reason)).await
+                self.lost(worker, Some(reason)).await
             }
         }
     }
 
     /// Put a worker that finished its job back in the pool.
-    fn ready_again(
-        &self,
-        child: Child,
-        stdin: ChildStdin,
-        stdout: tokio::io::BufReader<ChildStdout>,
-        pid: u32,
-    ) {
-        let _ = self.idle_tx.send(Worker {
-            child,
-            stdin,
-            stdout,
-            pid,
-        });
+    fn ready_again(&self, worker: Worker) {
+        let _ = self.idle_tx.send(worker);
     }
 
     /// A worker that is gone or must go: kill it when `killed_for` says why, collect
     /// how it ended, count and log it, and start its replacement.
-    async fn lost(
-        self: &Arc<Self>,
-        mut child: Child,
-        pid: u32,
-        killed_for: Option<Loss>,
-    ) -> Outcome {
+    async fn lost(self: &Arc<Self>, worker: Worker, killed_for: Option<Loss>) -> Outcome {
+        let Worker { mut child, pid, .. } = worker;
         if killed_for.is_some() {
             let _ = child.start_kill();
         }

@@ -1,7 +1,8 @@
 //! The frames between the serving process and a worker: a 4-byte big-endian length,
-//! then that many bytes of JSON (serde). Written by hand because it is ten lines on each
-//! side and both sides (the worker's blocking `std` pipes, the server's tokio pipes)
-//! need it.
+//! then that many bytes of the message in postcard (serde's compact binary format: a
+//! string goes as its bytes, so an envelope is copied, never escaped and unescaped). The
+//! length prefix is written by hand because it is ten lines on each side and both sides
+//! (the worker's blocking `std` pipes, the server's tokio pipes) need it.
 
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -58,7 +59,7 @@ pub struct Done {
 pub enum FrameError {
     /// The pipe closed or failed.
     Io(std::io::Error),
-    /// The frame was too long or not the JSON of a message.
+    /// The frame was too long or not the encoding of a message.
     Malformed(String),
 }
 
@@ -71,20 +72,21 @@ impl std::fmt::Display for FrameError {
     }
 }
 
-fn encode<T: Serialize>(message: &T) -> std::io::Result<Vec<u8>> {
-    let body = serde_json::to_vec(message).map_err(std::io::Error::other)?;
-    let len = u32::try_from(body.len())
+/// `message` as one frame, its length first.
+pub fn encode<T: Serialize>(message: &T) -> std::io::Result<Vec<u8>> {
+    // The length's place is reserved and filled in once the body is written.
+    let frame = postcard::to_extend(message, vec![0u8; 4]).map_err(std::io::Error::other)?;
+    let len = u32::try_from(frame.len() - 4)
         .ok()
         .filter(|n| *n <= MAX_FRAME_BYTES)
         .ok_or_else(|| std::io::Error::other("frame too long"))?;
-    let mut frame = Vec::with_capacity(body.len() + 4);
-    frame.extend_from_slice(&len.to_be_bytes());
-    frame.extend_from_slice(&body);
+    let mut frame = frame;
+    frame[..4].copy_from_slice(&len.to_be_bytes());
     Ok(frame)
 }
 
 fn decode<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, FrameError> {
-    serde_json::from_slice(body).map_err(|e| FrameError::Malformed(format!("bad frame: {e}")))
+    postcard::from_bytes(body).map_err(|e| FrameError::Malformed(format!("bad frame: {e}")))
 }
 
 fn checked_len(header: [u8; 4]) -> Result<usize, FrameError> {
@@ -112,12 +114,12 @@ pub fn read_sync<T: for<'de> Deserialize<'de>>(
     decode(&body)
 }
 
-/// Write one frame to an async pipe and flush it.
-pub async fn write<T: Serialize>(
+/// Write one encoded frame ([`encode`]) to an async pipe and flush it.
+pub async fn write_frame(
     out: &mut (impl tokio::io::AsyncWrite + Unpin),
-    message: &T,
+    frame: &[u8],
 ) -> std::io::Result<()> {
-    out.write_all(&encode(message)?).await?;
+    out.write_all(frame).await?;
     out.flush().await
 }
 
@@ -155,6 +157,28 @@ mod tests {
             (back.job, back.source.as_str(), back.words.len()),
             (7, "1 2 +", 1)
         );
+        // An envelope travels as its bytes, whatever JSON would have escaped in it.
+        let envelope = "{\"s\":\"a\\\"b\\n\u{1}\u{2028}é\"}".to_string();
+        let mut buf = Vec::new();
+        let done = FromWorker::Done(Done {
+            job: u64::MAX,
+            envelope: envelope.clone(),
+            host_error: true,
+            memory_exhausted: false,
+            poisoned: true,
+        });
+        write_sync(&mut buf, &done).expect("written");
+        assert_eq!(
+            u32::from_be_bytes(buf[..4].try_into().expect("a length")) as usize,
+            buf.len() - 4
+        );
+        match read_sync::<FromWorker>(&mut buf.as_slice()).expect("read") {
+            FromWorker::Done(back) => assert_eq!(
+                (back.job, back.envelope, back.host_error, back.poisoned),
+                (u64::MAX, envelope, true, true)
+            ),
+            other => panic!("{other:?}"),
+        }
         let mut long = (MAX_FRAME_BYTES + 1).to_be_bytes().to_vec();
         long.extend_from_slice(b"{}");
         assert!(matches!(
@@ -168,7 +192,7 @@ mod tests {
             Err(FrameError::Io(_))
         ));
         let mut junk = 2u32.to_be_bytes().to_vec();
-        junk.extend_from_slice(b"{]");
+        junk.extend_from_slice(&[0xff, 0xff]);
         assert!(matches!(
             read_sync::<Run>(&mut junk.as_slice()),
             Err(FrameError::Malformed(_))

@@ -4,8 +4,8 @@
 //!
 //! One thread (with the engine's native stack) reads a job from stdin, runs it and writes
 //! its answer to stdout: no hand-off between threads per call. The serving process stops
-//! a running job with `SIGUSR1`, which raises that job's interrupt flag (registered for
-//! the job only; between jobs the signal does nothing). stdin closing ends the worker, and
+//! a running job with `SIGUSR1`, which raises the interrupt flag the jobs run under
+//! (lowered as each job starts, so a stop between jobs does nothing). stdin closing ends the worker, and
 //! so does the death of the serving process (Linux's parent-death signal).
 
 use super::wire::{self, Done, FromWorker};
@@ -18,6 +18,7 @@ use crate::mcp::service::result::Delivery;
 use crate::mcp::service::tools::ToolKind;
 use crate::mcp::service::AjisaiServer;
 use ajisai_core::limits::InterruptFlag;
+use std::os::fd::AsFd;
 use std::time::Duration;
 
 /// A worker's exit code when it cannot serve (as the server's own startup fault).
@@ -71,14 +72,14 @@ fn run_logged(profile: &str) -> u8 {
     let wall_time = options.wall_time();
     let memory_bytes = options.memory_bytes();
     let server = AjisaiServer::with_phrasebook(options, phrasebook);
-    // The stop signal's handler is installed before the first job, so that a stop that
-    // arrives between jobs is ignored rather than ending the process.
+    // The stop signal raises one flag, registered once, before the first job: each job
+    // runs with it lowered (a registration per job cost a lock and a copy of the
+    // process's table of handlers). A stop that arrives between jobs only raises the idle
+    // flag, which the next job lowers.
+    let stop = InterruptFlag::new();
     #[cfg(unix)]
-    {
-        let idle = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        if signal_hook::flag::register(STOP_SIGNAL, idle).is_err() {
-            return fail("cannot handle the stop signal");
-        }
+    if signal_hook::flag::register(STOP_SIGNAL, stop.shared()).is_err() {
+        return fail("cannot handle the stop signal");
     }
     let (go_tx, go_rx) = std::sync::mpsc::channel::<u64>();
     let engine = {
@@ -91,7 +92,7 @@ fn run_logged(profile: &str) -> u8 {
                 let Ok(address_space) = go_rx.recv() else {
                     return 0;
                 };
-                engine_loop(&exec, &phrasebook, wall_time, address_space)
+                engine_loop(&exec, &phrasebook, wall_time, address_space, &stop)
             })
     };
     let Ok(engine) = engine else {
@@ -114,9 +115,20 @@ fn engine_loop(
     phrasebook: &ServedPhrasebook,
     wall_time: Duration,
     address_space: u64,
+    stop: &InterruptFlag,
 ) -> u8 {
-    let mut stdout = std::io::stdout().lock();
+    // Not `std::io::stdout()`: it is line-buffered, and a frame with a newline byte in
+    // it would reach the server in two writes (two wake-ups, a frame read in halves).
+    // The pipe itself takes each frame in one write.
+    let Ok(mut stdout) = std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(std::fs::File::from)
+    else {
+        return EXIT_FAULT;
+    };
     let mut stdin = std::io::stdin().lock();
+    let mut cpu = CpuLimit::new();
     if wire::write_sync(&mut stdout, &FromWorker::Ready { address_space }).is_err() {
         return EXIT_FAULT;
     }
@@ -129,15 +141,9 @@ fn engine_loop(
                 return EXIT_FAULT;
             }
         };
-        limit_cpu_time(wall_time + super::CPU_GRACE);
-        let flag = InterruptFlag::new();
-        #[cfg(unix)]
-        let stop = signal_hook::flag::register(STOP_SIGNAL, flag.shared()).ok();
-        let done = answer(exec, phrasebook, &job, flag);
-        #[cfg(unix)]
-        if let Some(stop) = stop {
-            signal_hook::low_level::unregister(stop);
-        }
+        cpu.arm(wall_time + super::CPU_GRACE);
+        stop.lower();
+        let done = answer(exec, phrasebook, &job, stop.clone());
         if wire::write_sync(&mut stdout, &FromWorker::Done(done)).is_err() {
             return EXIT_FAULT;
         }
@@ -234,23 +240,52 @@ fn limit_resources(memory_bytes: u64) -> u64 {
     0
 }
 
-/// Let the coming job use `allowed` more CPU time than the process has used so far: the
-/// OS stops the process (SIGXCPU) past it. Only the soft limit moves (the hard one stays
-/// unlimited), so every job can raise it again.
-fn limit_cpu_time(allowed: Duration) {
-    #[cfg(target_os = "linux")]
-    {
-        use rustix::process::{setrlimit, Resource, Rlimit};
-        let used = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
-        let used_secs = u64::try_from(used.tv_sec).unwrap_or(0) + 1;
-        let _ = setrlimit(
-            Resource::Cpu,
-            Rlimit {
-                current: Some(used_secs.saturating_add(allowed.as_secs().max(1))),
-                maximum: None,
-            },
-        );
+/// The process's CPU-time limit (`RLIMIT_CPU`), kept at least a job's allowance ahead of
+/// what the process has used. Reading the process's CPU clock and setting the limit are
+/// two system calls, so they are made at most every [`CpuLimit::REARM_EVERY`], not per job:
+/// only the engine thread does work, so in that time the process uses at most that much
+/// CPU, which the limit leaves room for.
+struct CpuLimit {
+    armed_at: Option<std::time::Instant>,
+}
+
+impl CpuLimit {
+    /// How often the limit is moved forward.
+    const REARM_EVERY: Duration = Duration::from_millis(500);
+
+    /// A limit not yet set.
+    fn new() -> CpuLimit {
+        CpuLimit { armed_at: None }
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = allowed;
+
+    /// Let the coming job use at least `allowed` more CPU time (and at most a second more
+    /// than that): the OS stops the process (SIGXCPU) past it. Only the soft limit moves
+    /// (the hard one stays unlimited), so it can always be raised again.
+    fn arm(&mut self, allowed: Duration) {
+        let now = std::time::Instant::now();
+        if self
+            .armed_at
+            .is_some_and(|at| now.duration_since(at) < Self::REARM_EVERY)
+        {
+            return;
+        }
+        self.armed_at = Some(now);
+        #[cfg(target_os = "linux")]
+        {
+            use rustix::process::{setrlimit, Resource, Rlimit};
+            let used = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+            // Whole seconds, rounded up, plus what may be used before the next rearm.
+            let used_secs = u64::try_from(used.tv_sec).unwrap_or(0) + 1;
+            let ahead = allowed.as_secs().max(1) + Self::REARM_EVERY.as_secs().max(1);
+            let _ = setrlimit(
+                Resource::Cpu,
+                Rlimit {
+                    current: Some(used_secs.saturating_add(ahead)),
+                    maximum: None,
+                },
+            );
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = allowed;
+    }
 }
