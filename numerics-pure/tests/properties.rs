@@ -522,6 +522,55 @@ fn rat_ops_match_num_bigint() {
     .unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// Sums whose denominators share factors, the paths of Knuth's addition that random
+/// denominators (almost always coprime) never take: the gcd of the denominators, and of
+/// the sum with it, both above 1; and the harmonic shape, a wide sum plus 1/k.
+#[test]
+fn rat_sums_with_shared_denominator_factors_match_num_bigint() {
+    ajisai_numerics_pure::link();
+    let nonzero = || int_strategy().prop_filter("non-zero", |d| !d.is_zero());
+    let mut r = runner(1500, 9);
+    r.run(
+        &(
+            int_strategy(),
+            int_strategy(),
+            nonzero(),
+            nonzero(),
+            nonzero(),
+            1u64..5000,
+        ),
+        |(an, bn, g, u, v, k)| {
+            let (ad, bd) = (&g * &u, &g * &v);
+            let x = Rat::new(to_int(&an), to_int(&ad));
+            let y = Rat::new(to_int(&bn), to_int(&bd));
+            let (xa, xb) = reduce(an.clone(), ad.clone());
+            let (ya, yb) = reduce(bn.clone(), bd.clone());
+            prop_assert_eq!(
+                rat_parts(&x.add(&y)),
+                reduce(&xa * &yb + &ya * &xb, &xb * &yb)
+            );
+            prop_assert_eq!(
+                rat_parts(&x.sub(&y)),
+                reduce(&xa * &yb - &ya * &xb, &xb * &yb)
+            );
+            // x − x·(1 + 0) cancels to zero through the same paths.
+            prop_assert_eq!(rat_parts(&x.sub(&x)), (BigInt::zero(), BigInt::one()));
+            let one_over_k = Rat::new(Int::from(1i64), Int::from(k));
+            prop_assert_eq!(
+                rat_parts(&x.add(&one_over_k)),
+                reduce(&xa * BigInt::from(k) + &xb, &xb * BigInt::from(k))
+            );
+            let n = Int::from(k as i64 - 2500);
+            prop_assert_eq!(
+                rat_parts(&Rat::from(n.clone()).add(&x)),
+                reduce(big(&n) * &xb + &xa, xb.clone())
+            );
+            Ok(())
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+}
+
 #[test]
 fn int_edge_cases() {
     ajisai_numerics_pure::link();

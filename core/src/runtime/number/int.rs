@@ -375,6 +375,20 @@ impl Int {
         if self.is_one() || other.is_one() {
             return Int::ONE;
         }
+        // With one machine operand the gcd is one remainder away (Euclid's first step):
+        // no backend call, whatever the other's size.
+        match (self, other) {
+            (Int::Big(_), Int::Small(m)) | (Int::Small(m), Int::Big(_)) if *m != 0 => {
+                let big = if matches!(self, Int::Big(_)) {
+                    self
+                } else {
+                    other
+                };
+                let m = m.unsigned_abs();
+                return Int::from(gcd_u64(big.rem_u64(m), m));
+            }
+            _ => {}
+        }
         self.big2(other, |x, y| backend().gcd(x, y))
     }
 

@@ -217,13 +217,37 @@ impl Rat {
                 b as i128 * d as i128,
             );
         }
-        if self.den == other.den {
-            return Rat::new(self.num.add(&other.num), self.den.clone());
+        self.add_wide(other)
+    }
+
+    /// self + other past the machine-integer lanes, by Knuth's algorithm (TAOCP vol. 2,
+    /// §4.5.1): the gcd taken is that of the denominators, and then of a sum with that
+    /// gcd, never of the full-size cross products — adding 1/k to a sum with a huge
+    /// denominator costs a gcd with k, not one of two huge numbers.
+    fn add_wide(&self, other: &Rat) -> Rat {
+        let (a, b, c, d) = (&self.num, &self.den, &other.num, &other.den);
+        if b.is_one() {
+            // a + c/d = (a·d + c)/d, in lowest terms because c/d is.
+            return Rat::from_reduced(a.mul(d).add(c), d.clone());
         }
-        Rat::new(
-            self.num.mul(&other.den).add(&other.num.mul(&self.den)),
-            self.den.mul(&other.den),
-        )
+        if d.is_one() {
+            return Rat::from_reduced(c.mul(b).add(a), b.clone());
+        }
+        let g1 = b.gcd(d);
+        if g1.is_one() {
+            let num = a.mul(d).add(&c.mul(b));
+            return Rat::from_reduced(num, b.mul(d));
+        }
+        let (b1, d1) = (b.div_exact(&g1), d.div_exact(&g1));
+        let t = a.mul(&d1).add(&c.mul(&b1));
+        if t.is_zero() {
+            return Rat::ZERO;
+        }
+        let g2 = t.gcd(&g1);
+        if g2.is_one() {
+            return Rat::from_reduced(t, b1.mul(d));
+        }
+        Rat::from_reduced(t.div_exact(&g2), b1.mul(&d.div_exact(&g2)))
     }
 
     /// self − other.
