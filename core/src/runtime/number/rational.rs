@@ -220,10 +220,11 @@ impl Rat {
         self.add_wide(other)
     }
 
-    /// self + other past the machine-integer lanes, by Knuth's algorithm (TAOCP vol. 2,
-    /// §4.5.1): the gcd taken is that of the denominators, and then of a sum with that
-    /// gcd, never of the full-size cross products — adding 1/k to a sum with a huge
-    /// denominator costs a gcd with k, not one of two huge numbers.
+    /// self + other past the machine-integer lanes, by Knuth's algorithm (The Art of
+    /// Computer Programming, volume 2, section 4.5.1): the gcd taken is that of the
+    /// denominators, and then of a sum with that gcd, never of the full-size cross
+    /// products — adding 1/k to a sum with a huge denominator costs a gcd with k, not
+    /// one of two huge numbers.
     fn add_wide(&self, other: &Rat) -> Rat {
         let (a, b, c, d) = (&self.num, &self.den, &other.num, &other.den);
         if b.is_one() {
