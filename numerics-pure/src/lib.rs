@@ -6,7 +6,7 @@
 use ajisai_core::numerics::{BackendKind, BackendRegistration, IntBuf, IntRef, Numerics};
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
-use num_traits::Zero;
+use num_traits::{ToPrimitive, Zero};
 
 /// The `num-bigint` backend.
 #[derive(Debug, Default)]
@@ -72,17 +72,10 @@ impl Numerics for Pure {
     }
 
     fn gcd(&self, a: IntRef<'_>, b: IntRef<'_>) -> IntBuf {
-        let (mut x, mut y) = (to_biguint(a.limbs), to_biguint(b.limbs));
-        if x < y {
-            std::mem::swap(&mut x, &mut y);
-        }
-        // num-integer's gcd (Stein's) takes time quadratic in the larger operand even
-        // when the other is tiny (a million-bit value over a small denominator took
-        // seconds); one Euclid step first leaves two operands no wider than the smaller.
-        if !y.is_zero() {
-            x %= &y;
-        }
-        from_big(BigInt::from(x.gcd(&y)))
+        from_big(BigInt::from(lehmer_gcd(
+            to_biguint(a.limbs),
+            to_biguint(b.limbs),
+        )))
     }
 
     fn isqrt(&self, a: IntRef<'_>) -> IntBuf {
@@ -97,6 +90,85 @@ impl Numerics for Pure {
         let v =
             BigUint::parse_bytes(digits.as_bytes(), 10).expect("callers pass ASCII digits only");
         from_big(BigInt::from(v))
+    }
+}
+
+/// gcd(a, b) by Lehmer's algorithm (Knuth, The Art of Computer Programming, volume 2,
+/// section 4.5.2) with Collins' stopping condition (as Jebelean states it): the
+/// quotients of a run of Euclid's steps are found from the operands' leading 64 bits
+/// alone, in machine words, and applied to the full operands at once as one linear
+/// combination. Written here because num-integer's gcd for `BigUint` is Stein's binary
+/// algorithm, a full-width shift per bit or two of progress: it was four fifths of the
+/// pure backend's time in rational programs (Newton's iteration for √2), where CPython's
+/// Lehmer gcd was three times faster.
+fn lehmer_gcd(mut a: BigUint, mut b: BigUint) -> BigUint {
+    if a < b {
+        std::mem::swap(&mut a, &mut b);
+    }
+    // Invariant: a ≥ b.
+    while b.bits() > 64 {
+        let shift = a.bits() - 64;
+        let top = |x: &BigUint| (x >> shift).to_u64().unwrap_or(0);
+        let run = simulate(top(&a), top(&b));
+        if run.v0 == 0 {
+            // No quotient was certain: one full-width Euclid step.
+            let r = &a % &b;
+            a = std::mem::replace(&mut b, r);
+            continue;
+        }
+        let (u0a, v0b, u1a, v1b) = (&a * run.u0, &b * run.v0, &a * run.u1, &b * run.v1);
+        (a, b) = if run.even {
+            (u0a - v0b, v1b - u1a)
+        } else {
+            (v0b - u0a, u1a - v1b)
+        };
+    }
+    if b.is_zero() {
+        return a;
+    }
+    let b = b.to_u64().unwrap_or(1);
+    let r = (&a % b).to_u64().unwrap_or(0);
+    BigUint::from(b.gcd(&r))
+}
+
+/// A run of Euclid's steps on two leading words: the cofactors' magnitudes (the next
+/// pair is (u0·a − v0·b, v1·b − u1·a) after an even number of steps, the negations of
+/// both after an odd one).
+struct LehmerRun {
+    u0: u64,
+    u1: u64,
+    v0: u64,
+    v1: u64,
+    even: bool,
+}
+
+/// The longest run of Euclid's steps on the leading words `a1` ≥ `a2` whose quotients
+/// are certainly those of the full operands (Collins' condition: the remainder stays at
+/// least the next cofactor, and their difference at least the cofactors' sum). The
+/// cofactors never exceed the inputs, so no word overflows; the checks say so anyway.
+fn simulate(mut a1: u64, mut a2: u64) -> LehmerRun {
+    let (mut u0, mut u1, mut u2) = (0u64, 1u64, 0u64);
+    let (mut v0, mut v1, mut v2) = (0u64, 0u64, 1u64);
+    let mut even = false;
+    while a2 >= v2 && v1.checked_add(v2).is_some_and(|s| a1 - a2 >= s) {
+        let (q, r) = (a1 / a2, a1 % a2);
+        let (Some(u), Some(v)) = (
+            q.checked_mul(u2).and_then(|x| x.checked_add(u1)),
+            q.checked_mul(v2).and_then(|x| x.checked_add(v1)),
+        ) else {
+            break;
+        };
+        (a1, a2) = (a2, r);
+        (u0, u1, u2) = (u1, u2, u);
+        (v0, v1, v2) = (v1, v2, v);
+        even = !even;
+    }
+    LehmerRun {
+        u0,
+        u1,
+        v0,
+        v1,
+        even,
     }
 }
 
@@ -154,6 +226,48 @@ mod tests {
             PURE.gcd(IntBuf::default().as_ref(), IntBuf::default().as_ref()),
             IntBuf::default()
         );
+    }
+
+    /// Lehmer's gcd against num-integer's (Stein's) on operands of every shape: random
+    /// wide ones, ones sharing a wide factor, consecutive Fibonacci numbers (Euclid's
+    /// worst case: every quotient 1), unbalanced sizes, and equal operands.
+    #[test]
+    fn lehmer_gcd_agrees_with_steins() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut wide = |limbs: usize| {
+            let v: Vec<u64> = (0..limbs).map(|_| next()).collect();
+            to_biguint(&v)
+        };
+        let mut cases = Vec::new();
+        for limbs in [1usize, 2, 3, 5, 17, 64, 200] {
+            for _ in 0..4 {
+                let (x, y) = (wide(limbs), wide(limbs.div_ceil(2)));
+                cases.push((x.clone(), y.clone()));
+                let f = wide(limbs);
+                cases.push((&x * &f, &y * &f));
+                cases.push((x.clone(), x.clone()));
+                cases.push((x.clone(), BigUint::zero()));
+            }
+        }
+        let (mut f0, mut f1) = (BigUint::from(1u32), BigUint::from(1u32));
+        for _ in 0..3000 {
+            let f2 = &f0 + &f1;
+            f0 = std::mem::replace(&mut f1, f2);
+        }
+        cases.push((f1.clone(), f0.clone()));
+        cases.push((&f1 * 12u32, &f0 * 18u32));
+        cases.push((wide(300), BigUint::from(30u32)));
+        for (x, y) in cases {
+            let want = x.gcd(&y);
+            assert_eq!(lehmer_gcd(x.clone(), y.clone()), want, "gcd({x}, {y})");
+            assert_eq!(lehmer_gcd(y.clone(), x.clone()), want, "gcd({y}, {x})");
+        }
     }
 
     #[test]
