@@ -683,6 +683,52 @@ fn polled_decimals_are_the_backend_s_decimals() {
     }
 }
 
+/// Under a decimal memo (an envelope's rendering) a wide integer is converted once and
+/// written again from memory, with the same text; a memo started inside another does not
+/// end it; without a memo nothing is remembered.
+#[test]
+fn a_decimal_memo_writes_each_wide_integer_once() {
+    use ajisai_core::number::int::DecimalMemo;
+    setup();
+    let n = Int::from(7i64).pow(60_000).neg();
+    let m = Int::from(3i64).pow(50_000);
+    let write = |i: &Int| {
+        let mut out = String::new();
+        let mut calls = 0u32;
+        i.write_decimal_polled::<()>(&mut out, &mut |_| {
+            calls += 1;
+            Ok(())
+        })
+        .expect("never stopped");
+        (out, calls)
+    };
+    let (plain, converting) = write(&n);
+    assert!(converting > 1, "a wide integer is converted in pieces");
+    assert_eq!(
+        write(&n).1,
+        converting,
+        "nothing is remembered without a memo"
+    );
+    let memo = DecimalMemo::start();
+    assert_eq!(write(&n), (plain.clone(), converting));
+    assert_eq!(
+        write(&n),
+        (plain.clone(), 1),
+        "recalled: one tick, the same text"
+    );
+    {
+        let _inner = DecimalMemo::start();
+        assert_eq!(write(&m).0, m.to_string());
+    }
+    assert_eq!(write(&n).1, 1, "the inner memo left the outer one be");
+    assert_eq!(write(&m).1, 1);
+    // An equal value elsewhere in memory is converted anew (the memo goes by identity).
+    let copy = Int::from_decimal(&plain[1..]).neg();
+    assert_eq!(write(&copy), (plain.clone(), converting));
+    drop(memo);
+    assert_eq!(write(&n).1, converting, "the memo ended with its guard");
+}
+
 #[test]
 fn a_polled_conversion_stops_when_its_tick_says_so() {
     setup();

@@ -231,6 +231,8 @@ fn compute_json_planned(
     meter: Meter,
 ) -> Result<Rendered, Halt> {
     let mut approximations = Approximations::new(meter);
+    // Each wide integer is converted to decimal once, for its node and its display.
+    let _decimals = crate::number::int::DecimalMemo::start();
     let reason = if report.error.is_some() {
         "errorStackBudget"
     } else {

@@ -656,6 +656,27 @@ impl Int {
             let _ = write!(out, "{self}");
             return tick(self.limb_count());
         }
+        if let Some(known) = DecimalMemo::recall(self) {
+            out.push_str(&known);
+            return tick(self.limb_count());
+        }
+        if DecimalMemo::active() {
+            let start = out.len();
+            self.write_decimal_split(out, bound, tick)?;
+            DecimalMemo::remember(self, &out[start..]);
+            return Ok(());
+        }
+        self.write_decimal_split(out, bound, tick)
+    }
+
+    /// [`Int::write_decimal_polled`] of an integer of more than 2·[`DECIMAL_SPLIT_DIGITS`]
+    /// digits (at most `bound`), by splitting.
+    fn write_decimal_split<E>(
+        &self,
+        out: &mut String,
+        bound: u64,
+        tick: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut powers = vec![Int::from(10i64).pow(DECIMAL_SPLIT_DIGITS)];
         tick(DECIMAL_SPLIT_DIGITS / 19 + 1)?;
         while (DECIMAL_SPLIT_DIGITS << powers.len()) * 2 <= bound {
@@ -682,6 +703,80 @@ impl Int {
 
     fn big2(&self, other: &Int, f: impl FnOnce(IntRef<'_>, IntRef<'_>) -> IntBuf) -> Int {
         Int::from_buf(self.with_ref(|x| other.with_ref(|y| f(x, y))))
+    }
+}
+
+/// Remembered decimal texts, by the address of the integer's magnitude, with the
+/// integer itself.
+type DecimalTexts = std::collections::HashMap<usize, (Int, Arc<str>)>;
+
+thread_local! {
+    /// The decimal texts remembered while a [`DecimalMemo`] is alive on this thread, by
+    /// the address of the magnitude (held, so the address cannot be reused meanwhile).
+    static DECIMALS: std::cell::RefCell<Option<DecimalTexts>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// While alive, the decimal text of every integer too wide for one conversion that
+/// [`Int::write_decimal_polled`] writes on this thread is remembered and written again
+/// from memory. An envelope shows each stack value twice — its node and its display —
+/// and converting a million-digit integer twice was most of the time of a program that
+/// only computes it. Rendering charges nothing to the run, so whether a text is converted
+/// or recalled changes no reported usage. A memo started inside another leaves it be.
+pub struct DecimalMemo {
+    owner: bool,
+}
+
+impl DecimalMemo {
+    /// Start remembering on this thread, until the memo is dropped.
+    pub fn start() -> DecimalMemo {
+        let owner = DECIMALS.with(|d| {
+            let mut d = d.borrow_mut();
+            if d.is_some() {
+                return false;
+            }
+            *d = Some(DecimalTexts::new());
+            true
+        });
+        DecimalMemo { owner }
+    }
+
+    fn active() -> bool {
+        DECIMALS.with(|d| d.borrow().is_some())
+    }
+
+    fn recall(i: &Int) -> Option<Arc<str>> {
+        let Int::Big(m) = i else {
+            return None;
+        };
+        let key = Arc::as_ptr(m) as usize;
+        DECIMALS.with(|d| {
+            d.borrow()
+                .as_ref()
+                .and_then(|known| known.get(&key))
+                .map(|(_, text)| Arc::clone(text))
+        })
+    }
+
+    fn remember(i: &Int, text: &str) {
+        let Int::Big(m) = i else {
+            return;
+        };
+        let key = Arc::as_ptr(m) as usize;
+        DECIMALS.with(|d| {
+            if let Some(known) = d.borrow_mut().as_mut() {
+                known.insert(key, (i.clone(), Arc::from(text)));
+            }
+        });
+    }
+}
+
+impl Drop for DecimalMemo {
+    fn drop(&mut self) {
+        if self.owner {
+            let known = DECIMALS.with(|d| d.borrow_mut().take());
+            drop(known);
+        }
     }
 }
 
