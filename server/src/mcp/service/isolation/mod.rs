@@ -12,7 +12,7 @@
 //! exceeds a limit or dies, and answers that call with a `workerReplaced` host error.
 //! Workers are the server's own executable (`--worker <profile>`), started before any call
 //! arrives so that a call pays two pipe writes and not a process start; they speak
-//! length-prefixed JSON frames over their stdin and stdout ([`wire`]). Every call in a
+//! length-prefixed binary frames over their stdin and stdout ([`wire`]). Every call in a
 //! worker runs exactly the code a thread-isolated call runs ([`worker`]), so both modes
 //! answer byte-identical envelopes.
 
