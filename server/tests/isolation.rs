@@ -336,6 +336,38 @@ mod faults {
         }
     }
 
+    /// A client that hangs up while its spinning call is past its deadline (inside the
+    /// grace, while the worker is being stopped and killed) does not cost the pool its
+    /// worker: the worker is still replaced, and with one slot the next call is answered.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_client_that_leaves_during_the_grace_does_not_cost_the_pool_its_worker() {
+        let server = HttpServer::spawn(&["--max-concurrency", "1"], &[FAULTS]);
+        let url = server.mcp();
+        let gone = tokio::spawn(async move {
+            http_support::post(
+                &url,
+                http_support::tools_call(json!(1), "compute", json!({ "source": "FAULT-SPIN" })),
+                &[("MCP-Protocol-Version", "2025-06-18")],
+            )
+            .await
+        });
+        // The deadline is 5 s and the grace 500 ms: leave in between.
+        tokio::time::sleep(std::time::Duration::from_millis(5_200)).await;
+        gone.abort();
+        let ok = compute_http(&server, "2 2 +").await;
+        assert_eq!(ok["stackDisplay"], json!(["4/1"]), "{ok}");
+        let m = http_support::get(&format!("{}/metrics", server.base), &[])
+            .await
+            .body;
+        assert_eq!(counter(&m, "ajisai_worker_starts_total"), 2, "{m}");
+        assert!(
+            counter(&m, "ajisai_worker_kills_total{reason=\"deadline\"}")
+                + counter(&m, "ajisai_worker_kills_total{reason=\"crashed\"}")
+                == 1,
+            "{m}"
+        );
+    }
+
     /// Under process isolation a call that checks its limits is stopped at its deadline
     /// by its worker (the stop signal) and answered `timeout`, and the worker is kept: no
     /// kill, no replacement; a client that hangs up stops its call the same way.

@@ -168,7 +168,7 @@ impl WorkerPool {
             .await
             .is_err()
         {
-            return self.inner.lost(held.release(), None).await;
+            return held.finish(Finish::Lost).await;
         }
         let answer = tokio::select! {
             biased;
@@ -180,13 +180,43 @@ impl WorkerPool {
                 self.inner.ready_again(held.release());
                 Outcome::Answered(done)
             }
-            Some(_) => self.inner.lost(held.release(), None).await,
-            None => {
-                let worker = held.release();
-                stop_job(worker.pid);
-                self.inner.after_stop(worker, request.job, true).await
-            }
+            Some(_) => held.finish(Finish::Lost).await,
+            None => held.finish(Finish::Deadline).await,
         }
+    }
+}
+
+/// How a job that did not simply answer is finished.
+enum Finish {
+    /// The worker broke the protocol or its pipe: it is replaced.
+    Lost,
+    /// The deadline passed: the worker is stopped, and replaced if it does not stop.
+    Deadline,
+}
+
+impl Held {
+    /// Finish the job on a task of its own, with the worker, the slot and the in-flight
+    /// count, and wait for it. A task, so that a caller that leaves meanwhile (its future
+    /// dropped) cannot stop halfway through a kill and its replacement: the pool would
+    /// lose the worker. These paths are rare; the common one spawns nothing.
+    async fn finish(mut self, how: Finish) -> Outcome {
+        let worker = self.release();
+        let (inner, job) = (Arc::clone(&self.inner), self.job);
+        let (slot, in_flight) = (self.slot.take(), self.in_flight.take());
+        let task = tokio::spawn(async move {
+            let outcome = match how {
+                Finish::Lost => inner.lost(worker, None).await,
+                Finish::Deadline => {
+                    stop_job(worker.pid);
+                    inner.after_stop(worker, job, true).await
+                }
+            };
+            drop(in_flight);
+            drop(slot);
+            outcome
+        });
+        task.await
+            .unwrap_or_else(|e| Outcome::Unavailable(format!("the job's supervisor ended: {e}")))
     }
 }
 
