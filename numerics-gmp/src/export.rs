@@ -5,7 +5,9 @@
 //! which the loader turns into a backend fault of the host.
 
 use crate::gmp::GMP;
-use crate::interface::{Answer, HostAllocator, IntArg, IntOut, NumericsModule, NumericsModuleRef};
+use crate::interface::{
+    Answer, HostAllocator, IntArg, IntOut, NumericsModule, NumericsModuleRef, RatArg, RatOut,
+};
 use abi_stable::prefix_type::PrefixTypeTrait;
 use abi_stable::std_types::{RErr, ROk, RStr, RString, Tuple2};
 use ajisai_core::numerics::Numerics;
@@ -143,6 +145,31 @@ extern "C" fn parse_decimal(digits: RStr<'_>) -> Answer<IntOut> {
     })
 }
 
+extern "C" fn rat_add(a: RatArg<'_>, b: RatArg<'_>) -> Answer<RatOut> {
+    guard(|| RatOut::from_core(GMP.rat_add(a.to_core(), b.to_core())))
+}
+
+extern "C" fn rat_sub(a: RatArg<'_>, b: RatArg<'_>) -> Answer<RatOut> {
+    guard(|| RatOut::from_core(GMP.rat_sub(a.to_core(), b.to_core())))
+}
+
+extern "C" fn rat_mul(a: RatArg<'_>, b: RatArg<'_>) -> Answer<RatOut> {
+    guard(|| RatOut::from_core(GMP.rat_mul(a.to_core(), b.to_core())))
+}
+
+extern "C" fn rat_div(a: RatArg<'_>, b: RatArg<'_>) -> Answer<RatOut> {
+    // The backend refuses a zero divisor with a panic (GMP itself would raise SIGFPE).
+    guard(|| RatOut::from_core(GMP.rat_div(a.to_core(), b.to_core())))
+}
+
+extern "C" fn rat_cmp(a: RatArg<'_>, b: RatArg<'_>) -> Answer<i8> {
+    guard(|| GMP.rat_cmp(a.to_core(), b.to_core()) as i8)
+}
+
+extern "C" fn rat_canonical(num: IntArg<'_>, den: IntArg<'_>) -> Answer<RatOut> {
+    guard(|| RatOut::from_core(GMP.rat_canonical(num.to_core(), den.to_core())))
+}
+
 /// The module this build offers, also usable in-process (tests drive the whole
 /// interface through it without loading a file).
 pub fn module() -> NumericsModuleRef {
@@ -159,6 +186,12 @@ pub fn module() -> NumericsModuleRef {
         to_decimal,
         parse_decimal,
         set_allocator,
+        rat_add,
+        rat_sub,
+        rat_mul,
+        rat_div,
+        rat_cmp,
+        rat_canonical,
     }
     .leak_into_prefix()
 }

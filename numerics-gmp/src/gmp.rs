@@ -8,12 +8,15 @@
 //! costs one allocation (the result's limbs) rather than three. Results
 //! depend on the operands alone and are identical to every other backend's.
 
-use ajisai_core::numerics::{BackendKind, BackendRegistration, IntBuf, IntRef, Numerics};
+use ajisai_core::numerics::{
+    BackendKind, BackendRegistration, IntBuf, IntRef, Numerics, RatBuf, RatRef,
+};
 use gmp_mpfr_sys::gmp;
 use rug::integer::{BorrowInteger, Order};
 use rug::ops::NegAssign;
-use rug::{Assign, Integer};
+use rug::{Assign, Integer, Rational};
 use std::cell::RefCell;
+use std::cmp::Ordering;
 use std::ptr::NonNull;
 use std::sync::OnceLock;
 
@@ -86,6 +89,56 @@ thread_local! {
     /// Result storage reused across operations on this thread (its capacity persists).
     static SCRATCH: RefCell<(Integer, Integer)> =
         const { RefCell::new((Integer::new(), Integer::new())) };
+}
+
+thread_local! {
+    /// The rational result storage reused across operations on this thread.
+    static RATIONAL: RefCell<Rational> = RefCell::new(Rational::new());
+}
+
+/// Call `f` with a read-only GMP rational made of the views of `x`'s parts (no copy).
+fn with_mpq<R>(x: RatRef<'_>, f: impl FnOnce(*const gmp::mpq_t) -> R) -> R {
+    let (num, den) = (view(x.num), view(x.den));
+    // SAFETY: `as_raw` points at the live views; the struct copies describe the same
+    // limbs, which outlive `f` (the views are dropped after it). GMP only reads a source
+    // operand, so it never resizes or frees them.
+    #[allow(unsafe_code)]
+    let raw = unsafe {
+        gmp::mpq_t {
+            num: *num.as_raw(),
+            den: *den.as_raw(),
+        }
+    };
+    f(&raw)
+}
+
+/// A GMP rational operation (`mpq_add` and its kin).
+type MpqOp = unsafe extern "C" fn(*mut gmp::mpq_t, *const gmp::mpq_t, *const gmp::mpq_t);
+
+/// `op(a, b)` into the thread's scratch rational, copied out.
+fn rational_op(op: MpqOp, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+    with_mpq(a, |qa| {
+        with_mpq(b, |qb| {
+            RATIONAL.with(|q| {
+                let mut q = q.borrow_mut();
+                // SAFETY: the operands are canonical read-only rationals (the trait's
+                // contract: lowest terms, positive denominator, as GMP's `mpq` functions
+                // require) and the result is this thread's own initialized rational.
+                #[allow(unsafe_code)]
+                unsafe {
+                    op(q.as_raw_mut(), qa, qb)
+                };
+                from_rational(&q)
+            })
+        })
+    })
+}
+
+fn from_rational(q: &Rational) -> RatBuf {
+    RatBuf {
+        num: from_integer(q.numer()),
+        den: from_integer(q.denom()),
+    }
 }
 
 /// Compute into the thread's scratch integer and copy the result out.
@@ -213,6 +266,52 @@ impl Numerics for Gmp {
     fn parse_decimal(&self, digits: &str) -> IntBuf {
         let v = Integer::from_str_radix(digits, 10).expect("callers pass ASCII digits only");
         from_integer(&v)
+    }
+
+    fn rat_add(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        rational_op(gmp::mpq_add, a, b)
+    }
+
+    fn rat_sub(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        rational_op(gmp::mpq_sub, a, b)
+    }
+
+    fn rat_mul(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        rational_op(gmp::mpq_mul, a, b)
+    }
+
+    fn rat_div(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        // GMP would raise SIGFPE and take the process down; the contract's breach must
+        // stay a panic of this call.
+        assert!(
+            !b.num.limbs.is_empty(),
+            "division by zero reached the backend"
+        );
+        rational_op(gmp::mpq_div, a, b)
+    }
+
+    fn rat_cmp(&self, a: RatRef<'_>, b: RatRef<'_>) -> Ordering {
+        // SAFETY: both are canonical read-only rationals, only read by `mpq_cmp`.
+        #[allow(unsafe_code)]
+        let sign = with_mpq(a, |qa| with_mpq(b, |qb| unsafe { gmp::mpq_cmp(qa, qb) }));
+        sign.cmp(&0)
+    }
+
+    fn rat_canonical(&self, num: IntRef<'_>, den: IntRef<'_>) -> RatBuf {
+        assert!(
+            !den.limbs.is_empty(),
+            "a zero denominator reached the backend"
+        );
+        let (n, d) = (view(num), view(den));
+        RATIONAL.with(|q| {
+            let mut q = q.borrow_mut();
+            // Canonicalizes (divides by the gcd, makes the denominator positive) on return.
+            q.mutate_numer_denom(|qn, qd| {
+                qn.assign(&*n);
+                qd.assign(&*d);
+            });
+            from_rational(&q)
+        })
     }
 }
 

@@ -21,11 +21,18 @@ use abi_stable::{
 };
 
 /// The interface version this build speaks (`major.minor.patch`).
+///
+/// 2.0.0 added the rational operations (a plugin of 1.x lacks them and is refused).
 #[cfg(not(feature = "test-interface-mismatch"))]
-pub const INTERFACE_VERSION: &str = "1.1.0";
-/// A deliberately different interface version, for the mismatch tests only.
-#[cfg(feature = "test-interface-mismatch")]
 pub const INTERFACE_VERSION: &str = "2.0.0";
+/// The previous interface version, for the mismatch tests only: a build with this feature
+/// plays a plugin built before 2.0.0.
+#[cfg(feature = "test-interface-mismatch")]
+pub const INTERFACE_VERSION: &str = "1.1.0";
+
+/// What to do about a plugin of another interface version (the last words of the
+/// loader's refusal and of `--doctor`'s).
+pub const REBUILD_ADVICE: &str = "rebuild the plugin from the sources of this Ajisai release (cargo build --release -p ajisai-numerics-gmp) or install the plugin shipped with it";
 
 /// The file name stem `abi_stable` derives library names from (`libajisai_numerics_gmp.so`).
 pub const LIBRARY_BASE_NAME: &str = "ajisai_numerics_gmp";
@@ -90,8 +97,68 @@ pub struct NumericsModule {
     /// Since 1.1.0: allocate everything the plugin's GMP allocates through the host's
     /// functions, so the host counts it (its `memoryBytes` ceiling). The host calls it
     /// once, right after loading, before any other function.
-    #[sabi(last_prefix_field)]
     pub set_allocator: extern "C" fn(HostAllocator) -> Answer<()>,
+    /// Since 2.0.0: a + b for canonical rationals (and the same for the rest below).
+    pub rat_add: extern "C" fn(RatArg<'_>, RatArg<'_>) -> Answer<RatOut>,
+    /// a − b
+    pub rat_sub: extern "C" fn(RatArg<'_>, RatArg<'_>) -> Answer<RatOut>,
+    /// a · b
+    pub rat_mul: extern "C" fn(RatArg<'_>, RatArg<'_>) -> Answer<RatOut>,
+    /// a / b; b ≠ 0.
+    pub rat_div: extern "C" fn(RatArg<'_>, RatArg<'_>) -> Answer<RatOut>,
+    /// The sign of a − b: −1, 0 or 1.
+    pub rat_cmp: extern "C" fn(RatArg<'_>, RatArg<'_>) -> Answer<i8>,
+    /// num/den in lowest terms with a positive denominator; den ≠ 0.
+    #[sabi(last_prefix_field)]
+    pub rat_canonical: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<RatOut>,
+}
+
+/// A borrowed rational crossing the boundary: lowest terms, positive denominator.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug)]
+pub struct RatArg<'a> {
+    /// The numerator.
+    pub num: IntArg<'a>,
+    /// The denominator.
+    pub den: IntArg<'a>,
+}
+
+/// An owned rational crossing the boundary, in the form of [`RatArg`].
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, Default)]
+pub struct RatOut {
+    /// The numerator.
+    pub num: IntOut,
+    /// The denominator.
+    pub den: IntOut,
+}
+
+impl<'a> RatArg<'a> {
+    /// The boundary form of a core rational view.
+    pub fn from_core(x: ajisai_core::numerics::RatRef<'a>) -> RatArg<'a> {
+        RatArg {
+            num: IntArg::from_core(x.num),
+            den: IntArg::from_core(x.den),
+        }
+    }
+
+    /// The core view of this rational.
+    pub fn to_core(self) -> ajisai_core::numerics::RatRef<'a> {
+        ajisai_core::numerics::RatRef {
+            num: self.num.to_core(),
+            den: self.den.to_core(),
+        }
+    }
+}
+
+impl RatOut {
+    /// The boundary form of a core result.
+    pub fn from_core(x: ajisai_core::numerics::RatBuf) -> RatOut {
+        RatOut {
+            num: IntOut::from_core(x.num),
+            den: IntOut::from_core(x.den),
+        }
+    }
 }
 
 /// The host's allocation functions, with the signatures of GMP's custom allocators

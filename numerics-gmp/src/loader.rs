@@ -13,12 +13,13 @@
 //! (MCP-13; docs/mcp/index.md). There is never a fallback to another backend.
 
 use crate::interface::{
-    Answer, HostAllocator, IntArg, IntOut, NumericsModuleRef, INTERFACE_VERSION,
+    Answer, HostAllocator, IntArg, IntOut, NumericsModuleRef, RatArg, RatOut, INTERFACE_VERSION,
+    REBUILD_ADVICE,
 };
 use abi_stable::library::{lib_header_from_path, LibraryError};
 use abi_stable::sabi_types::{VersionNumber, VersionStrings};
 use abi_stable::std_types::{RResult, RStr};
-use ajisai_core::numerics::{BackendKind, IntBuf, IntRef, Numerics};
+use ajisai_core::numerics::{BackendKind, IntBuf, IntRef, Numerics, RatBuf, RatRef};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -126,7 +127,7 @@ impl fmt::Display for LoadError {
             ),
             LoadError::InterfaceVersion { path, found } => write!(
                 f,
-                "numeric plugin {}: expected interface version {} (compatible with {INTERFACE_VERSION}), found interface version {found}",
+                "numeric plugin {}: expected interface version {} (compatible with {INTERFACE_VERSION}), found interface version {found}: {REBUILD_ADVICE}",
                 path.display(),
                 compatible_range()
             ),
@@ -331,6 +332,34 @@ impl Plugin {
     fn int(&self, op: &str, a: Answer<IntOut>) -> IntBuf {
         self.answer(op, a).into_core()
     }
+
+    /// A rational answer, refused as malformed unless its denominator is positive (the
+    /// cheap half of the canonical form; the gcd half is the parity tests').
+    fn rat(&self, op: &str, a: Answer<RatOut>) -> RatBuf {
+        let out = self.answer(op, a);
+        let (num, den) = (out.num.into_core(), out.den.into_core());
+        if den.negative || den.limbs.is_empty() {
+            self.fault(
+                FaultKind::Malformed,
+                format!(
+                    "numeric plugin {} answered {op} with a denominator that is not positive",
+                    self.path.display()
+                ),
+            );
+        }
+        RatBuf { num, den }
+    }
+
+    fn rational(
+        &self,
+        op: &str,
+        f: extern "C" fn(RatArg<'_>, RatArg<'_>) -> Answer<RatOut>,
+        a: RatRef<'_>,
+        b: RatRef<'_>,
+    ) -> RatBuf {
+        self.refuse_if_poisoned();
+        self.rat(op, f(RatArg::from_core(a), RatArg::from_core(b)))
+    }
 }
 
 /// The kind a module reports. (Under the layout-test feature the field has another
@@ -432,6 +461,50 @@ impl Numerics for Plugin {
         self.int(
             "parse_decimal",
             (self.module.parse_decimal())(RStr::from_str(digits)),
+        )
+    }
+
+    fn rat_add(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        self.rational("rat_add", self.module.rat_add(), a, b)
+    }
+
+    fn rat_sub(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        self.rational("rat_sub", self.module.rat_sub(), a, b)
+    }
+
+    fn rat_mul(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        self.rational("rat_mul", self.module.rat_mul(), a, b)
+    }
+
+    fn rat_div(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        self.rational("rat_div", self.module.rat_div(), a, b)
+    }
+
+    fn rat_cmp(&self, a: RatRef<'_>, b: RatRef<'_>) -> std::cmp::Ordering {
+        self.refuse_if_poisoned();
+        let sign = self.answer(
+            "rat_cmp",
+            (self.module.rat_cmp())(RatArg::from_core(a), RatArg::from_core(b)),
+        );
+        match sign {
+            -1 => std::cmp::Ordering::Less,
+            0 => std::cmp::Ordering::Equal,
+            1 => std::cmp::Ordering::Greater,
+            other => self.fault(
+                FaultKind::Malformed,
+                format!(
+                    "numeric plugin {} answered rat_cmp with {other}, which is not -1, 0 or 1",
+                    self.path.display()
+                ),
+            ),
+        }
+    }
+
+    fn rat_canonical(&self, num: IntRef<'_>, den: IntRef<'_>) -> RatBuf {
+        self.refuse_if_poisoned();
+        self.rat(
+            "rat_canonical",
+            (self.module.rat_canonical())(IntArg::from_core(num), IntArg::from_core(den)),
         )
     }
 }

@@ -5,8 +5,10 @@
 
 use abi_stable::prefix_type::PrefixTypeTrait;
 use abi_stable::std_types::{RErr, ROk, RStr, RString, Tuple2};
-use ajisai_core::numerics::{IntBuf, IntRef, Numerics};
-use ajisai_numerics_gmp::interface::{Answer, HostAllocator, IntArg, IntOut, NumericsModule};
+use ajisai_core::numerics::{IntBuf, IntRef, Numerics, RatBuf, RatRef};
+use ajisai_numerics_gmp::interface::{
+    Answer, HostAllocator, IntArg, IntOut, NumericsModule, RatArg, RatOut,
+};
 use ajisai_numerics_gmp::{export, BackendFault, FaultKind, LoadError, Plugin, GMP};
 use ajisai_numerics_pure::PURE;
 use proptest::prelude::*;
@@ -53,6 +55,66 @@ fn agree(a: &IntBuf, b: &IntBuf, p: &Plugin) {
     }
 }
 
+fn view(x: &RatBuf) -> RatRef<'_> {
+    RatRef {
+        num: x.num.as_ref(),
+        den: x.den.as_ref(),
+    }
+}
+
+/// The rational n/(g·d) in lowest terms (a zero denominator reads as 1), so that two of
+/// them made with one `g` share a factor of their denominators: the paths of Knuth's
+/// addition that random (almost always coprime) denominators never take.
+fn rational(n: &IntBuf, g: &IntBuf, d: &IntBuf) -> RatBuf {
+    let one = int(false, vec![1]);
+    let nonzero = |x: &IntBuf| {
+        if x.limbs.is_empty() {
+            one.clone()
+        } else {
+            x.clone()
+        }
+    };
+    let den = PURE.mul(nonzero(g).as_ref(), nonzero(d).as_ref());
+    PURE.rat_canonical(n.as_ref(), den.as_ref())
+}
+
+/// Every rational operation of the three backends on the same operands: the pure
+/// backend's (checked against num-bigint by numerics-pure's property tests), GMP's `mpq`
+/// functions, and the plugin's across the interface.
+fn rationals_agree(x: &RatBuf, y: &RatBuf, p: &Plugin) {
+    let backends: [&dyn Numerics; 3] = [&GMP, &PURE, p];
+    let (a, b) = (view(x), view(y));
+    for n in backends {
+        assert_eq!(n.rat_add(a, b), PURE.rat_add(a, b), "{x:?} + {y:?}");
+        assert_eq!(n.rat_sub(a, b), PURE.rat_sub(a, b), "{x:?} - {y:?}");
+        assert_eq!(n.rat_mul(a, b), PURE.rat_mul(a, b), "{x:?} * {y:?}");
+        assert_eq!(n.rat_cmp(a, b), PURE.rat_cmp(a, b), "{x:?} cmp {y:?}");
+        assert_eq!(n.rat_cmp(a, a), std::cmp::Ordering::Equal);
+        if !y.num.limbs.is_empty() {
+            assert_eq!(n.rat_div(a, b), PURE.rat_div(a, b), "{x:?} / {y:?}");
+        }
+        assert_eq!(
+            n.rat_canonical(x.num.as_ref(), y.den.as_ref()),
+            PURE.rat_canonical(x.num.as_ref(), y.den.as_ref())
+        );
+        let negative_den = IntBuf {
+            negative: true,
+            limbs: y.den.limbs.clone(),
+        };
+        assert_eq!(
+            n.rat_canonical(x.num.as_ref(), negative_den.as_ref()),
+            PURE.rat_canonical(x.num.as_ref(), negative_den.as_ref())
+        );
+    }
+    // The results are canonical: a sum minus its addend is the other operand again.
+    let sum = PURE.rat_add(a, b);
+    assert_eq!(PURE.rat_sub(view(&sum), b), x.clone());
+}
+
+fn arb_small_int() -> impl Strategy<Value = IntBuf> {
+    (any::<bool>(), prop::collection::vec(any::<u64>(), 0..3)).prop_map(|(n, l)| int(n, l))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 2_000,
@@ -63,6 +125,19 @@ proptest! {
     #[test]
     fn the_interface_answers_like_the_backends(a in arb_int(), b in arb_int()) {
         agree(&a, &b, &plugin());
+    }
+
+    #[test]
+    fn rational_operations_agree_across_backends(
+        (an, ad, bn, bd) in (arb_int(), arb_int(), arb_int(), arb_int()),
+        g in arb_small_int(),
+    ) {
+        let (x, y) = (rational(&an, &g, &ad), rational(&bn, &g, &bd));
+        rationals_agree(&x, &y, &plugin());
+        // A wide value plus 1/k, the harmonic shape (one denominator a machine word).
+        let k = rational(&int(false, vec![1]), &int(false, vec![]), &int(false, vec![ad.limbs.first().copied().unwrap_or(7) | 1]));
+        rationals_agree(&x, &k, &plugin());
+        rationals_agree(&k, &y, &plugin());
     }
 }
 
@@ -125,6 +200,18 @@ extern "C" fn bad_decimal(_: IntArg<'_>) -> Answer<RString> {
 extern "C" fn zero_parse(_: RStr<'_>) -> Answer<IntOut> {
     ROk(IntOut::default())
 }
+extern "C" fn zero_denominator(_: RatArg<'_>, _: RatArg<'_>) -> Answer<RatOut> {
+    ROk(RatOut::default())
+}
+extern "C" fn out_of_range_sign(_: RatArg<'_>, _: RatArg<'_>) -> Answer<i8> {
+    ROk(5)
+}
+extern "C" fn negative_denominator(_: IntArg<'_>, _: IntArg<'_>) -> Answer<RatOut> {
+    ROk(RatOut {
+        num: IntOut::default(),
+        den: IntOut::from_core(int(true, vec![3])),
+    })
+}
 extern "C" fn keep_allocator(_: HostAllocator) -> Answer<()> {
     ROk(())
 }
@@ -149,6 +236,12 @@ fn faulty() -> NumericsModule {
         to_decimal: bad_decimal,
         parse_decimal: zero_parse,
         set_allocator: keep_allocator,
+        rat_add: zero_denominator,
+        rat_sub: zero_denominator,
+        rat_mul: zero_denominator,
+        rat_div: zero_denominator,
+        rat_cmp: out_of_range_sign,
+        rat_canonical: negative_denominator,
     }
 }
 
@@ -189,6 +282,63 @@ fn malformed_answers_poison_the_plugin() {
         f.message
     );
     assert!(p.is_poisoned());
+}
+
+#[test]
+fn malformed_rational_answers_poison_the_plugin() {
+    let one = int(false, vec![1]);
+    let half = RatBuf {
+        num: one.clone(),
+        den: int(false, vec![2]),
+    };
+    type Call = fn(&Plugin, &RatBuf, &IntBuf);
+    let calls: [(Call, &str); 3] = [
+        (
+            |p, h, _| {
+                p.rat_add(view(h), view(h));
+            },
+            "answered rat_add with a denominator that is not positive",
+        ),
+        (
+            |p, h, _| {
+                p.rat_cmp(view(h), view(h));
+            },
+            "answered rat_cmp with 5, which is not -1, 0 or 1",
+        ),
+        (
+            |p, _, one| {
+                p.rat_canonical(one.as_ref(), one.as_ref());
+            },
+            "answered rat_canonical with a denominator that is not positive",
+        ),
+    ];
+    for (call, message) in calls {
+        let p = Plugin::from_module(faulty().leak_into_prefix(), Path::new("faulty.so"))
+            .expect("describes itself correctly");
+        let f = fault_of(|| call(&p, &half, &one));
+        assert_eq!(f.kind, FaultKind::Malformed);
+        assert!(f.message.contains(message), "{}", f.message);
+        assert!(p.is_poisoned());
+    }
+}
+
+#[test]
+fn a_rational_division_by_zero_is_a_fault_not_an_abort() {
+    // GMP raises SIGFPE on a zero divisor; the backend refuses first.
+    let p = plugin();
+    let half = RatBuf {
+        num: int(false, vec![1]),
+        den: int(false, vec![2]),
+    };
+    let zero = RatBuf {
+        num: IntBuf::default(),
+        den: int(false, vec![1]),
+    };
+    let f = fault_of(|| {
+        p.rat_div(view(&half), view(&zero));
+    });
+    assert_eq!(f.kind, FaultKind::Failure);
+    assert!(f.message.contains("division by zero"), "{}", f.message);
 }
 
 #[test]

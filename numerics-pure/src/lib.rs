@@ -3,10 +3,15 @@
 //! Always built; registers itself as `pure` with the lowest priority, so it serves
 //! when no faster backend is linked or loaded, and in the portable build.
 
-use ajisai_core::numerics::{BackendKind, BackendRegistration, IntBuf, IntRef, Numerics};
+mod rational;
+
+use ajisai_core::numerics::{
+    BackendKind, BackendRegistration, IntBuf, IntRef, Numerics, RatBuf, RatRef,
+};
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
+use std::cmp::Ordering;
 
 /// The `num-bigint` backend.
 #[derive(Debug, Default)]
@@ -90,6 +95,30 @@ impl Numerics for Pure {
         let v =
             BigUint::parse_bytes(digits.as_bytes(), 10).expect("callers pass ASCII digits only");
         from_big(BigInt::from(v))
+    }
+
+    fn rat_add(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        rational::rat_add(a, b)
+    }
+
+    fn rat_sub(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        rational::rat_sub(a, b)
+    }
+
+    fn rat_mul(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        rational::rat_mul(a, b)
+    }
+
+    fn rat_div(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        rational::rat_div(a, b)
+    }
+
+    fn rat_cmp(&self, a: RatRef<'_>, b: RatRef<'_>) -> Ordering {
+        rational::rat_cmp(a, b)
+    }
+
+    fn rat_canonical(&self, num: IntRef<'_>, den: IntRef<'_>) -> RatBuf {
+        rational::rat_canonical(num, den)
     }
 }
 

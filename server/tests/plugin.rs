@@ -30,7 +30,7 @@ use std::sync::{Mutex, OnceLock};
 enum Variant {
     /// The real plugin.
     Good,
-    /// Declares interface 2.0.0.
+    /// Declares interface 1.1.0: a plugin built before the rational operations.
     OtherInterface,
     /// Declares this interface version but has another module layout.
     OtherLayout,
@@ -217,7 +217,7 @@ fn a_library_that_is_not_a_plugin_is_refused() {
         &out,
         &lib,
         &[
-            "expected an Ajisai numeric plugin (interface 1.1.0)",
+            "expected an Ajisai numeric plugin (interface 2.0.0)",
             "found a shared library that exports no abi_stable root module",
         ],
     );
@@ -231,8 +231,9 @@ fn a_plugin_of_another_interface_version_is_refused() {
         &out,
         &lib,
         &[
-            "expected interface version 1.x with x >= 1 (compatible with 1.1.0)",
-            "found interface version 2.0.0",
+            "expected interface version 2.x with x >= 0 (compatible with 2.0.0)",
+            "found interface version 1.1.0",
+            "rebuild the plugin from the sources of this Ajisai release (cargo build --release -p ajisai-numerics-gmp)",
         ],
     );
 }
@@ -245,7 +246,7 @@ fn a_plugin_with_another_layout_is_refused() {
         &out,
         &lib,
         &[
-            "expected the module layout of interface 1.1.0",
+            "expected the module layout of interface 2.0.0",
             "found a different layout",
         ],
     );
@@ -356,7 +357,7 @@ fn the_mcp_servers_doctor_checks_the_plugin() {
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert!(
         out.stdout.contains(&format!(
-            "FAIL  numeric backend — AJISAI_NUMERICS_PLUGIN: numeric plugin {}: expected interface version 1.x with x >= 1 (compatible with 1.1.0), found interface version 2.0.0",
+            "FAIL  numeric backend — AJISAI_NUMERICS_PLUGIN: numeric plugin {}: expected interface version 2.x with x >= 0 (compatible with 2.0.0), found interface version 1.1.0: rebuild the plugin from the sources of this Ajisai release (cargo build --release -p ajisai-numerics-gmp) or install the plugin shipped with it",
             other.display()
         )),
         "{}",

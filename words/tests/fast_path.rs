@@ -3,9 +3,10 @@
 //! pure one; small programs must make no call, a big one must.
 
 use ajisai_core::engine::{compute, Options};
-use ajisai_core::numerics::{with_backend, BackendKind, IntBuf, IntRef, Numerics};
+use ajisai_core::numerics::{with_backend, BackendKind, IntBuf, IntRef, Numerics, RatBuf, RatRef};
 use ajisai_core::Profile;
 use std::cell::Cell;
+use std::cmp::Ordering;
 
 /// Delegates to the pure backend and counts calls made from the current thread
 /// (tests run in parallel; each counts only its own programs).
@@ -57,6 +58,24 @@ impl Numerics for Counting {
     }
     fn parse_decimal(&self, digits: &str) -> IntBuf {
         self.tick().parse_decimal(digits)
+    }
+    fn rat_add(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        self.tick().rat_add(a, b)
+    }
+    fn rat_sub(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        self.tick().rat_sub(a, b)
+    }
+    fn rat_mul(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        self.tick().rat_mul(a, b)
+    }
+    fn rat_div(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf {
+        self.tick().rat_div(a, b)
+    }
+    fn rat_cmp(&self, a: RatRef<'_>, b: RatRef<'_>) -> Ordering {
+        self.tick().rat_cmp(a, b)
+    }
+    fn rat_canonical(&self, num: IntRef<'_>, den: IntRef<'_>) -> RatBuf {
+        self.tick().rat_canonical(num, den)
     }
 }
 

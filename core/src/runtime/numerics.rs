@@ -53,6 +53,25 @@ impl IntBuf {
     }
 }
 
+/// A borrowed rational: numerator and denominator in lowest terms, the denominator
+/// positive (so never the empty slice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RatRef<'a> {
+    /// The numerator (carries the sign).
+    pub num: IntRef<'a>,
+    /// The denominator (> 0).
+    pub den: IntRef<'a>,
+}
+
+/// An owned rational in the form of [`RatRef`]: lowest terms, positive denominator.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RatBuf {
+    /// The numerator (carries the sign).
+    pub num: IntBuf,
+    /// The denominator (> 0).
+    pub den: IntBuf,
+}
+
 /// Which kind of arithmetic library a backend wraps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
 #[strum(serialize_all = "camelCase")]
@@ -87,10 +106,18 @@ impl BackendOrigin {
     }
 }
 
-/// Big-integer arithmetic. Every method is a pure function of its operands.
+/// Exact arithmetic on integers and rationals too wide for a machine word. Every method
+/// is a pure function of its operands.
 ///
-/// Operands and results are sign-magnitude limb vectors ([`IntRef`], [`IntBuf`]).
-/// Divisions truncate toward zero (the remainder has the dividend's sign).
+/// Operands and results are sign-magnitude limb vectors ([`IntRef`], [`IntBuf`]) and
+/// pairs of them ([`RatRef`], [`RatBuf`]). Divisions truncate toward zero (the remainder
+/// has the dividend's sign). Rational operands are in lowest terms with a positive
+/// denominator and so are rational results: the canonical form is unique, so every
+/// backend's answer is the same bytes whatever algorithm computes it. The rational
+/// operations are the backend's because each library has its own best way to do them
+/// (GMP's `mpq` functions; Knuth's gcd-of-denominators algorithms over the pure
+/// integers): done in core on top of the integer operations, a rational sum cost six
+/// calls, each copying its result out.
 pub trait Numerics: Send + Sync + 'static {
     /// The library kind.
     fn kind(&self) -> BackendKind;
@@ -116,6 +143,19 @@ pub trait Numerics: Send + Sync + 'static {
     fn to_decimal(&self, a: IntRef<'_>) -> String;
     /// Parse a non-empty string of ASCII digits (no sign).
     fn parse_decimal(&self, digits: &str) -> IntBuf;
+    /// a + b
+    fn rat_add(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf;
+    /// a − b
+    fn rat_sub(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf;
+    /// a · b
+    fn rat_mul(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf;
+    /// a / b; b ≠ 0.
+    fn rat_div(&self, a: RatRef<'_>, b: RatRef<'_>) -> RatBuf;
+    /// How a compares with b.
+    fn rat_cmp(&self, a: RatRef<'_>, b: RatRef<'_>) -> std::cmp::Ordering;
+    /// num/den in lowest terms with a positive denominator; den ≠ 0 (either may be
+    /// negative).
+    fn rat_canonical(&self, num: IntRef<'_>, den: IntRef<'_>) -> RatBuf;
 }
 
 /// A backend offered to the process: its kind, priority and constructor.

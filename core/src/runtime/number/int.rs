@@ -780,8 +780,9 @@ impl Drop for DecimalMemo {
 /// then two multiplications per limb. Written by hand because a 128-by-64-bit remainder
 /// per limb (`u128 %`) took half the time of a sum of fractions with small denominators
 /// (every gcd with a machine denominator is one such remainder), and GMP's `mpn_mod_1`,
-/// which does the same, is not reachable through the backend trait.
-fn rem_limbs_u64(limbs: &[u64], d: u64) -> u64 {
+/// which does the same, is not reachable through the backend trait. Public for the pure
+/// backend, whose gcds with a machine word are this remainder too.
+pub fn rem_limbs_u64(limbs: &[u64], d: u64) -> u64 {
     debug_assert!(d != 0);
     let shift = d.leading_zeros();
     let dn = d << shift;

@@ -1,9 +1,11 @@
 //! Exact rationals in lowest terms with a positive denominator.
 //!
 //! When numerator and denominator fit `i64`, arithmetic runs in `i128` with a
-//! binary gcd and never touches the backend; wider values go through [`Int`].
+//! binary gcd and never touches the backend; wider values are the backend's rational
+//! operations ([`crate::numerics::Numerics`]), one call per operation.
 
 use super::int::Int;
+use crate::numerics::{backend, RatBuf, RatRef};
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -87,20 +89,7 @@ impl Rat {
         if let (Some(n), Some(d)) = (num.to_i64(), den.to_i64()) {
             return Rat::from_i128(n as i128, d as i128);
         }
-        let (num, den) = if den.is_negative() {
-            (num.neg(), den.neg())
-        } else {
-            (num, den)
-        };
-        let g = num.gcd(&den);
-        if g.is_one() {
-            Rat { num, den }
-        } else {
-            Rat {
-                num: num.div_exact(&g),
-                den: den.div_exact(&g),
-            }
-        }
+        num.with_ref(|n| den.with_ref(|d| Rat::from_buf(backend().rat_canonical(n, d))))
     }
 
     /// n/d reduced from 128-bit parts; d ≠ 0.
@@ -220,35 +209,25 @@ impl Rat {
         self.add_wide(other)
     }
 
-    /// self + other past the machine-integer lanes, by Knuth's algorithm (The Art of
-    /// Computer Programming, volume 2, section 4.5.1): the gcd taken is that of the
-    /// denominators, and then of a sum with that gcd, never of the full-size cross
-    /// products — adding 1/k to a sum with a huge denominator costs a gcd with k, not
-    /// one of two huge numbers.
+    /// self + other past the machine-integer lanes: the backend's (GMP's `mpq_add`, or
+    /// Knuth's gcd-of-denominators addition in the pure backend).
     fn add_wide(&self, other: &Rat) -> Rat {
-        let (a, b, c, d) = (&self.num, &self.den, &other.num, &other.den);
-        if b.is_one() {
-            // a + c/d = (a·d + c)/d, in lowest terms because c/d is.
-            return Rat::from_reduced(a.mul(d).add(c), d.clone());
+        if self.is_integer() && other.is_integer() {
+            return Rat::from(self.num.add(&other.num));
         }
-        if d.is_one() {
-            return Rat::from_reduced(c.mul(b).add(a), b.clone());
-        }
-        let g1 = b.gcd(d);
-        if g1.is_one() {
-            let num = a.mul(d).add(&c.mul(b));
-            return Rat::from_reduced(num, b.mul(d));
-        }
-        let (b1, d1) = (b.div_exact(&g1), d.div_exact(&g1));
-        let t = a.mul(&d1).add(&c.mul(&b1));
-        if t.is_zero() {
-            return Rat::ZERO;
-        }
-        let g2 = t.gcd(&g1);
-        if g2.is_one() {
-            return Rat::from_reduced(t, b1.mul(d));
-        }
-        Rat::from_reduced(t.div_exact(&g2), b1.mul(&d.div_exact(&g2)))
+        self.with_ref(|a| other.with_ref(|b| Rat::from_buf(backend().rat_add(a, b))))
+    }
+
+    /// Call `f` with the borrowed form of this rational (no allocation).
+    #[inline]
+    pub fn with_ref<R>(&self, f: impl FnOnce(RatRef<'_>) -> R) -> R {
+        self.num
+            .with_ref(|num| self.den.with_ref(|den| f(RatRef { num, den })))
+    }
+
+    /// Build from a backend's canonical result.
+    fn from_buf(r: RatBuf) -> Rat {
+        Rat::from_reduced(Int::from_buf(r.num), Int::from_buf(r.den))
     }
 
     /// self − other.
@@ -258,7 +237,13 @@ impl Rat {
                 return Rat::integer(difference);
             }
         }
-        self.add(&other.neg())
+        if self.is_inline() && other.is_inline() {
+            return self.add(&other.neg());
+        }
+        if self.is_integer() && other.is_integer() {
+            return Rat::from(self.num.sub(&other.num));
+        }
+        self.with_ref(|a| other.with_ref(|b| Rat::from_buf(backend().rat_sub(a, b))))
     }
 
     /// Both numerators when both values are integers that fit `i64` (the common case
@@ -293,12 +278,10 @@ impl Rat {
         if self.is_zero() || other.is_zero() {
             return Rat::ZERO;
         }
-        // Cross-reduce first so the products are already in lowest terms.
-        let g1 = self.num.gcd(&other.den);
-        let g2 = other.num.gcd(&self.den);
-        let num = self.num.div_exact(&g1).mul(&other.num.div_exact(&g2));
-        let den = self.den.div_exact(&g2).mul(&other.den.div_exact(&g1));
-        Rat { num, den }
+        if self.is_integer() && other.is_integer() {
+            return Rat::from(self.num.mul(&other.num));
+        }
+        self.with_ref(|a| other.with_ref(|b| Rat::from_buf(backend().rat_mul(a, b))))
     }
 
     /// 1/self; `self` must be non-zero.
@@ -319,7 +302,11 @@ impl Rat {
 
     /// self / other; `other` must be non-zero.
     pub fn div(&self, other: &Rat) -> Rat {
-        self.mul(&other.recip())
+        assert!(!other.is_zero(), "division by zero reached the tower");
+        if self.is_inline() && other.is_inline() || self.is_zero() {
+            return self.mul(&other.recip());
+        }
+        self.with_ref(|a| other.with_ref(|b| Rat::from_buf(backend().rat_div(a, b))))
     }
 
     /// ⌊self⌋.
@@ -384,6 +371,6 @@ impl Ord for Rat {
         if ss != os {
             return ss.cmp(&os);
         }
-        self.num.mul(&other.den).cmp(&other.num.mul(&self.den))
+        self.with_ref(|a| other.with_ref(|b| backend().rat_cmp(a, b)))
     }
 }

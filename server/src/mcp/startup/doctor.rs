@@ -22,6 +22,11 @@ pub const EXACT_RATIONAL: &str = "2 3 DIV 1 3 DIV ADD";
 /// The program of D6.
 pub const ALGEBRAIC_VALUE: &str = "2 SQRT";
 
+/// A parity program whose rationals outgrow machine words, so every rational operation
+/// of the backend trait runs on each backend (sums, a difference, a quotient, products,
+/// comparisons by SORT).
+pub const WIDE_RATIONALS: &str = "1 60 RANGE -1 POW SUM 1 50 RANGE -1 POW SUM DIV 'Q' BIND [ 1 3 -1 1/7 -2 ] { Q * } MAP SORT Q 2 POW 1 40 RANGE 2 POW -1 POW SUM -";
+
 /// One reported check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
@@ -328,7 +333,7 @@ fn parity(
             .unwrap_or("no backend");
         return Ok(format!("only {only} available"));
     }
-    let mut programs: Vec<Program> = [EXACT_RATIONAL, ALGEBRAIC_VALUE]
+    let mut programs: Vec<Program> = [EXACT_RATIONAL, ALGEBRAIC_VALUE, WIDE_RATIONALS]
         .iter()
         .map(|p| Program {
             source: p.to_string(),
