@@ -62,51 +62,289 @@ fn num_ratio(n: i64, d: i64) -> BigRational {
     BigRational::new(BigInt::from(n), BigInt::from(d))
 }
 
-/// The determinant by fraction-based Gaussian elimination (first non-zero pivot).
-macro_rules! det {
-    ($m:expr, $zero:expr, $one:expr) => {{
-        let mut m = $m;
-        let n = m.len();
-        let mut det = $one;
-        for col in 0..n {
-            let Some(p) = (col..n).find(|&r| m[r][col] != $zero) else {
-                det = $zero;
-                break;
-            };
-            if p != col {
-                m.swap(p, col);
-                det = -det;
+/// The rational operations the direct versions of the matrix and algebraic programs need,
+/// for rug's `Rational` and num's `BigRational` alike.
+trait Coef: Clone + PartialEq {
+    fn int(n: i64) -> Self;
+    fn ratio(n: i64, d: i64) -> Self;
+    fn is_zero(&self) -> bool;
+    fn is_negative(&self) -> bool;
+    fn add(&self, b: &Self) -> Self;
+    fn sub(&self, b: &Self) -> Self;
+    fn mul(&self, b: &Self) -> Self;
+    fn div(&self, b: &Self) -> Self;
+    fn neg(&self) -> Self;
+    /// `n/d`, as the evaluator displays a rational.
+    fn text(&self) -> String;
+}
+
+impl Coef for Rational {
+    fn int(n: i64) -> Self {
+        Rational::from(n)
+    }
+    fn ratio(n: i64, d: i64) -> Self {
+        Rational::from((n, d))
+    }
+    fn is_zero(&self) -> bool {
+        self.cmp0() == std::cmp::Ordering::Equal
+    }
+    fn is_negative(&self) -> bool {
+        self.cmp0() == std::cmp::Ordering::Less
+    }
+    fn add(&self, b: &Self) -> Self {
+        Rational::from(self + b)
+    }
+    fn sub(&self, b: &Self) -> Self {
+        Rational::from(self - b)
+    }
+    fn mul(&self, b: &Self) -> Self {
+        Rational::from(self * b)
+    }
+    fn div(&self, b: &Self) -> Self {
+        Rational::from(self / b)
+    }
+    fn neg(&self) -> Self {
+        Rational::from(-self)
+    }
+    fn text(&self) -> String {
+        rug_text(self)
+    }
+}
+
+impl Coef for BigRational {
+    fn int(n: i64) -> Self {
+        BigRational::from_integer(BigInt::from(n))
+    }
+    fn ratio(n: i64, d: i64) -> Self {
+        num_ratio(n, d)
+    }
+    fn is_zero(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn is_negative(&self) -> bool {
+        num_traits::Signed::is_negative(self)
+    }
+    fn add(&self, b: &Self) -> Self {
+        self + b
+    }
+    fn sub(&self, b: &Self) -> Self {
+        self - b
+    }
+    fn mul(&self, b: &Self) -> Self {
+        self * b
+    }
+    fn div(&self, b: &Self) -> Self {
+        self / b
+    }
+    fn neg(&self) -> Self {
+        -self
+    }
+    fn text(&self) -> String {
+        num_text(self)
+    }
+}
+
+/// The determinant the phrasebook's DET computes, the same way: fraction-free (Bareiss)
+/// elimination on the first row with a non-zero first element, the sign following the
+/// pivot row's position.
+fn det_bareiss<T: Coef>(m: Vec<Vec<T>>) -> T {
+    let mut a = m;
+    let mut previous = T::int(1);
+    let mut sign = T::int(1);
+    while a.len() > 1 {
+        let Some(i) = a.iter().position(|r| !r[0].is_zero()) else {
+            return T::int(0);
+        };
+        let row = a[i].clone();
+        let pivot = row[0].clone();
+        if i % 2 == 1 {
+            sign = sign.neg();
+        }
+        let rest: Vec<T> = row[1..].to_vec();
+        a = a
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != i)
+            .map(|(_, r)| {
+                (1..r.len())
+                    .map(|c| r[c].mul(&pivot).sub(&r[0].mul(&rest[c - 1])).div(&previous))
+                    .collect()
+            })
+            .collect();
+        previous = pivot;
+    }
+    sign.mul(&a[0][0])
+}
+
+/// The solution the phrasebook's SOLVE computes, the same way: eliminate the first unknown
+/// with the first row whose first element is not zero, solve the rest, substitute back.
+fn solve<T: Coef>(a: Vec<Vec<T>>, b: Vec<T>) -> Vec<T> {
+    if a.is_empty() {
+        return Vec::new();
+    }
+    let i = a
+        .iter()
+        .position(|r| !r[0].is_zero())
+        .expect("a non-singular system");
+    let (row, pivot, pb) = (a[i].clone(), a[i][0].clone(), b[i].clone());
+    let rest: Vec<T> = row[1..].to_vec();
+    let mut reduced = Vec::with_capacity(a.len() - 1);
+    let mut reduced_b = Vec::with_capacity(a.len() - 1);
+    for (k, r) in a.iter().enumerate() {
+        if k == i {
+            continue;
+        }
+        let f = r[0].div(&pivot);
+        reduced.push(
+            (1..r.len())
+                .map(|c| r[c].sub(&rest[c - 1].mul(&f)))
+                .collect(),
+        );
+        reduced_b.push(b[k].sub(&f.mul(&pb)));
+    }
+    let x = solve(reduced, reduced_b);
+    let mut dot = T::int(0);
+    for (r, v) in rest.iter().zip(&x) {
+        dot = dot.add(&r.mul(v));
+    }
+    let mut out = vec![pb.sub(&dot).div(&pivot)];
+    out.extend(x);
+    out
+}
+
+fn hilbert<T: Coef>(n: i64) -> Vec<Vec<T>> {
+    (1..=n)
+        .map(|i| (1..=n).map(|j| T::ratio(1, i + j - 1)).collect())
+        .collect()
+}
+
+fn vector_text<T: Coef>(v: &[T]) -> String {
+    let items: Vec<String> = v.iter().map(T::text).collect();
+    format!("[ {} ]", items.join(" "))
+}
+
+/// An element of ℚ(√p₁, …, √pₖ): its 2ᵏ rational coefficients, indexed by the set of
+/// primes (a bit mask) whose product is the term's radicand.
+#[derive(Clone)]
+struct Multiquadratic<T> {
+    primes: Vec<i64>,
+    coefs: Vec<T>,
+}
+
+impl<T: Coef> Multiquadratic<T> {
+    fn radicand(&self, mask: usize) -> i64 {
+        (0..self.primes.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| self.primes[i])
+            .product()
+    }
+
+    fn rational(primes: &[i64], c: T) -> Self {
+        let mut coefs = vec![T::int(0); 1 << primes.len()];
+        coefs[0] = c;
+        Multiquadratic {
+            primes: primes.to_vec(),
+            coefs,
+        }
+    }
+
+    /// 1 + √p₁ + … (with `one`) or √p₁ + … (without).
+    fn sum_of_roots(primes: &[i64], one: bool) -> Self {
+        let mut x = Self::rational(primes, T::int(i64::from(one)));
+        for i in 0..primes.len() {
+            x.coefs[1 << i] = T::int(1);
+        }
+        x
+    }
+
+    /// The schoolbook product: √P(m₁)·√P(m₂) = P(m₁ ∧ m₂)·√P(m₁ ⊕ m₂).
+    fn mul(&self, other: &Self) -> Self {
+        let mut out = Self::rational(&self.primes, T::int(0));
+        for (m1, a) in self.coefs.iter().enumerate() {
+            if a.is_zero() {
+                continue;
             }
-            let pivot = m[col][col].clone();
-            det *= &pivot;
-            for r in col + 1..n {
-                if m[r][col] == $zero {
+            for (m2, b) in other.coefs.iter().enumerate() {
+                if b.is_zero() {
                     continue;
                 }
-                let f = m[r][col].clone() / &pivot;
-                for c in col..n {
-                    let t = f.clone() * &m[col][c];
-                    m[r][c] -= t;
-                }
+                let k = T::int(self.radicand(m1 & m2));
+                out.coefs[m1 ^ m2] = out.coefs[m1 ^ m2].add(&a.mul(b).mul(&k));
             }
         }
-        det
-    }};
+        out
+    }
+
+    fn pow(&self, mut n: u64) -> Self {
+        let mut base = self.clone();
+        let mut acc = Self::rational(&self.primes, T::int(1));
+        while n > 0 {
+            if n & 1 == 1 {
+                acc = acc.mul(&base);
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.mul(&base);
+            }
+        }
+        acc
+    }
+
+    /// 1/x by conjugates: multiplying by the conjugate over one prime leaves a number
+    /// without that root, so after every prime the denominator is rational.
+    fn recip(&self) -> Self {
+        let mut numerator = Self::rational(&self.primes, T::int(1));
+        let mut y = self.clone();
+        for i in 0..self.primes.len() {
+            let mut conjugate = y.clone();
+            for (m, c) in conjugate.coefs.iter_mut().enumerate() {
+                if m & (1 << i) != 0 {
+                    *c = c.neg();
+                }
+            }
+            numerator = numerator.mul(&conjugate);
+            y = y.mul(&conjugate);
+        }
+        let norm = y.coefs[0].clone();
+        for c in &mut numerator.coefs {
+            *c = c.div(&norm);
+        }
+        numerator
+    }
+
+    /// The evaluator's canonical display: terms by ascending radicand, the rational part
+    /// as `n/d`, the others as `n/d*sqrt(r)`.
+    fn text(&self) -> String {
+        let mut terms: Vec<(i64, &T)> = self
+            .coefs
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.is_zero())
+            .map(|(m, c)| (self.radicand(m), c))
+            .collect();
+        terms.sort_by_key(|t| t.0);
+        let mut out = String::new();
+        for (i, (r, c)) in terms.iter().enumerate() {
+            if i > 0 && !c.is_negative() {
+                out.push('+');
+            }
+            out.push_str(&c.text());
+            if *r != 1 {
+                out.push_str(&format!("*sqrt({r})"));
+            }
+        }
+        out
+    }
 }
 
-fn hilbert_rug(n: i64) -> Vec<Vec<Rational>> {
-    (1..=n)
-        .map(|i| (1..=n).map(|j| Rational::from((1, i + j - 1))).collect())
-        .collect()
-}
-
-fn hilbert_num(n: i64) -> Vec<Vec<BigRational>> {
-    (1..=n)
-        .map(|i| (1..=n).map(|j| num_ratio(1, i + j - 1)).collect())
-        .collect()
-}
+/// The same multiquadratic arithmetic in Python, for CPython's `fractions`.
+const PYTHON_MULTIQUADRATIC: &str = "def rad(ps, m):\n    r = 1\n    for i, p in enumerate(ps):\n        if m >> i & 1:\n            r *= p\n    return r\ndef mul(ps, a, b):\n    out = [F(0)] * len(a)\n    for m1, x in enumerate(a):\n        if x:\n            for m2, y in enumerate(b):\n                if y:\n                    out[m1 ^ m2] += x * y * rad(ps, m1 & m2)\n    return out\n";
 
 const HILBERT: i64 = 16;
+const SOLVE_SIZE: i64 = 30;
+const ROOTS_POWER: u64 = 12000;
+const BERNOULLI: i64 = 300;
+const ROOT_PRIMES: [i64; 6] = [2, 3, 5, 7, 11, 13];
 
 fn programs() -> Vec<Program> {
     vec![
@@ -259,16 +497,52 @@ fn programs() -> Vec<Program> {
             name: "DET of the 16x16 Hilbert matrix",
             source: "1 16 RANGE { 'I' BIND 1 16 RANGE { I + 1 - -1 POW } MAP } MAP DET",
             words: &["DET"],
+            rug: || det_bareiss(hilbert::<Rational>(HILBERT)).text(),
+            num: || det_bareiss(hilbert::<BigRational>(HILBERT)).text(),
+            python: "n = 16\na = [[F(1, i + j - 1) for j in range(1, n + 1)] for i in range(1, n + 1)]\np = F(1)\nwhile len(a) > 1:\n    row = a[0]\n    a = [[(r[c] * row[0] - r[0] * row[c]) / p for c in range(1, len(r))] for r in a[1:]]\n    p = row[0]\nr = a[0][0]",
+            rational: true,
+        },
+        Program {
+            name: "SOLVE of the 30x30 Hilbert system",
+            source: "1 30 RANGE { 'I' BIND 1 30 RANGE { I + 1 - -1 POW } MAP } MAP 1 30 RANGE 0 * 1 + SOLVE",
+            words: &["SOLVE"],
             rug: || {
-                let d = det!(hilbert_rug(HILBERT), Rational::new(), Rational::from(1));
-                rug_text(&d)
+                let b = vec![Rational::from(1); SOLVE_SIZE as usize];
+                vector_text(&solve(hilbert::<Rational>(SOLVE_SIZE), b))
             },
             num: || {
-                let d = det!(hilbert_num(HILBERT), BigRational::zero(), BigRational::one());
-                num_text(&d)
+                let b = vec![BigRational::one(); SOLVE_SIZE as usize];
+                vector_text(&solve(hilbert::<BigRational>(SOLVE_SIZE), b))
             },
-            python: "n = 16\nm = [[F(1, i + j - 1) for j in range(1, n + 1)] for i in range(1, n + 1)]\nr = F(1)\nfor c in range(n):\n    p = m[c][c]\n    r *= p\n    for i in range(c + 1, n):\n        f = m[i][c] / p\n        m[i] = [a - f * b for a, b in zip(m[i], m[c])]",
+            python: "def solve(a, b):\n    if not a:\n        return []\n    row, pv, pb = a[0], a[0][0], b[0]\n    rest = row[1:]\n    fs = [r[0] / pv for r in a[1:]]\n    x = solve([[v - w * f for v, w in zip(r[1:], rest)] for r, f in zip(a[1:], fs)], [c - f * pb for c, f in zip(b[1:], fs)])\n    return [(pb - sum(w * v for w, v in zip(rest, x))) / pv] + x\nn = 30\nr = solve([[F(1, i + j - 1) for j in range(1, n + 1)] for i in range(1, n + 1)], [F(1)] * n)",
             rational: true,
+        },
+        Program {
+            name: "Bernoulli B(300), Akiyama-Tanigawa",
+            source: "1 300 RANGE 1 301 RANGE -1 POW { 'K' BIND 'A' BIND A LENGTH 'L' BIND A L 1 - TAKE A 1 L - TAKE - 1 L 1 - RANGE * } FOLD 0 GET",
+            words: &[],
+            rug: || bernoulli::<Rational>(BERNOULLI).text(),
+            num: || bernoulli::<BigRational>(BERNOULLI).text(),
+            python: "a = [F(1, j) for j in range(1, 302)]\nfor _ in range(300):\n    a = [(j + 1) * (a[j] - a[j + 1]) for j in range(len(a) - 1)]\nr = a[0]",
+            rational: true,
+        },
+        Program {
+            name: "(sqrt 2 + sqrt 3)^12000",
+            source: "2 SQRT 3 SQRT + 12000 POW",
+            words: &[],
+            rug: || Multiquadratic::<Rational>::sum_of_roots(&[2, 3], false).pow(ROOTS_POWER).text(),
+            num: || Multiquadratic::<BigRational>::sum_of_roots(&[2, 3], false).pow(ROOTS_POWER).text(),
+            python: "ps = [2, 3]\nx = [F(0), F(1), F(1), F(0)]\nr = [F(1), F(0), F(0), F(0)]\nn = 12000\nwhile n:\n    if n & 1:\n        r = mul(ps, r, x)\n    n >>= 1\n    if n:\n        x = mul(ps, x, x)",
+            rational: false,
+        },
+        Program {
+            name: "1/(1 + sqrt 2 + ... + sqrt 13)",
+            source: "1 2 SQRT 3 SQRT 5 SQRT 7 SQRT 11 SQRT 13 SQRT + + + + + + -1 POW",
+            words: &[],
+            rug: || Multiquadratic::<Rational>::sum_of_roots(&ROOT_PRIMES, true).recip().text(),
+            num: || Multiquadratic::<BigRational>::sum_of_roots(&ROOT_PRIMES, true).recip().text(),
+            python: "ps = [2, 3, 5, 7, 11, 13]\ny = [F(0)] * 64\ny[0] = F(1)\nfor i in range(6):\n    y[1 << i] = F(1)\nr = [F(0)] * 64\nr[0] = F(1)\nfor i in range(6):\n    c = [-v if m >> i & 1 else v for m, v in enumerate(y)]\n    r = mul(ps, r, c)\n    y = mul(ps, y, c)\nr = [v / y[0] for v in r]",
+            rational: false,
         },
         Program {
             name: "factorial 20000 by FOLD, decimals",
@@ -346,10 +620,22 @@ fn evaluator(kind: BackendKind, source: &str) -> (Duration, String) {
     })
 }
 
+/// B(n) as the Akiyama–Tanigawa algorithm computes it (the program's way: n rounds of
+/// a(j) ← (j + 1)·(a(j) − a(j + 1)) on a(j) = 1/(j + 1)).
+fn bernoulli<T: Coef>(n: i64) -> T {
+    let mut a: Vec<T> = (1..=n + 1).map(|j| T::ratio(1, j)).collect();
+    for _ in 0..n {
+        a = (0..a.len() - 1)
+            .map(|j| T::int(j as i64 + 1).mul(&a[j].sub(&a[j + 1])))
+            .collect();
+    }
+    a.swap_remove(0)
+}
+
 /// CPython's `fractions` on `statement`: its CPU time, when `python3` is present.
 fn cpython(statement: &str) -> Option<Duration> {
     let script = format!(
-        "import time\nfrom fractions import Fraction as F\nt = time.process_time()\n{statement}\nprint(time.process_time() - t)\n"
+        "import time\nfrom fractions import Fraction as F\n{PYTHON_MULTIQUADRATIC}t = time.process_time()\n{statement}\nprint(time.process_time() - t)\n"
     );
     let out = Command::new("python3")
         .arg("-c")

@@ -1,8 +1,10 @@
 //! Exact rationals in lowest terms with a positive denominator.
 //!
 //! When numerator and denominator fit `i64`, arithmetic runs in `i128` with a
-//! binary gcd and never touches the backend; wider values are the backend's rational
-//! operations ([`crate::numerics::Numerics`]), one call per operation.
+//! binary gcd and never touches the backend. When one side still has machine-word parts
+//! (the shape of sums of 1/k and of products by small numbers), Knuth's algorithms run
+//! here on [`Int`], each gcd a remainder by a machine word. Two wide operands are the
+//! backend's rational operations ([`crate::numerics::Numerics`]), one call each.
 
 use super::int::Int;
 use crate::numerics::{backend, RatBuf, RatRef};
@@ -209,13 +211,48 @@ impl Rat {
         self.add_wide(other)
     }
 
-    /// self + other past the machine-integer lanes: the backend's (GMP's `mpq_add`, or
-    /// Knuth's gcd-of-denominators addition in the pure backend).
+    /// self + other past the machine-integer lanes. With a machine-word or unit
+    /// denominator on either side, Knuth's algorithm (The Art of Computer Programming,
+    /// volume 2, section 4.5.1) runs here, where every gcd it takes is one remainder by a
+    /// machine word (adding 1/k to a sum with a huge denominator costs a remainder, not a
+    /// gcd of two huge numbers); GMP's `mpq_add` takes those gcds through its general
+    /// code, slower at this shape. Two wide denominators are the backend's sum.
     fn add_wide(&self, other: &Rat) -> Rat {
         if self.is_integer() && other.is_integer() {
             return Rat::from(self.num.add(&other.num));
         }
-        self.with_ref(|a| other.with_ref(|b| Rat::from_buf(backend().rat_add(a, b))))
+        let (a, b, c, d) = (&self.num, &self.den, &other.num, &other.den);
+        if b.is_one() {
+            // a + c/d = (a·d + c)/d, in lowest terms because c/d is.
+            return Rat::from_reduced(a.mul(d).add(c), d.clone());
+        }
+        if d.is_one() {
+            return Rat::from_reduced(c.mul(b).add(a), b.clone());
+        }
+        if b.to_i64().is_none() && d.to_i64().is_none() {
+            return self.with_ref(|x| other.with_ref(|y| Rat::from_buf(backend().rat_add(x, y))));
+        }
+        let g1 = b.gcd(d);
+        if g1.is_one() {
+            let num = a.mul(d).add(&c.mul(b));
+            return Rat::from_reduced(num, b.mul(d));
+        }
+        let (b1, d1) = (b.div_exact(&g1), d.div_exact(&g1));
+        let t = a.mul(&d1).add(&c.mul(&b1));
+        if t.is_zero() {
+            return Rat::ZERO;
+        }
+        let g2 = t.gcd(&g1);
+        if g2.is_one() {
+            return Rat::from_reduced(t, b1.mul(d));
+        }
+        Rat::from_reduced(t.div_exact(&g2), b1.mul(&d.div_exact(&g2)))
+    }
+
+    /// Whether a sum or difference of these two runs in core (see [`Rat::add_wide`]).
+    fn sums_here(&self, other: &Rat) -> bool {
+        let word = |d: &Int| d.to_i64().is_some();
+        word(&self.den) || word(&other.den)
     }
 
     /// Call `f` with the borrowed form of this rational (no allocation).
@@ -237,11 +274,11 @@ impl Rat {
                 return Rat::integer(difference);
             }
         }
-        if self.is_inline() && other.is_inline() {
-            return self.add(&other.neg());
-        }
         if self.is_integer() && other.is_integer() {
             return Rat::from(self.num.sub(&other.num));
+        }
+        if self.sums_here(other) {
+            return self.add(&other.neg());
         }
         self.with_ref(|a| other.with_ref(|b| Rat::from_buf(backend().rat_sub(a, b))))
     }
@@ -281,7 +318,16 @@ impl Rat {
         if self.is_integer() && other.is_integer() {
             return Rat::from(self.num.mul(&other.num));
         }
-        self.with_ref(|a| other.with_ref(|b| Rat::from_buf(backend().rat_mul(a, b))))
+        if !self.is_inline() && !other.is_inline() {
+            return self.with_ref(|a| other.with_ref(|b| Rat::from_buf(backend().rat_mul(a, b))));
+        }
+        // One side fits machine words, so both gcds are a remainder each: cross-reduce
+        // first so the products are already in lowest terms.
+        let g1 = self.num.gcd(&other.den);
+        let g2 = other.num.gcd(&self.den);
+        let num = self.num.div_exact(&g1).mul(&other.num.div_exact(&g2));
+        let den = self.den.div_exact(&g2).mul(&other.den.div_exact(&g1));
+        Rat { num, den }
     }
 
     /// 1/self; `self` must be non-zero.
@@ -303,7 +349,8 @@ impl Rat {
     /// self / other; `other` must be non-zero.
     pub fn div(&self, other: &Rat) -> Rat {
         assert!(!other.is_zero(), "division by zero reached the tower");
-        if self.is_inline() && other.is_inline() || self.is_zero() {
+        if self.is_inline() || other.is_inline() {
+            // A reciprocal costs no gcd, and the product then runs in core.
             return self.mul(&other.recip());
         }
         self.with_ref(|a| other.with_ref(|b| Rat::from_buf(backend().rat_div(a, b))))
