@@ -10,7 +10,8 @@ use ajisai_core::numerics::{
 };
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
+use ajisai_core::number::int::{gcd_u64, rem_limbs_u64};
 use std::cmp::Ordering;
 
 /// The `num-bigint` backend.
@@ -130,34 +131,127 @@ impl Numerics for Pure {
 /// algorithm, a full-width shift per bit or two of progress: it was four fifths of the
 /// pure backend's time in rational programs (Newton's iteration for √2), where CPython's
 /// Lehmer gcd was three times faster.
-fn lehmer_gcd(mut a: BigUint, mut b: BigUint) -> BigUint {
-    if a < b {
+///
+/// The operands are worked on as limb vectors: each run's combination is one pass over
+/// both operands, computing the two new values in place with machine-word carries (four
+/// products per limb), where num-bigint's operators took four scalar products and two
+/// subtractions, each a pass of its own with a fresh allocation (they were most of the
+/// time of Newton's iteration for √2).
+fn lehmer_gcd(a: BigUint, b: BigUint) -> BigUint {
+    to_biguint(&gcd_limbs(a.to_u64_digits(), b.to_u64_digits()))
+}
+
+/// gcd of two magnitudes given as little-endian limbs (see [`lehmer_gcd`]).
+fn gcd_limbs(mut a: Vec<u64>, mut b: Vec<u64>) -> Vec<u64> {
+    trim(&mut a);
+    trim(&mut b);
+    if cmp_limbs(&a, &b) == Ordering::Less {
         std::mem::swap(&mut a, &mut b);
     }
     // Invariant: a ≥ b.
-    while b.bits() > 64 {
-        let shift = a.bits() - 64;
-        let top = |x: &BigUint| (x >> shift).to_u64().unwrap_or(0);
-        let run = simulate(top(&a), top(&b));
+    while bit_length(&b) > 64 {
+        let shift = bit_length(&a) - 64;
+        let run = simulate(bits_at(&a, shift), bits_at(&b, shift));
         if run.v0 == 0 {
             // No quotient was certain: one full-width Euclid step.
-            let r = &a % &b;
-            a = std::mem::replace(&mut b, r);
+            let r = to_biguint(&a) % to_biguint(&b);
+            a = std::mem::replace(&mut b, r.to_u64_digits());
             continue;
         }
-        let (u0a, v0b, u1a, v1b) = (&a * run.u0, &b * run.v0, &a * run.u1, &b * run.v1);
-        (a, b) = if run.even {
-            (u0a - v0b, v1b - u1a)
-        } else {
-            (v0b - u0a, u1a - v1b)
-        };
+        b.resize(a.len(), 0);
+        combine(&mut a, &mut b, &run);
+        trim(&mut a);
+        trim(&mut b);
     }
-    if b.is_zero() {
+    let Some(&word) = b.first() else {
         return a;
+    };
+    let g = gcd_u64(word, rem_limbs_u64(&a, word));
+    vec![g]
+}
+
+/// Drop high zero limbs.
+fn trim(x: &mut Vec<u64>) {
+    while x.last() == Some(&0) {
+        x.pop();
     }
-    let b = b.to_u64().unwrap_or(1);
-    let r = (&a % b).to_u64().unwrap_or(0);
-    BigUint::from(b.gcd(&r))
+}
+
+/// The bit length of a trimmed magnitude.
+fn bit_length(x: &[u64]) -> u64 {
+    match x.last() {
+        None => 0,
+        Some(top) => (x.len() as u64 - 1) * 64 + u64::from(64 - top.leading_zeros()),
+    }
+}
+
+/// Compare two trimmed magnitudes.
+fn cmp_limbs(a: &[u64], b: &[u64]) -> Ordering {
+    a.len()
+        .cmp(&b.len())
+        .then_with(|| a.iter().rev().cmp(b.iter().rev()))
+}
+
+/// The 64 bits of `x` from bit `shift` up (zeros past its end).
+fn bits_at(x: &[u64], shift: u64) -> u64 {
+    let (limb, offset) = ((shift / 64) as usize, shift % 64);
+    let low = x.get(limb).copied().unwrap_or(0) >> offset;
+    let high = if offset == 0 {
+        0
+    } else {
+        x.get(limb + 1).copied().unwrap_or(0) << (64 - offset)
+    };
+    low | high
+}
+
+/// x − y − borrow, and whether it borrowed.
+#[inline(always)]
+fn sub_borrow(x: u64, y: u64, borrow: bool) -> (u64, bool) {
+    let (d, o1) = x.overflowing_sub(y);
+    let (d, o2) = d.overflowing_sub(u64::from(borrow));
+    (d, o1 || o2)
+}
+
+/// Replace (a, b) by the run's combination, both non-negative: (u0·a − v0·b, v1·b − u1·a)
+/// after an even number of steps, the negations of both after an odd one. `b` is padded
+/// to `a`'s length; both results are below the old `a`, so they fit its length and the
+/// final carries cancel.
+fn combine(a: &mut [u64], b: &mut [u64], run: &LehmerRun) {
+    let (mut c_u0a, mut c_v0b, mut c_u1a, mut c_v1b) = (0u64, 0u64, 0u64, 0u64);
+    let (mut borrow_a, mut borrow_b) = (false, false);
+    let product = |k: u64, x: u64, carry: &mut u64| {
+        let p = u128::from(k) * u128::from(x) + u128::from(*carry);
+        *carry = (p >> 64) as u64;
+        p as u64
+    };
+    for (ai, bi) in a.iter_mut().zip(b.iter_mut()) {
+        let (x, y) = (*ai, *bi);
+        let u0a = product(run.u0, x, &mut c_u0a);
+        let v0b = product(run.v0, y, &mut c_v0b);
+        let u1a = product(run.u1, x, &mut c_u1a);
+        let v1b = product(run.v1, y, &mut c_v1b);
+        let (new_a, new_b) = if run.even {
+            (sub_borrow(u0a, v0b, borrow_a), sub_borrow(v1b, u1a, borrow_b))
+        } else {
+            (sub_borrow(v0b, u0a, borrow_a), sub_borrow(u1a, v1b, borrow_b))
+        };
+        (*ai, borrow_a) = new_a;
+        (*bi, borrow_b) = new_b;
+    }
+    debug_assert!({
+        let (high_a, high_b) = if run.even {
+            (
+                c_u0a.wrapping_sub(c_v0b).wrapping_sub(u64::from(borrow_a)),
+                c_v1b.wrapping_sub(c_u1a).wrapping_sub(u64::from(borrow_b)),
+            )
+        } else {
+            (
+                c_v0b.wrapping_sub(c_u0a).wrapping_sub(u64::from(borrow_a)),
+                c_u1a.wrapping_sub(c_v1b).wrapping_sub(u64::from(borrow_b)),
+            )
+        };
+        high_a == 0 && high_b == 0
+    });
 }
 
 /// A run of Euclid's steps on two leading words: the cofactors' magnitudes (the next
