@@ -91,7 +91,28 @@ impl Rat {
         if let (Some(n), Some(d)) = (num.to_i64(), den.to_i64()) {
             return Rat::from_i128(n as i128, d as i128);
         }
-        num.with_ref(|n| den.with_ref(|d| Rat::from_buf(backend().rat_canonical(n, d))))
+        if den.is_one() {
+            return Rat { num, den };
+        }
+        if num.to_i64().is_none() && den.to_i64().is_none() {
+            return num
+                .with_ref(|n| den.with_ref(|d| Rat::from_buf(backend().rat_canonical(n, d))));
+        }
+        // A machine-word part: the gcd is one remainder, here.
+        let (num, den) = if den.is_negative() {
+            (num.neg(), den.neg())
+        } else {
+            (num, den)
+        };
+        let g = num.gcd(&den);
+        if g.is_one() {
+            Rat { num, den }
+        } else {
+            Rat {
+                num: num.div_exact(&g),
+                den: den.div_exact(&g),
+            }
+        }
     }
 
     /// n/d reduced from 128-bit parts; d ≠ 0.

@@ -237,6 +237,12 @@ fn check_size(x: &Number, limits: PowLimits) -> Result<(), Halt> {
 fn mul_polled(a: &Number, b: &Number, budget: &mut dyn Budget) -> Result<Number, Halt> {
     match (a, b) {
         (Number::Rat(x), Number::Rat(y)) => Ok(Number::Rat(x.mul(y))),
+        _ if std::ptr::eq(a, b) => {
+            // The same operand twice: one conversion, and the product is a square (its
+            // cross terms computed once, each part squared rather than multiplied).
+            let x = Alg::from_number(a);
+            Ok(Number::from_alg(x.try_mul(&x, budget)?))
+        }
         _ => Ok(Number::from_alg(
             Alg::from_number(a).try_mul(&Alg::from_number(b), budget)?,
         )),
