@@ -64,8 +64,14 @@ const REFINE_BITS: u64 = 4096;
 fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result<Rat, Halt> {
     let mut ap = Approximator::new(a);
     let a0 = ap.floor(budget)?;
-    // (p1, q1) = (pₙ₋₁, qₙ₋₁), (p2, q2) = (pₙ₋₂, qₙ₋₂).
-    let (mut p1, mut q1, mut p2, mut q2) = (a0, Int::ONE, Int::ONE, Int::ZERO);
+    // (p1, q1) = (pₙ₋₁, qₙ₋₁), (p2, q2) = (pₙ₋₂, qₙ₋₂), the numerators kept as
+    // pₖ − a₀·qₖ: the convergents of the fractional part x − a₀, which has the same
+    // partial quotients after a₀. The numerators then stay below the bound however large x
+    // is, and each enclosure is moved by a₀ once instead of multiplying full-size
+    // numerators with it at every test (a 6,000-digit x made the tests most of an
+    // envelope's time). `whole` gives the true numerator back.
+    let (mut p1, mut q1, mut p2, mut q2) = (Int::ZERO, Int::ONE, Int::ONE, Int::ZERO);
+    let whole = |p: &Int, q: &Int| p.add(&a0.mul(q));
     let first = ap.precision_for(EXTRA_BITS);
     let cap = first.saturating_add(REFINE_BITS);
     let mut prec = first;
@@ -76,11 +82,13 @@ fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result
         // aₙ ≥ 1, so qₙ = aₙ·qₙ₋₁ + qₙ₋₂ exceeds the bound as soon as aₙ > a_max.
         let a_max = bound.sub(&q2).div_mod_floor(&q1).0;
         if a_max.signum() < 1 {
-            return Ok(Rat::from_reduced(p1, q1));
+            return Ok(Rat::from_reduced(whole(&p1, &q1), q1));
         }
         let stop = a_max.add(&Int::ONE);
         let an = loop {
             let (lo, hi, den) = ap.bounds(prec, budget)?;
+            let shift = a0.mul(&den);
+            let (lo, hi) = (lo.sub(&shift), hi.sub(&shift));
             let image = |t: &Int| -> Option<Int> {
                 let num = p2.mul(&den).sub(&q2.mul(t));
                 let dd = q1.mul(t).sub(&p1.mul(&den));
@@ -107,7 +115,7 @@ fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result
                     let hi_k = if fh < stop { fh } else { stop.clone() };
                     break exact_quotient(
                         &mut ap,
-                        [&p1, &q1, &p2, &q2],
+                        [&whole(&p1, &q1), &q1, &whole(&p2, &q2), &q2],
                         s_den,
                         lo_k,
                         hi_k,
@@ -117,7 +125,7 @@ fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result
             } else if prec >= cap {
                 break exact_quotient(
                     &mut ap,
-                    [&p1, &q1, &p2, &q2],
+                    [&whole(&p1, &q1), &q1, &whole(&p2, &q2), &q2],
                     s_den,
                     Int::ONE,
                     stop.clone(),
@@ -127,7 +135,7 @@ fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result
             prec = prec.saturating_mul(2).min(cap);
         };
         if an > a_max {
-            return Ok(Rat::from_reduced(p1, q1));
+            return Ok(Rat::from_reduced(whole(&p1, &q1), q1));
         }
         let p = an.mul(&p1).add(&p2);
         let q = an.mul(&q1).add(&q2);
