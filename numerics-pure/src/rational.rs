@@ -59,7 +59,7 @@ fn gcd(x: &BigUint, y: &BigUint) -> BigUint {
         (Some(a), Some(b)) => BigUint::from(gcd_u64(a, b)),
         (_, Some(b)) => with_word(x, b),
         (Some(a), _) => with_word(y, a),
-        _ => lehmer_gcd(x.clone(), y.clone()),
+        _ => lehmer_gcd(x, y),
     }
 }
 

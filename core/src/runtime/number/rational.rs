@@ -250,7 +250,7 @@ impl Rat {
         if d.is_one() {
             return Rat::from_reduced(c.mul(b).add(a), b.clone());
         }
-        if b.to_i64().is_none() && d.to_i64().is_none() {
+        if !self.sums_here(other) {
             return self.with_ref(|x| other.with_ref(|y| Rat::from_buf(backend().rat_add(x, y))));
         }
         let g1 = b.gcd(d);
