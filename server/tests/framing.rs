@@ -278,7 +278,8 @@ fn a_client_that_stops_reading_holds_the_server_back_instead_of_growing_it() {
         assert!(seen.insert(v["id"].as_u64().expect("an integer id")));
     }
     sender.join().expect("the writer thread");
-    // Held back, the server holds a few answers (8 unwritten, 8 queued) and the calls
+    // Held back, the server holds a few answers (8 unwritten, 8 queued, 64 requests read
+    // and waiting for a place) and the calls
     // running: about 90 MB in a debug build whatever the number of calls.
     assert!(
         held_back < 160 * 1024,

@@ -279,6 +279,47 @@ fn a_running_computation_does_not_delay_other_requests() {
 }
 
 #[test]
+fn a_burst_of_slow_calls_does_not_hold_back_the_quick_requests_behind_it() {
+    let mut raw = Raw::start();
+    // More slow calls than evaluations may hold places (8, docs/mcp/transports.md), then
+    // quick requests: these are read past the evaluations that wait for a place and
+    // answered while every slot is busy.
+    let slow: Vec<u64> = (100..112).collect();
+    for &id in &slow {
+        raw.send(&call(id, "compute", json!({ "source": SLOW })));
+    }
+    raw.send(&json!({ "jsonrpc": "2.0", "id": 200, "method": "ping" }));
+    raw.send(&call(201, "word_contract", json!({ "word": "UNIQUE" })));
+    raw.send(&json!({ "jsonrpc": "2.0", "id": 202, "method": "resources/read", "params": { "uri": "ajisai://limits" } }));
+    let mut answers = raw.until_all(&[200, 201, 202]);
+    let early: Vec<u64> = answers.iter().filter_map(|a| a["id"].as_u64()).collect();
+    assert!(
+        early.iter().all(|id| !slow.contains(id)),
+        "the quick requests were answered before any slow call: {early:?}"
+    );
+    // Every slow call is still answered exactly once: its value, or a refusal for
+    // capacity when it waited in the gate's queue for longer than it may.
+    let unanswered: Vec<u64> = slow
+        .iter()
+        .copied()
+        .filter(|&id| !answers.iter().any(|a| a["id"] == id))
+        .collect();
+    answers.extend(raw.until_all(&unanswered));
+    for &id in &slow {
+        let answer: Vec<&Value> = answers.iter().filter(|a| a["id"] == id).collect();
+        assert_eq!(answer.len(), 1, "call {id}: {answer:?}");
+        let result = structured(answer[0]);
+        assert!(
+            result["stackDisplay"] == json!(["99999/1"])
+                || result["error"]["code"] == "capacityExhausted",
+            "call {id}: {result}"
+        );
+    }
+    let (code, _, _) = raw.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
 fn a_cancelled_call_gets_no_answer_and_the_server_goes_on() {
     let mut raw = Raw::start();
     raw.send(&call(20, "compute", json!({ "source": SLOW })));

@@ -6,10 +6,16 @@
 //! ids, duplicate ids in flight, bad params, over-long lines) and remaps request ids, so
 //! every request line gets exactly one answer. The output channel is bounded: a client
 //! that stops reading holds the server back instead of growing its memory.
+//!
+//! Evaluations (the tools that run a program) and everything else take their places
+//! from two separate pools, and evaluations that find theirs taken wait in read order
+//! while the lines behind them are read on: a burst of slow calls never holds back a
+//! `ping`, a resource read or `word_contract` sent after it.
 
 use crate::mcp::protocol::framing::{DirectCall, Framing, Held, Inbound, MAX_MESSAGE_BYTES};
+use crate::mcp::service::tools::ToolKind;
 use crate::mcp::service::AjisaiServer;
-use rmcp::model::{JsonRpcMessage, NumberOrString};
+use rmcp::model::{ClientRequest, JsonRpcMessage, NumberOrString};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::RoleServer;
@@ -22,11 +28,20 @@ use tokio_util::task::TaskTracker;
 /// tool result (`responseBytes`, 1 MiB), so this bounds the queued output.
 pub const OUTPUT_QUEUE: usize = 8;
 
-/// Requests that may be handed to rmcp while their answers are not yet written. When a
+/// Evaluations that may be handed on while their answers are not yet written. When a
 /// client stops reading, the answers stop being written, no further request is taken,
 /// the reader stops reading stdin, and the client's writes block: backpressure, not
 /// growing memory (rmcp queues each answer it sends in a task of its own).
 pub const UNWRITTEN_ANSWERS: usize = 8;
+
+/// The same for every other request (`ping`, listings, resources, `word_contract`): a
+/// pool of their own, so that evaluations holding all of theirs never hold these back.
+pub const UNWRITTEN_QUICK_ANSWERS: usize = 8;
+
+/// Evaluations read while every evaluation's place was taken, waiting in read order:
+/// the reader reads on past them (to find the quick requests behind) until this many
+/// wait, then stops reading until one is handed on.
+pub const WAITING_EVALUATIONS: usize = 64;
 
 /// Bytes for the writer, with what their request held until they are written.
 type Outgoing = (Vec<u8>, Option<Held>);
@@ -36,8 +51,16 @@ pub struct StdioTransport {
     incoming: mpsc::Receiver<Inbound>,
     outgoing: Option<mpsc::Sender<Outgoing>>,
     framing: Arc<Framing>,
+    /// The places of evaluations' answers ([`UNWRITTEN_ANSWERS`]).
     unwritten: Arc<Semaphore>,
-    /// What was taken from `incoming` and is not yet handed on.
+    /// The places of every other request's answer ([`UNWRITTEN_QUICK_ANSWERS`]).
+    unwritten_quick: Arc<Semaphore>,
+    /// Evaluations read and waiting for a place, oldest first ([`WAITING_EVALUATIONS`]).
+    waiting: std::collections::VecDeque<Inbound>,
+    /// `incoming` has ended (stdin closed): only the waiting evaluations are left.
+    input_ended: bool,
+    /// What was taken from `incoming` and is not yet handed on (never an evaluation:
+    /// those wait in `waiting`).
     pending: Option<Inbound>,
     /// Answers the direct calls.
     server: AjisaiServer,
@@ -106,6 +129,9 @@ pub fn stdio(
             outgoing: Some(out_tx),
             framing,
             unwritten: Arc::new(Semaphore::new(UNWRITTEN_ANSWERS)),
+            unwritten_quick: Arc::new(Semaphore::new(UNWRITTEN_QUICK_ANSWERS)),
+            waiting: std::collections::VecDeque::new(),
+            input_ended: false,
             pending: None,
             server,
             calls: calls.clone(),
@@ -208,6 +234,59 @@ impl StdioTransport {
     }
 }
 
+impl StdioTransport {
+    /// The next request to hand on: the oldest waiting evaluation once one of its places
+    /// is free (with that place), else the next line read (a quick request, without a
+    /// place). An evaluation read while its places are taken joins `waiting`, and
+    /// reading goes on behind it; `None` once stdin has ended and nothing waits.
+    ///
+    /// Cancel-safe: a dropped wait for a place takes none, a dropped `recv` loses no
+    /// line, and nothing is moved between them across an `await`.
+    async fn next_inbound(&mut self) -> Option<(Inbound, Option<Held>)> {
+        loop {
+            if !self.waiting.is_empty() {
+                if let Ok(place) = Arc::clone(&self.unwritten).try_acquire_owned() {
+                    return self.waiting.pop_front().map(|i| (i, Some(place)));
+                }
+            }
+            if self.input_ended && self.waiting.is_empty() {
+                return None;
+            }
+            let read_on = !self.input_ended && self.waiting.len() < WAITING_EVALUATIONS;
+            let has_waiting = !self.waiting.is_empty();
+            tokio::select! {
+                biased;
+                place = Arc::clone(&self.unwritten).acquire_owned(), if has_waiting => {
+                    let place = place.ok()?;
+                    return self.waiting.pop_front().map(|i| (i, Some(place)));
+                }
+                read = self.incoming.recv(), if read_on => match read {
+                    Some(item) if is_evaluation(&item) => self.waiting.push_back(item),
+                    Some(item) => return Some((item, None)),
+                    None => self.input_ended = true,
+                },
+            }
+        }
+    }
+}
+
+/// Whether `item` runs a program (a call of `compute`, `check` or `infer_contracts`):
+/// such calls take their places from [`UNWRITTEN_ANSWERS`].
+fn is_evaluation(item: &Inbound) -> bool {
+    let tool = match item {
+        Inbound::Direct(call) => call.name.as_str(),
+        Inbound::Message(m) => match m.as_ref() {
+            JsonRpcMessage::Request(r) => match &r.request {
+                ClientRequest::CallToolRequest(call) => call.params.name.as_ref(),
+                _ => return false,
+            },
+            _ => return false,
+        },
+        _ => return false,
+    };
+    ToolKind::from_name(tool).is_some_and(ToolKind::is_source_tool)
+}
+
 impl Transport<RoleServer> for StdioTransport {
     type Error = std::io::Error;
 
@@ -236,12 +315,13 @@ impl Transport<RoleServer> for StdioTransport {
 
     // Cancel-safe: rmcp polls `receive` in a `select!` and drops the future whenever
     // another branch fires, so whatever was taken from `incoming` waits in
-    // `self.pending`, never in the future, and each wait loses nothing when dropped.
+    // `self.pending` or `self.waiting`, never in the future, and each wait loses nothing
+    // when dropped.
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            let incoming = match self.pending.take() {
-                Some(i) => i,
-                None => self.incoming.recv().await?,
+            let (incoming, place) = match self.pending.take() {
+                Some(i) => (i, None),
+                None => self.next_inbound().await?,
             };
             match incoming {
                 Inbound::Message(m) => {
@@ -255,11 +335,23 @@ impl Transport<RoleServer> for StdioTransport {
                     let Some(internal) = internal else {
                         return Some(*m);
                     };
-                    // Wait until fewer than UNWRITTEN_ANSWERS answers are pending.
-                    self.pending = Some(Inbound::Message(m));
-                    let held = Arc::clone(&self.unwritten).acquire_owned().await.ok()?;
-                    let Some(Inbound::Message(m)) = self.pending.take() else {
-                        return None;
+                    let held = match place {
+                        Some(held) => held,
+                        None => {
+                            // A quick request: wait for one of its own places.
+                            self.pending = Some(Inbound::Message(m));
+                            let held = Arc::clone(&self.unwritten_quick)
+                                .acquire_owned()
+                                .await
+                                .ok()?;
+                            let Some(Inbound::Message(m)) = self.pending.take() else {
+                                return None;
+                            };
+                            if self.framing.hold(internal, held) {
+                                return Some(*m);
+                            }
+                            continue;
+                        }
                     };
                     if self.framing.hold(internal, held) {
                         return Some(*m);
@@ -270,10 +362,22 @@ impl Transport<RoleServer> for StdioTransport {
                     let Some(internal) = call.internal else {
                         continue;
                     };
-                    self.pending = Some(Inbound::Direct(call));
-                    let held = Arc::clone(&self.unwritten).acquire_owned().await.ok()?;
-                    let Some(Inbound::Direct(call)) = self.pending.take() else {
-                        return None;
+                    let held = match place {
+                        Some(held) => held,
+                        None => {
+                            self.pending = Some(Inbound::Direct(call));
+                            let held = Arc::clone(&self.unwritten_quick)
+                                .acquire_owned()
+                                .await
+                                .ok()?;
+                            let Some(Inbound::Direct(call)) = self.pending.take() else {
+                                return None;
+                            };
+                            if self.framing.hold(internal, held) {
+                                self.spawn_direct(*call, internal);
+                            }
+                            continue;
+                        }
                     };
                     // Cancelled while it waited: nothing to run or answer.
                     if self.framing.hold(internal, held) {
