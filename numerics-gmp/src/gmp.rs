@@ -231,6 +231,33 @@ impl Numerics for Gmp {
         })
     }
 
+    fn mul_word(&self, a: &[u64], m: u64) -> Vec<u64> {
+        if !NATIVE_LIMBS || a.is_empty() {
+            return ajisai_core::number::int::mul_limbs_u64(a, m);
+        }
+        // GMP's `mpn_mul_1` straight into the result's buffer: its assembly loop is a
+        // quarter faster than core's, and nothing is copied out of a scratch integer.
+        let mut out: Vec<u64> = Vec::with_capacity(a.len() + 1);
+        // SAFETY: `out` has room for `a.len()` limbs, which `mpn_mul_1` writes (and only
+        // those), reading the `a.len()` ≥ 1 limbs of `a`, which it does not overlap; the
+        // limbs are GMP's (NATIVE_LIMBS). Its return value is the carry limb.
+        #[allow(unsafe_code)]
+        let carry = unsafe {
+            let carry = gmp::mpn_mul_1(
+                out.as_mut_ptr().cast::<gmp::limb_t>(),
+                a.as_ptr().cast::<gmp::limb_t>(),
+                a.len() as gmp::size_t,
+                m as gmp::limb_t,
+            );
+            out.set_len(a.len());
+            carry
+        };
+        if carry != 0 {
+            out.push(carry as u64);
+        }
+        out
+    }
+
     fn div_rem(&self, a: IntRef<'_>, b: IntRef<'_>) -> (IntBuf, IntBuf) {
         // Truncating: the quotient rounds toward zero, the remainder takes the
         // dividend's sign.

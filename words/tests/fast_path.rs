@@ -41,6 +41,9 @@ impl Numerics for Counting {
     fn mul(&self, a: IntRef<'_>, b: IntRef<'_>) -> IntBuf {
         self.tick().mul(a, b)
     }
+    fn mul_word(&self, a: &[u64], m: u64) -> Vec<u64> {
+        self.tick().mul_word(a, m)
+    }
     fn div_rem(&self, a: IntRef<'_>, b: IntRef<'_>) -> (IntBuf, IntBuf) {
         self.tick().div_rem(a, b)
     }

@@ -129,6 +129,15 @@ pub trait Numerics: Send + Sync + 'static {
     fn sub(&self, a: IntRef<'_>, b: IntRef<'_>) -> IntBuf;
     /// a · b
     fn mul(&self, a: IntRef<'_>, b: IntRef<'_>) -> IntBuf;
+    /// The limbs of |a|·m for a machine word m ≥ 1, least significant first (the caller
+    /// gives the sign). Core's one-pass loop ([`crate::number::int::mul_limbs_u64`]) unless
+    /// the library has a faster one: the commonest product, a factorial's step and the
+    /// cross products of a sum of fractions, and one where a copy out of the library
+    /// would cost as much as the multiplication. Not part of the plugin interface: a
+    /// plugin's backend uses core's loop.
+    fn mul_word(&self, a: &[u64], m: u64) -> Vec<u64> {
+        crate::number::int::mul_limbs_u64(a, m)
+    }
     /// (a / b truncated, a − b·q); b ≠ 0.
     fn div_rem(&self, a: IntRef<'_>, b: IntRef<'_>) -> (IntBuf, IntBuf);
     /// a / b where b divides a exactly; b ≠ 0.

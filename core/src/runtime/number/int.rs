@@ -322,7 +322,17 @@ impl Int {
         if self.is_one() {
             return other.clone();
         }
-        self.big2(other, |x, y| backend().mul(x, y))
+        // A wide integer times a machine word (a factorial's step, most products in a
+        // sum of fractions): one pass over its limbs into the result, no copy.
+        match (self, other) {
+            (Int::Big(big), Int::Small(m)) | (Int::Small(m), Int::Big(big)) => {
+                Int::from_buf(IntBuf {
+                    negative: big.negative != (*m < 0),
+                    limbs: backend().mul_word(&big.limbs, m.unsigned_abs()),
+                })
+            }
+            _ => self.big2(other, |x, y| backend().mul(x, y)),
+        }
     }
 
     /// Truncated division: (q, r) with q toward zero and r of self's sign. `other` ≠ 0.
@@ -698,6 +708,26 @@ impl Int {
     fn big2(&self, other: &Int, f: impl FnOnce(IntRef<'_>, IntRef<'_>) -> IntBuf) -> Int {
         Int::from_buf(self.with_ref(|x| other.with_ref(|y| f(x, y))))
     }
+}
+
+/// The limbs of `limbs`·`m`, least significant first, in one pass into a buffer of the
+/// size the product can take: [`crate::numerics::Numerics::mul_word`] unless a backend has
+/// a faster one. Written by hand because a wide integer times a machine word is the
+/// commonest product (a factorial, the cross products of a sum of fractions) and through
+/// the general product it cost more than the multiplication: GMP's product was copied out
+/// of its scratch, and the pure backend converted both operands and the result.
+pub fn mul_limbs_u64(limbs: &[u64], m: u64) -> Vec<u64> {
+    let mut out = Vec::with_capacity(limbs.len() + 1);
+    let mut carry = 0u64;
+    out.extend(limbs.iter().map(|&l| {
+        let p = u128::from(l) * u128::from(m) + u128::from(carry);
+        carry = (p >> 64) as u64;
+        p as u64
+    }));
+    if carry != 0 {
+        out.push(carry);
+    }
+    out
 }
 
 /// Remembered decimal texts, by the address of the integer's magnitude, with the
@@ -1080,6 +1110,41 @@ mod tests {
                     slow(&limbs, d),
                     "{limbs:?} mod {d}"
                 );
+            }
+        }
+    }
+
+    /// A product by a machine word checked against the remainders of its factors
+    /// (`rem_limbs_u64`, tested above against `u128 %`) and its length, for lengths
+    /// past what the property tests draw.
+    #[test]
+    fn products_by_a_machine_word() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let moduli = [3u64, 1_000_000_007, (1 << 61) - 1, u64::MAX - 58];
+        for m in [1u64, 2, 7, 1 << 63, u64::MAX, next(), next() >> 17] {
+            for len in [1usize, 2, 5, 64, 300] {
+                let mut limbs: Vec<u64> = (0..len).map(|_| next()).collect();
+                for top in [next(), u64::MAX, 1] {
+                    limbs[len - 1] = top;
+                    let p = mul_limbs_u64(&limbs, m);
+                    assert_ne!(*p.last().expect("a limb"), 0, "normalized");
+                    let bits = |l: &[u64]| {
+                        l.len() as u64 * 64 - u64::from(l.last().expect("a limb").leading_zeros())
+                    };
+                    let (a, b) = (bits(&limbs), 64 - u64::from(m.leading_zeros()));
+                    assert!(bits(&p) == a + b || bits(&p) == a + b - 1);
+                    for q in moduli {
+                        let want = (u128::from(rem_limbs_u64(&limbs, q)) * u128::from(m % q)
+                            % u128::from(q)) as u64;
+                        assert_eq!(rem_limbs_u64(&p, q), want, "{len} limbs times {m} mod {q}");
+                    }
+                }
             }
         }
     }
