@@ -2,7 +2,9 @@
 //! and the guide are POSIX sh, so they paste into any shell a fresh Debian or Ubuntu
 //! machine has; the Quick start is two commands, the second the test script `.ci/run`
 //! calls; every `cargo install` and `cargo run` keeps to `Cargo.lock`. `.ci/run` runs
-//! the Quick start's first command itself, with `sh`, and checks what it prints.
+//! the Quick start's first command itself, with `sh`, and checks what it prints. Every
+//! test command of the README's table names a package, target and module that exist
+//! (`cargo metadata`), and every file of a `tests/` folder is compiled into a test binary.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -220,4 +222,154 @@ fn every_install_and_run_keeps_to_the_lockfile() {
         "without --locked, cargo re-resolves:\n{}",
         problems.join("\n")
     );
+}
+
+/// The test and bench targets of every workspace package, from `cargo metadata`: package
+/// name → (target kind, target name, source file).
+fn cargo_targets() -> Vec<(String, String, String, PathBuf)> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut targets = Vec::new();
+    for package in meta["packages"].as_array().expect("packages") {
+        let name = package["name"].as_str().expect("a name");
+        for target in package["targets"].as_array().expect("targets") {
+            for kind in target["kind"].as_array().expect("kinds") {
+                targets.push((
+                    name.to_string(),
+                    kind.as_str().expect("a kind").to_string(),
+                    target["name"].as_str().expect("a name").to_string(),
+                    PathBuf::from(target["src_path"].as_str().expect("a path")),
+                ));
+            }
+        }
+    }
+    targets
+}
+
+/// The `mod name;` declarations of a test binary's root file.
+fn declared_modules(root_file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(root_file).expect("the test root");
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("mod "))
+        .filter_map(|l| l.strip_suffix(';'))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_test_command_of_the_readme_names_a_target_that_exists() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let targets = cargo_targets();
+    let mut checked = 0;
+    for line in readme.lines().filter(|l| l.starts_with("| `cargo ")) {
+        let command = line.split('`').nth(1).expect("a command in backticks");
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let after = |flag: &str| {
+            words
+                .iter()
+                .position(|w| *w == flag)
+                .and_then(|i| words.get(i + 1))
+                .copied()
+        };
+        let Some(package) = after("-p") else { continue };
+        assert!(
+            targets.iter().any(|t| t.0 == package),
+            "README: `{command}` names no package of the workspace"
+        );
+        for (flag, kind) in [("--test", "test"), ("--bench", "bench")] {
+            let Some(name) = after(flag) else { continue };
+            let target = targets
+                .iter()
+                .find(|t| t.0 == package && t.1 == kind && t.2 == name)
+                .unwrap_or_else(|| {
+                    panic!("README: `{command}`: {package} has no {kind} target {name}")
+                });
+            // A filter `module::` must name a module of that test binary.
+            let filter = words
+                .iter()
+                .skip_while(|w| **w != name)
+                .skip(1)
+                .find(|w| !w.starts_with('-'));
+            if let Some(module) = filter.and_then(|f| f.strip_suffix("::")) {
+                assert!(
+                    declared_modules(&target.3).iter().any(|m| m == module),
+                    "README: `{command}`: the {name} binary has no module {module}"
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 10,
+        "the README's test table was not found ({checked} commands)"
+    );
+}
+
+#[test]
+fn every_test_file_is_compiled() {
+    let targets = cargo_targets();
+    let mut packages: Vec<&str> = targets.iter().map(|t| t.0.as_str()).collect();
+    packages.dedup();
+    let mut seen = 0;
+    for package in packages {
+        let roots: Vec<&PathBuf> = targets
+            .iter()
+            .filter(|t| t.0 == package && t.1 == "test")
+            .map(|t| &t.3)
+            .collect();
+        let Some(dir) = targets
+            .iter()
+            .find(|t| t.0 == package && (t.1 == "lib" || t.1 == "bin"))
+            .and_then(|t| t.3.ancestors().find(|a| a.join("Cargo.toml").is_file()))
+            .map(|d| d.join("tests"))
+        else {
+            continue;
+        };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let entries: Vec<PathBuf> = entries
+            .map(|e| e.expect("a directory entry").path())
+            .collect();
+        // Modules declared by a binary's root or by any file of the folder (a helper
+        // module shared by several binaries is declared in each).
+        let modules: Vec<String> = entries
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .chain(roots.iter().copied())
+            .flat_map(|r| declared_modules(r))
+            .collect();
+        for path in entries {
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                continue;
+            };
+            let is_module_dir = path.join("mod.rs").is_file();
+            if !(path.extension().is_some_and(|e| e == "rs") || is_module_dir) {
+                continue;
+            }
+            seen += 1;
+            assert!(
+                roots.iter().any(|r| **r == path) || modules.iter().any(|m| m == stem),
+                "{} is in no test binary of {package}: declare it in the binary's main.rs",
+                path.display()
+            );
+        }
+    }
+    assert!(seen > 30, "only {seen} test files found");
 }

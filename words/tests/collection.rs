@@ -2,12 +2,10 @@
 //! (docs/reference/pricing-and-limits.md), limit boundaries, refusal messages, and operands left in
 //! place on failure.
 
-mod common;
-
+use crate::common::*;
 use ajisai_core::display::display;
 use ajisai_core::engine::ComputeReport;
 use ajisai_core::{Limit, Profile, Value};
-use common::*;
 
 /// The run succeeds with `expect` on the stack and costs exactly `work` collectionWork.
 #[track_caller]

@@ -4,11 +4,9 @@
 //! (docs/reference/frames.md),
 //! visiting order and short-circuiting, and long walks that must not recurse natively.
 
-mod common;
-
+use crate::common::*;
 use ajisai_core::display::display;
 use ajisai_core::{Limit, Profile};
-use common::*;
 
 fn steps(source: &str) -> u64 {
     run(source).usage.execution_steps

@@ -3,13 +3,11 @@
 //! unknown name (MCP-33 (docs/mcp/envelope.md) unchanged before it), on a double-quoted token, on `^` written
 //! as a power — in `compute` and in `check`.
 
-mod common;
-
+use crate::common::run;
 use ajisai_core::engine::{check, Options};
 use ajisai_core::outcome::Trap;
 use ajisai_core::word::{all_hints, hint_for_name, hint_for_trap, registry, HintFor};
 use ajisai_core::Profile;
-use common::run;
 
 /// The `` `source` → expected `` pairs of a hint's text.
 fn examples(text: &str) -> Vec<(String, String)> {

@@ -2,13 +2,11 @@
 //! exact numbers and their limits, the nesting-depth boundary, a 1,000,000-deep input,
 //! the "first problem decides" rule, escaping, and round trips.
 
-mod common;
-
+use crate::common::*;
 use ajisai_core::display::display;
 use ajisai_core::value::Value;
 use ajisai_core::{Limit, Meter, NilReason, Profile};
 use ajisai_words::json::{decode, encode, DecodeError};
-use common::*;
 
 fn mcp() -> Profile {
     Profile::MCP_LOCAL_STDIO

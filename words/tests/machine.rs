@@ -4,13 +4,11 @@
 //! docs/reference/index.md#evaluation-in-one-paragraph, docs/reference/frames.md,
 //! docs/reference/errors.md).
 
-mod common;
-
+use crate::common::*;
 use ajisai_core::display::display;
 use ajisai_core::engine::{compute, Options};
 use ajisai_core::limits::InterruptFlag;
 use ajisai_core::{Limit, Profile};
-use common::*;
 
 #[test]
 fn statements_bound_vent_units() {

@@ -2,8 +2,6 @@
 //! Word has a verified contract and examples that hold, and malformed files are
 //! refused with the line and the problem. `AJISAI_BLESS=1` rewrites the digest lines.
 
-mod common;
-
 use ajisai_core::compile as parser;
 use ajisai_core::display::display;
 use ajisai_core::engine::{compute_in, Options};
@@ -61,7 +59,7 @@ fn blessed(text: &str) -> String {
 }
 
 fn load() -> Phrasebook {
-    common::run("1");
+    crate::common::run("1");
     let text = std::fs::read_to_string(path()).expect("the phrasebook is readable");
     if std::env::var_os("AJISAI_BLESS").is_some() {
         let new = blessed(&text);
@@ -143,7 +141,7 @@ fn a_prelude_is_free_and_silent() {
 }
 
 fn refused(text: &str) -> String {
-    common::run("1");
+    crate::common::run("1");
     match Phrasebook::load(text) {
         Ok(_) => panic!("accepted:\n{text}"),
         Err(e) => e.to_string(),

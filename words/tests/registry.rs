@@ -1,5 +1,5 @@
 //! The committed registry documents must equal what the code declares.
-//! Regenerate with `AJISAI_BLESS=1 cargo test -p ajisai-words --test registry`.
+//! Regenerate with `AJISAI_BLESS=1 cargo test -p ajisai-words --test words registry::`.
 
 use std::path::PathBuf;
 
@@ -19,7 +19,7 @@ fn check_or_bless(name: &str, generated: &str) {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == generated,
-        "spec/{name} differs from what the code declares; run AJISAI_BLESS=1 cargo test -p ajisai-words --test registry and commit"
+        "spec/{name} differs from what the code declares; run AJISAI_BLESS=1 cargo test -p ajisai-words --test words registry:: and commit"
     );
 }
 

@@ -2,11 +2,9 @@
 //! (the source lexeme limits, operand left in place), NUM/STR round trips, scalar
 //! value boundaries of JOIN, KEEP, and deep Vectors for STR.
 
-mod common;
-
+use crate::common::*;
 use ajisai_core::display::display;
 use ajisai_core::{Limit, Profile};
-use common::*;
 
 #[test]
 fn num_reads_exactly_the_source_grammar() {

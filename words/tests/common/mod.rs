@@ -1,5 +1,5 @@
 //! Helpers shared by the engine-level test files: run a program from an empty state
-//! and compare its stack display. Each test binary uses a subset.
+//! and compare its stack display. Each test module uses a subset.
 #![allow(dead_code)]
 
 use ajisai_core::engine::{compute, ComputeReport, Options};
