@@ -1,11 +1,9 @@
 //! Timed runs of the expensive algebraic operations (printed, never asserted on time):
-//! `cargo test -p ajisai-numerics-pure --release --test perf -- --nocapture`.
+//! `cargo test -p ajisai-numerics-pure --release --test pure perf:: -- --nocapture`.
 //! The results are checked for exactness so the timings measure correct work.
 
-mod common;
-
+use crate::common::{num, sqrt};
 use ajisai_core::number::{Alg, Number, Rat};
-use common::{num, sqrt};
 use std::time::Instant;
 
 const PRIMES: [i64; 16] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53];

@@ -3,10 +3,8 @@
 //! (num-bigint), floor bounds, order laws, convergent properties, and Int/Rat
 //! arithmetic against num-bigint as an oracle (boundaries of i64, i128 and beyond).
 
-mod common;
-
+use crate::common::{rat, sqrt};
 use ajisai_core::number::{Alg, Int, Number, Rat};
-use common::{rat, sqrt};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};

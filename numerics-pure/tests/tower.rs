@@ -3,12 +3,10 @@
 //! (docs/words/exactArithmetic.md), run at the Number API level; MCP-30 (docs/mcp/envelope.md)
 //! approximations; work charges of SQRT and POW; limit refusals of POW.
 
-mod common;
-
+use crate::common::{num, run, run_with, sqrt, Counting, MCP};
 use ajisai_core::limits::Halt;
 use ajisai_core::number::roots::{pow, sqrt_rat, PowLimits};
 use ajisai_core::number::{Alg, Int, Number, Rat};
-use common::{num, run, run_with, sqrt, Counting, MCP};
 
 fn setup() {
     ajisai_numerics_pure::link();

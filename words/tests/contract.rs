@@ -7,7 +7,6 @@
 //! Bodies use Words of every family only where the spec's own examples do; most
 //! cases are built from `NOT`, `AND`, `BIND`, `COND`, `EXEC` and `REFLECT`.
 
-use ajisai_core::code::Block;
 use ajisai_core::code::Program;
 use ajisai_core::compile::parse;
 use ajisai_core::contract::{
@@ -906,11 +905,4 @@ fn infer_program_ignores_prelude_words_but_uses_them() {
     let got = infer_program(&source, &[&prelude.block]);
     assert_eq!(got.len(), 1);
     assert_eq!((got[0].inputs, got[0].outputs), (Some(1), Some(1)));
-}
-
-#[test]
-fn block_is_reexported_for_callers() {
-    // The prelude API takes plain blocks.
-    let p = program("1");
-    let _: &Block = &p.block;
 }

@@ -40,18 +40,24 @@ fn registry_documents_parse() {
     let doc: serde_json::Value =
         serde_json::from_str(&ajisai_core::word::registry_document()).unwrap();
     let entries = doc["entries"].as_array().unwrap();
-    let mut names: Vec<&str> = entries
-        .iter()
-        .map(|e| e["name"].as_str().unwrap())
-        .collect();
-    let sorted = {
-        let mut s = names.clone();
-        s.sort();
-        s
-    };
-    assert_eq!(names, sorted, "entries are sorted by name");
-    names.dedup();
-    assert_eq!(names.len(), entries.len(), "names are unique");
+    // Every entry is a Word the machine resolves by that name and by each alias the
+    // entry lists, and every Word the machine knows has an entry.
+    let registry = ajisai_core::word::registry();
+    let mut aliases = 0;
+    for entry in entries {
+        let name = entry["name"].as_str().unwrap();
+        let id = registry
+            .lookup(name)
+            .unwrap_or_else(|| panic!("{name} is documented but does not resolve"));
+        assert_eq!(registry.spec(id).name, name);
+        for alias in entry["aliases"].as_array().into_iter().flatten() {
+            let alias = alias.as_str().unwrap();
+            assert_eq!(registry.lookup(alias), Some(id), "alias {alias} of {name}");
+            aliases += 1;
+        }
+    }
+    assert_eq!(entries.len(), registry.specs().len());
+    assert!(aliases > 0, "the aliases were checked");
     let outcomes: serde_json::Value =
         serde_json::from_str(&ajisai_core::outcome::outcomes_document()).unwrap();
     assert_eq!(outcomes["errorCategories"].as_array().unwrap().len(), 10);

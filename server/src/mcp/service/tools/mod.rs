@@ -334,35 +334,79 @@ mod tests {
         assert!(p.contains("Symbolic aliases + - * / = != < <= > >= % ^ stand for ADD SUB MUL DIV EQ NEQ LT LTE GT GTE MOD VENT."), "{p}");
     }
 
-    /// The listing is the table: one tool per spec, in order, each with its spec's
-    /// title, its description filled, and the input schema its handler implies.
+    /// The listing is what the guide documents (docs/mcp/tools.md, the specification of
+    /// record): its table's tools in order, with their titles and whether they take a
+    /// slot; each input schema equal to the one the guide shows, descriptions aside; every
+    /// description filled.
     #[test]
-    fn tools_are_listed_from_their_specs() {
+    fn tools_are_listed_as_the_guide_documents_them() {
         crate::host::backend::link();
+        let guide =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/mcp/tools.md"))
+                .expect("docs/mcp/tools.md");
+        // | `name` | title | purpose | yes/no |
+        let table: Vec<(String, String, bool)> = guide
+            .lines()
+            .take_while(|l| !l.starts_with("## "))
+            .filter(|l| l.starts_with("| `"))
+            .map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                (
+                    cells[1].trim_matches('`').to_string(),
+                    cells[2].to_string(),
+                    cells[4] == "yes",
+                )
+            })
+            .collect();
+        // The JSON blocks of "Input schemas": the source tools' schema, then word_contract's.
+        let section = &guide[guide.find("## Input schemas").expect("the section")..];
+        let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+        let schemas: Vec<Value> = section
+            .split("```json")
+            .skip(1)
+            .map(|b| serde_json::from_str(&b[..b.find("```").expect("a closed block")]))
+            .collect::<Result<_, _>>()
+            .expect("the guide's schemas are JSON");
+        assert_eq!(schemas.len(), 2, "the guide shows two schemas");
+        let without_descriptions = |v: &Value| {
+            let mut v = v.clone();
+            if let Some(props) = v["properties"].as_object_mut() {
+                for p in props.values_mut() {
+                    p.as_object_mut().map(|o| o.remove("description"));
+                }
+            }
+            v
+        };
         let schema = Arc::new(JsonObject::new());
-        let listed = tools(&schema, 1_000, &ServedPhrasebook::empty());
-        assert_eq!(listed.len(), ToolSpec::ALL.len());
-        for (tool, spec) in listed.iter().zip(ToolSpec::ALL.iter().copied()) {
-            assert_eq!(tool.name, spec.name);
-            assert_eq!(tool.title.as_deref(), Some(spec.title));
+        let listed = tools(&schema, 65_536, &ServedPhrasebook::empty());
+        let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
+        let documented: Vec<&str> = table.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(names, documented, "the tools, in the guide's order");
+        for (tool, (name, title, takes_slot)) in listed.iter().zip(&table) {
+            assert_eq!(tool.title.as_deref(), Some(title.as_str()), "{name}");
+            let kind = ToolKind::from_name(name).expect("a tool");
+            assert_eq!(kind.is_source_tool(), *takes_slot, "{name}");
             let description = tool.description.as_deref().unwrap_or("");
-            assert!(!description.contains("{families}"), "{}", spec.name);
-            assert!(!description.is_empty(), "{}", spec.name);
-            let properties: Vec<&String> = tool.input_schema["properties"]
-                .as_object()
-                .map(|p| p.keys().collect())
-                .unwrap_or_default();
-            let mut declared: Vec<&str> = spec.arguments.to_vec();
-            declared.sort_unstable();
-            assert_eq!(properties, declared, "{}", spec.name);
-            let kind = ToolKind::from_name(spec.name).expect("every spec is a ToolKind");
-            assert_eq!(kind.accepted(), spec.arguments);
+            // Filled: no `{placeholder}` of the description texts is left.
+            let placeholder = description.split('{').skip(1).any(|rest| {
+                rest.split_once('}').is_some_and(|(word, _)| {
+                    !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+                })
+            });
+            assert!(!description.is_empty() && !placeholder, "{name}");
+            let expected = &schemas[if *takes_slot { 0 } else { 1 }];
+            let got = Value::Object((*tool.input_schema).clone());
             assert_eq!(
-                kind.is_source_tool(),
-                spec.arguments.contains(&"source"),
-                "{}",
-                spec.name
+                without_descriptions(&got),
+                without_descriptions(expected),
+                "{name}"
             );
+            for p in got["properties"].as_object().expect("properties").values() {
+                assert!(
+                    p["description"].as_str().is_some_and(|d| !d.is_empty()),
+                    "{name}"
+                );
+            }
         }
     }
 }
