@@ -75,7 +75,7 @@ pub fn select_backend(
     choice: Option<OsString>,
     plugin: Option<OsString>,
     warn: &mut dyn FnMut(&str),
-) -> Result<Selected, String> {
+) -> Result<Selected, crate::host::backend::BackendChoiceError> {
     crate::host::backend::select_with(choice, plugin, warn)
 }
 

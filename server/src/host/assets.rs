@@ -134,9 +134,21 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .to_string()
 }
 
+/// What the check of the embedded documents found wrong; its text is one operator-facing
+/// line naming every disagreement.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IntegrityError {
+    /// Assets whose digests disagree with the record, or record lines without an asset.
+    #[error("{}", .0.join("; "))]
+    Digests(Vec<String>),
+    /// Words the engine knows that the embedded registry has no entry for.
+    #[error("the embedded registry has no entry for {}", .0.join(", "))]
+    Unregistered(Vec<&'static str>),
+}
+
 /// Recompute every asset's digest and compare it with the record; also require that the
-/// record lists exactly the embedded assets. The error names each disagreement.
-pub fn verify() -> Result<(), String> {
+/// record lists exactly the embedded assets.
+pub fn verify() -> Result<(), IntegrityError> {
     let mut problems = Vec::new();
     for a in all() {
         let actual = sha256_hex(a.bytes.as_bytes());
@@ -160,7 +172,7 @@ pub fn verify() -> Result<(), String> {
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(problems.join("; "))
+        Err(IntegrityError::Digests(problems))
     }
 }
 

@@ -11,7 +11,7 @@
 //! The choice itself is `ajisai_core::numerics::choose` (a pure function); this module
 //! owns the environment and the plugin file.
 
-use ajisai_core::numerics::{self, BackendOrigin, Numerics, Selected};
+use ajisai_core::numerics::{self, BackendOrigin, Numerics, SelectError, Selected};
 use ajisai_numerics_gmp::{LoadError, Plugin};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -120,41 +120,66 @@ fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
 }
 
+/// Why no numeric backend could be chosen; its text is one operator-facing line saying
+/// what was expected and what was found.
+#[derive(Debug, thiserror::Error)]
+pub enum BackendChoiceError {
+    /// `AJISAI_NUMERICS` is not valid text (shown lossily).
+    #[error("{}={} is not valid text; expected auto, gmp or pure", CHOICE_VAR, .0)]
+    NotText(String),
+    /// `AJISAI_NUMERICS` names no backend kind: `choose`'s refusal, and the plugin that
+    /// is configured, if any.
+    #[error("{kind}{}", plugin_note(.plugin.as_deref()))]
+    UnknownKind {
+        /// `choose`'s refusal.
+        kind: SelectError,
+        /// `AJISAI_NUMERICS_PLUGIN`, when set.
+        plugin: Option<PathBuf>,
+    },
+    /// The configured plugin was refused.
+    #[error("{}: {}", PLUGIN_VAR, .0)]
+    Plugin(#[source] LoadError),
+    /// The kind asked for is not in this build (`choose`'s refusal).
+    #[error(transparent)]
+    Unavailable(#[from] SelectError),
+}
+
+/// What an unknown kind's message adds about a configured plugin.
+fn plugin_note(plugin: Option<&Path>) -> String {
+    plugin.map_or_else(String::new, |p| {
+        format!("; {PLUGIN_VAR}={} would add gmp (plugin)", p.display())
+    })
+}
+
 /// Decide the backend from the two variables' values without fixing it for the
-/// process. Warnings (a plugin ignored under `pure`) go to `warn`; the error is one
-/// operator-facing line saying what was expected and what was found.
+/// process. Warnings (a plugin ignored under `pure`) go to `warn`.
 pub fn resolve(
     choice: Option<&OsStr>,
     plugin: Option<&OsStr>,
     warn: &mut dyn FnMut(&str),
-) -> Result<Selected, String> {
+) -> Result<Selected, BackendChoiceError> {
     link();
     let choice = match choice {
         None => "",
         Some(c) => match c.to_str() {
             Some(s) => s,
             None => {
-                return Err(format!(
-                    "{CHOICE_VAR}={} is not valid text; expected auto, gmp or pure",
-                    c.to_string_lossy()
+                return Err(BackendChoiceError::NotText(
+                    c.to_string_lossy().into_owned(),
                 ))
             }
         },
     };
     let plugin = plugin.filter(|p| !p.is_empty()).map(Path::new);
     if !matches!(choice, "" | "auto" | "gmp" | "pure") {
-        // The same message `choose` gives, plus the plugin that is configured.
-        let mut e = numerics::choose(choice, None)
+        // The same refusal `choose` gives, plus the plugin that is configured.
+        let kind = numerics::choose(choice, None)
             .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
-        if let Some(p) = plugin {
-            e.push_str(&format!(
-                "; {PLUGIN_VAR}={} would add gmp (plugin)",
-                p.display()
-            ));
-        }
-        return Err(e);
+            .unwrap_or_else(|| SelectError(format!("unknown backend {choice}")));
+        return Err(BackendChoiceError::UnknownKind {
+            kind,
+            plugin: plugin.map(Path::to_path_buf),
+        });
     }
     let loaded = match plugin {
         Some(p) if choice == "pure" => {
@@ -166,12 +191,11 @@ pub fn resolve(
         }
         Some(p) => match load_plugin(p) {
             Ok(plugin) => Some((plugin, p)),
-            Err(e) => return Err(format!("{PLUGIN_VAR}: {e}")),
+            Err(e) => return Err(BackendChoiceError::Plugin(e)),
         },
         None => None,
     };
-    let mut selected = numerics::choose(choice, loaded.map(|(p, _)| p as &'static dyn Numerics))
-        .map_err(|e| e.to_string())?;
+    let mut selected = numerics::choose(choice, loaded.map(|(p, _)| p as &'static dyn Numerics))?;
     if let Some((_, path)) = loaded {
         if selected.origin == BackendOrigin::Plugin {
             let how = if choice == "gmp" {
@@ -192,7 +216,7 @@ pub fn select_with(
     choice: Option<OsString>,
     plugin: Option<OsString>,
     warn: &mut dyn FnMut(&str),
-) -> Result<Selected, String> {
+) -> Result<Selected, BackendChoiceError> {
     let selected = resolve(choice.as_deref(), plugin.as_deref(), warn)?;
     Ok(numerics::install(selected))
 }
@@ -200,14 +224,14 @@ pub fn select_with(
 /// Fix the process's numeric backend from `choice` (the value of `AJISAI_NUMERICS`;
 /// unset or empty means `auto`) and the process's `AJISAI_NUMERICS_PLUGIN`. Warnings go
 /// to stderr as `warning: …` lines; the error is one operator-facing line.
-pub fn select(choice: Option<OsString>) -> Result<Selected, String> {
+pub fn select(choice: Option<OsString>) -> Result<Selected, BackendChoiceError> {
     select_with(choice, std::env::var_os(PLUGIN_VAR), &mut |w| {
         eprintln!("warning: {w}")
     })
 }
 
 /// [`select`] with the process environment.
-pub fn select_from_env() -> Result<Selected, String> {
+pub fn select_from_env() -> Result<Selected, BackendChoiceError> {
     select(std::env::var_os(CHOICE_VAR))
 }
 
@@ -218,7 +242,7 @@ mod tests {
     fn resolve_quiet(
         choice: &str,
         plugin: Option<&str>,
-    ) -> (Result<Selected, String>, Vec<String>) {
+    ) -> (Result<Selected, BackendChoiceError>, Vec<String>) {
         let mut warnings = Vec::new();
         let r = resolve(Some(OsStr::new(choice)), plugin.map(OsStr::new), &mut |w| {
             warnings.push(w.to_string())
@@ -246,6 +270,8 @@ mod tests {
         for choice in ["", "auto", "gmp"] {
             let (r, warnings) = resolve_quiet(choice, Some("/nonexistent/libplugin.so"));
             let e = r.expect_err("a missing plugin is refused");
+            assert!(matches!(e, BackendChoiceError::Plugin(_)), "{e:?}");
+            let e = e.to_string();
             assert!(
                 e.starts_with(
                     "AJISAI_NUMERICS_PLUGIN: numeric plugin /nonexistent/libplugin.so: expected"
@@ -256,6 +282,22 @@ mod tests {
             assert!(!e.contains('\n'));
             assert!(warnings.is_empty());
         }
+    }
+
+    #[test]
+    fn a_choice_that_is_not_text_is_refused_and_shown() {
+        use std::os::unix::ffi::OsStrExt;
+        let mut warnings = Vec::new();
+        let r = resolve(Some(OsStr::from_bytes(b"gm\xffp")), None, &mut |w| {
+            warnings.push(w.to_string())
+        });
+        let e = r.expect_err("not text");
+        assert!(matches!(e, BackendChoiceError::NotText(_)), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "AJISAI_NUMERICS=gm\u{fffd}p is not valid text; expected auto, gmp or pure"
+        );
+        assert!(warnings.is_empty());
     }
 
     #[test]
@@ -271,12 +313,15 @@ mod tests {
         for bad in ["GMP", "fast", "auto ", "Pure"] {
             let (r, _) = resolve_quiet(bad, None);
             let e = r.expect_err("unknown value");
+            assert!(matches!(e, BackendChoiceError::UnknownKind { .. }), "{e:?}");
+            let e = e.to_string();
             assert!(e.contains("is not one of auto, gmp, pure"), "{e}");
             assert!(e.contains("pure (builtin)"), "{e}");
         }
         let (r, _) = resolve_quiet("fast", Some("/x/libp.so"));
         assert!(r
             .expect_err("unknown value")
+            .to_string()
             .ends_with("; AJISAI_NUMERICS_PLUGIN=/x/libp.so would add gmp (plugin)"));
     }
 
@@ -295,6 +340,8 @@ mod tests {
                 .starts_with("GMP "));
         } else {
             let e = r.expect_err("no gmp in the portable build");
+            assert!(matches!(e, BackendChoiceError::Unavailable(_)), "{e:?}");
+            let e = e.to_string();
             assert!(
                 e.contains("no gmp backend is available; available: pure (builtin)"),
                 "{e}"

@@ -53,19 +53,16 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// Check every embedded document against its recorded digest (startup step 1, MCP-4; docs/mcp/index.md),
 /// and that the registry serves an entry for every Word the engine knows. The error is
 /// one operator-facing line.
-pub fn verify() -> Result<(), String> {
+pub fn verify() -> Result<(), assets::IntegrityError> {
     assets::verify()?;
     let c = content();
-    let missing: Vec<&str> = registry()
+    let missing: Vec<&'static str> = registry()
         .documented()
         .map(|s| s.name)
         .filter(|n| c.entry(n).is_none())
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "the embedded registry has no entry for {}",
-            missing.join(", ")
-        ));
+        return Err(assets::IntegrityError::Unregistered(missing));
     }
     Ok(())
 }

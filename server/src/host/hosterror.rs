@@ -108,8 +108,10 @@ impl WorkerLoss {
     }
 }
 
-/// One host failure: the model-facing message and the operator-facing detail.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One host failure: the model-facing message and the operator-facing detail. As an
+/// error its text is the message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct HostError {
     /// The code.
     pub code: HostErrorCode,

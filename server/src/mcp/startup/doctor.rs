@@ -78,7 +78,7 @@ pub fn run() -> u8 {
 
 /// The seven checks, D1 to D7, for the selected backend and the effective phrasebook.
 pub fn checks(
-    selected: &Result<numerics::Selected, String>,
+    selected: &Result<numerics::Selected, crate::host::backend::BackendChoiceError>,
     phrasebook: &Result<ServedPhrasebook, Fault>,
 ) -> Vec<Check> {
     let mut out = Vec::with_capacity(7);
@@ -102,12 +102,14 @@ pub fn checks(
     let c = content::content();
     out.push(Check {
         label: "embedded assets",
-        result: content::verify().map(|()| {
-            format!(
-                "assetDigest {}, registryDigest {}",
-                c.asset_digest, c.registry_digest
-            )
-        }),
+        result: content::verify()
+            .map(|()| {
+                format!(
+                    "assetDigest {}, registryDigest {}",
+                    c.asset_digest, c.registry_digest
+                )
+            })
+            .map_err(|e| e.to_string()),
     });
     // D3 phrasebook: loading verified structure, names, order, digests and contracts;
     // the examples run on the selected backend.
@@ -137,7 +139,7 @@ pub fn checks(
                 version::numerics_text(selected),
                 s.reason
             )),
-            Err(e) => Err(e.clone()),
+            Err(e) => Err(e.to_string()),
         },
     });
     let prerequisite = match (&runtime, selected) {

@@ -265,7 +265,7 @@ fn serve_logged(args: &Args) -> u8 {
     };
     crate::host::backend::link();
     if let Err(e) = content::verify() {
-        return fault("embedded assets", &e);
+        return fault("embedded assets", &e.to_string());
     }
     // The backend is fixed before the phrasebook is read, so that reading it cannot
     // fix one by itself (a big literal needs arithmetic); faults still answer in the
@@ -285,7 +285,7 @@ fn serve_logged(args: &Args) -> u8 {
     };
     let selected = match selected {
         Ok(s) => s,
-        Err(e) => return fault("numeric backend", &e),
+        Err(e) => return fault("numeric backend", &e.to_string()),
     };
     let runtime = match runtime() {
         Ok(r) => r,

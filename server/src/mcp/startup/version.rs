@@ -1,6 +1,7 @@
 //! What `--version` and `--doctor` print and what both, and serve mode, start with: the
 //! exit codes, the version block (MCP-7; docs/mcp/index.md) and the async runtime.
 
+use crate::host::backend::BackendChoiceError;
 use crate::host::content;
 use crate::host::phrasebook::{Fault, Origin, ServedPhrasebook};
 use crate::mcp::{PROGRAM, SERVER_VERSION};
@@ -15,7 +16,7 @@ pub const EXIT_FAULT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
 /// The `numerics` line's value, or why it is unavailable.
-pub fn numerics_text(selected: &Result<Selected, String>) -> String {
+pub fn numerics_text(selected: &Result<Selected, BackendChoiceError>) -> String {
     match selected {
         Ok(s) => {
             let p = s.provenance();
@@ -46,7 +47,7 @@ pub fn assets_text(phrasebook: &Result<ServedPhrasebook, Fault>) -> String {
 /// The seven lines of `--version` (MCP-7), with the asset digest of the effective
 /// phrasebook.
 pub fn version_text(
-    selected: &Result<Selected, String>,
+    selected: &Result<Selected, BackendChoiceError>,
     phrasebook: &Result<ServedPhrasebook, Fault>,
 ) -> String {
     let c = content::content();
