@@ -9,7 +9,7 @@ use crate::interface::{
     Answer, HostAllocator, IntArg, IntOut, NumericsModule, NumericsModuleRef, RatArg, RatOut,
 };
 use abi_stable::prefix_type::PrefixTypeTrait;
-use abi_stable::std_types::{RErr, ROk, RStr, RString, Tuple2};
+use abi_stable::std_types::{RErr, ROk, RSlice, RStr, RString, RVec, Tuple2};
 use ajisai_core::numerics::Numerics;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -63,6 +63,23 @@ extern "C" fn mul(a: IntArg<'_>, b: IntArg<'_>) -> Answer<IntOut> {
         #[cfg(feature = "test-faults")]
         faults::panic_on_cue(a, b);
         IntOut::from_core(GMP.mul(a.to_core(), b.to_core()))
+    })
+}
+
+extern "C" fn mul_word(a: RSlice<'_, u64>, m: u64) -> Answer<RVec<u64>> {
+    guard(|| {
+        #[cfg(feature = "test-faults")]
+        faults::panic_on_cue(
+            IntArg {
+                negative: false,
+                limbs: a,
+            },
+            IntArg {
+                negative: false,
+                limbs: RSlice::from_slice(std::slice::from_ref(&m)),
+            },
+        );
+        RVec::from(GMP.mul_word(a.as_slice(), m))
     })
 }
 
@@ -179,6 +196,7 @@ pub fn module() -> NumericsModuleRef {
         add,
         sub,
         mul,
+        mul_word,
         div_rem,
         div_exact,
         gcd,

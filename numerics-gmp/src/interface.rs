@@ -22,7 +22,8 @@ use abi_stable::{
 
 /// The interface version this build speaks (`major.minor.patch`).
 ///
-/// 2.0.0 added the rational operations (a plugin of 1.x lacks them and is refused).
+/// 2.0.0 added the rational operations and the product by a machine word (a plugin of
+/// 1.x lacks them and is refused).
 #[cfg(not(feature = "test-interface-mismatch"))]
 pub const INTERFACE_VERSION: &str = "2.0.0";
 /// The previous interface version, for the mismatch tests only: a build with this feature
@@ -82,6 +83,8 @@ pub struct NumericsModule {
     pub sub: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<IntOut>,
     /// a · b
     pub mul: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<IntOut>,
+    /// The limbs of |a|·m for a machine word m ≥ 1 (`Numerics::mul_word`).
+    pub mul_word: extern "C" fn(RSlice<'_, u64>, u64) -> Answer<RVec<u64>>,
     /// (a / b truncated, a − b·q); b ≠ 0.
     pub div_rem: extern "C" fn(IntArg<'_>, IntArg<'_>) -> Answer<Tuple2<IntOut, IntOut>>,
     /// a / b where b divides a exactly; b ≠ 0.

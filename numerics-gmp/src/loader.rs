@@ -18,7 +18,7 @@ use crate::interface::{
 };
 use abi_stable::library::{lib_header_from_path, LibraryError};
 use abi_stable::sabi_types::{VersionNumber, VersionStrings};
-use abi_stable::std_types::{RResult, RStr};
+use abi_stable::std_types::{RResult, RSlice, RStr};
 use ajisai_core::numerics::{BackendKind, IntBuf, IntRef, Numerics, RatBuf, RatRef};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -403,6 +403,32 @@ impl Numerics for Plugin {
             "mul",
             (self.module.mul())(IntArg::from_core(a), IntArg::from_core(b)),
         )
+    }
+
+    fn mul_word(&self, a: &[u64], m: u64) -> Vec<u64> {
+        self.refuse_if_poisoned();
+        let limbs = self
+            .answer(
+                "mul_word",
+                (self.module.mul_word())(RSlice::from_slice(a), m),
+            )
+            .into_vec();
+        // The product of n limbs by a word has n or n + 1 limbs, the top one not zero:
+        // anything else is no product of these operands.
+        let sized = limbs.len() == a.len() || limbs.len() == a.len() + 1;
+        if !sized || limbs.last().is_some_and(|&top| top == 0) || (a.is_empty() != limbs.is_empty())
+        {
+            self.fault(
+                FaultKind::Malformed,
+                format!(
+                    "numeric plugin {} answered mul_word with {} limbs for an operand of {}",
+                    self.path.display(),
+                    limbs.len(),
+                    a.len()
+                ),
+            );
+        }
+        limbs
     }
 
     fn div_rem(&self, a: IntRef<'_>, b: IntRef<'_>) -> (IntBuf, IntBuf) {

@@ -4,7 +4,7 @@
 #![cfg(feature = "backend")]
 
 use abi_stable::prefix_type::PrefixTypeTrait;
-use abi_stable::std_types::{RErr, ROk, RStr, RString, Tuple2};
+use abi_stable::std_types::{RErr, ROk, RSlice, RStr, RString, RVec, Tuple2};
 use ajisai_core::numerics::{IntBuf, IntRef, Numerics, RatBuf, RatRef};
 use ajisai_numerics_gmp::interface::{
     Answer, HostAllocator, IntArg, IntOut, NumericsModule, RatArg, RatOut,
@@ -52,6 +52,18 @@ fn agree(a: &IntBuf, b: &IntBuf, p: &Plugin) {
         }
         let digits = PURE.to_decimal(abs(a));
         assert_eq!(n.parse_decimal(&digits), int(false, a.limbs.clone()));
+        // The product by a machine word, against num-bigint's general product.
+        for m in [1, 3, u64::MAX, b.limbs.first().copied().unwrap_or(7).max(1)] {
+            let word = [m];
+            let want = PURE.mul(
+                abs(a),
+                IntRef {
+                    negative: false,
+                    limbs: &word,
+                },
+            );
+            assert_eq!(n.mul_word(&a.limbs, m), want.limbs, "{a:?} times {m}");
+        }
     }
 }
 
@@ -212,6 +224,11 @@ extern "C" fn negative_denominator(_: IntArg<'_>, _: IntArg<'_>) -> Answer<RatOu
         den: IntOut::from_core(int(true, vec![3])),
     })
 }
+extern "C" fn high_zero_limb(a: RSlice<'_, u64>, _: u64) -> Answer<RVec<u64>> {
+    let mut limbs = a.to_vec();
+    limbs.push(0);
+    ROk(RVec::from(limbs))
+}
 extern "C" fn keep_allocator(_: HostAllocator) -> Answer<()> {
     ROk(())
 }
@@ -229,6 +246,7 @@ fn faulty() -> NumericsModule {
         add: failing,
         sub: zero,
         mul: zero,
+        mul_word: high_zero_limb,
         div_rem: zero_pair,
         div_exact: zero,
         gcd: zero,
@@ -285,14 +303,20 @@ fn malformed_answers_poison_the_plugin() {
 }
 
 #[test]
-fn malformed_rational_answers_poison_the_plugin() {
+fn malformed_rational_and_product_answers_poison_the_plugin() {
     let one = int(false, vec![1]);
     let half = RatBuf {
         num: one.clone(),
         den: int(false, vec![2]),
     };
     type Call = fn(&Plugin, &RatBuf, &IntBuf);
-    let calls: [(Call, &str); 3] = [
+    let calls: [(Call, &str); 4] = [
+        (
+            |p, _, one| {
+                p.mul_word(&one.limbs, 3);
+            },
+            "answered mul_word with 2 limbs for an operand of 1",
+        ),
         (
             |p, h, _| {
                 p.rat_add(view(h), view(h));

@@ -410,7 +410,13 @@ fn a_plugin_fault_is_contained(fault: &str, code: &str) {
 
 #[test]
 fn a_panicking_plugin_answers_backend_failure_then_backend_unavailable() {
+    // The cue as a product's operand: times a machine word (mul_word) and times a wide
+    // value (mul) each reach the plugin.
     a_plugin_fault_is_contained("1000000000000000000000000000001 3 *", "backendFailure");
+    a_plugin_fault_is_contained(
+        "1000000000000000000000000000001 100000000000000000000000 *",
+        "backendFailure",
+    );
 }
 
 #[test]

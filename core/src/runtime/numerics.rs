@@ -133,8 +133,7 @@ pub trait Numerics: Send + Sync + 'static {
     /// gives the sign). Core's one-pass loop ([`crate::number::int::mul_limbs_u64`]) unless
     /// the library has a faster one: the commonest product, a factorial's step and the
     /// cross products of a sum of fractions, and one where a copy out of the library
-    /// would cost as much as the multiplication. Not part of the plugin interface: a
-    /// plugin's backend uses core's loop.
+    /// would cost as much as the multiplication.
     fn mul_word(&self, a: &[u64], m: u64) -> Vec<u64> {
         crate::number::int::mul_limbs_u64(a, m)
     }
