@@ -32,6 +32,7 @@ use ajisai_core::outcome::{ErrorCategory, NilReason, Trap, TRACE_MAX_CALLS};
 use ajisai_core::word::{registry, Family, WordSpec};
 use ajisai_core::Profile;
 use ajisai_server::host::assets;
+use ajisai_server::mcp::service::tools::ToolSpec;
 use serde_json::{json, Value as Json};
 use std::path::PathBuf;
 
@@ -982,7 +983,7 @@ fn every_preface_example_holds() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    for tool in ["compute", "check", "infer_contracts", "word_contract"] {
+    for tool in ToolSpec::ALL.iter().map(|t| t.name) {
         assert!(
             examples.iter().any(|e| e.tool == tool),
             "an example uses {tool}"

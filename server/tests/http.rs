@@ -10,6 +10,7 @@
 use crate::http_support;
 use crate::mcp_support;
 
+use ajisai_server::mcp::service::tools::ToolSpec;
 use http_support::{call, envelope_text, get, post, tools_call, HttpServer, TOKEN};
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
@@ -63,7 +64,7 @@ async fn the_rmcp_client_is_served_in_both_lifecycles_with_the_stdio_envelopes()
         .expect("discover over HTTP");
     for client in [&legacy, &modern] {
         let tools = client.list_all_tools().await.expect("tools/list");
-        assert_eq!(tools.len(), 4);
+        assert_eq!(tools.len(), ToolSpec::ALL.len());
         let resources = client.list_all_resources().await.expect("resources/list");
         assert!(resources.iter().any(|r| r.uri == "ajisai://limits"));
     }

@@ -4,6 +4,7 @@
 
 use crate::mcp_support;
 
+use ajisai_server::mcp::service::tools::{ToolKind, ToolSpec};
 use mcp_support::*;
 use rmcp::model::{ErrorCode, ReadResourceRequestParams};
 use rmcp::service::ServiceError;
@@ -35,7 +36,10 @@ async fn the_2026_07_28_lifecycle_is_served_over_stdio() {
         modern.peer_info().map(|i| i.protocol_version.to_string()),
         Some("2026-07-28".to_string())
     );
-    assert_eq!(modern.list_all_tools().await.expect("tools/list").len(), 4);
+    assert_eq!(
+        modern.list_all_tools().await.expect("tools/list").len(),
+        ToolSpec::ALL.len()
+    );
     for (tool, args) in [
         ("compute", json!({"source": "2 3 DIV 1 3 DIV ADD"})),
         ("compute", json!({"source": "1 0 DIV"})),
@@ -85,20 +89,11 @@ async fn tools_are_listed_in_order_with_exact_schemas() {
     let client = spawn().await;
     let tools = client.list_all_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(
-        names,
-        ["compute", "check", "infer_contracts", "word_contract"]
-    );
+    let listed: Vec<&str> = ToolSpec::ALL.iter().map(|t| t.name).collect();
+    assert_eq!(names, listed);
     let titles: Vec<&str> = tools.iter().filter_map(|t| t.title.as_deref()).collect();
-    assert_eq!(
-        titles,
-        [
-            "Run an Ajisai program",
-            "Check an Ajisai program",
-            "Infer Ajisai Word contracts",
-            "Look up an Ajisai Word"
-        ]
-    );
+    let declared: Vec<&str> = ToolSpec::ALL.iter().map(|t| t.title).collect();
+    assert_eq!(titles, declared);
     let (_, schema_text) = read(&client, "ajisai://schema/result").await;
     let schema: Value = serde_json::from_str(&schema_text).expect("the schema is JSON");
     let source_schema = json!({
@@ -129,10 +124,11 @@ async fn tools_are_listed_in_order_with_exact_schemas() {
             keys,
             ["type", "additionalProperties", "properties", "required"]
         );
-        let expected = if tool.name == "word_contract" {
-            &word_schema
-        } else {
+        let runs_source = ToolKind::from_name(&tool.name).is_some_and(ToolKind::is_source_tool);
+        let expected = if runs_source {
             &source_schema
+        } else {
+            &word_schema
         };
         assert_eq!(&without_descriptions(input), expected, "{}", tool.name);
         let output =
