@@ -30,19 +30,49 @@ impl Settings {
     }
 }
 
+/// Why the Playground could not start; its text is one line for the operator.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The embedded documents disagree with their record.
+    #[error("embedded assets: {0}")]
+    Assets(#[from] crate::host::assets::IntegrityError),
+    /// The phrasebook of `AJISAI_PHRASEBOOK` is refused (its diagnostic line).
+    #[error("{0}")]
+    Phrasebook(String),
+    /// An `--allowed-host` value that is no host name.
+    #[error("--allowed-host {0:?} is not a host name")]
+    AllowedHost(String),
+    /// The async runtime could not start.
+    #[error("cannot start the runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// The address could not be listened on.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
 /// Serve the Playground with `settings` until a signal; `playground at http://…/` goes
-/// to `out` once it listens, notes to `err`. The error is why it could not start (the
-/// numeric backend must be selected already).
-pub fn serve(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
-    crate::host::content::verify().map_err(|e| format!("embedded assets: {e}"))?;
-    let phrasebook = ServedPhrasebook::from_env().map_err(|f| f.diagnostic())?;
+/// to `out` once it listens, notes to `err` (the numeric backend must be selected
+/// already).
+pub fn serve(
+    settings: &Settings,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), ServeError> {
+    crate::host::content::verify()?;
+    let phrasebook =
+        ServedPhrasebook::from_env().map_err(|f| ServeError::Phrasebook(f.diagnostic()))?;
     let mut hosts: Vec<String> = crate::host::web::LOOPBACK_HOSTS
         .iter()
         .map(|h| h.to_string())
         .collect();
     for h in &settings.allowed_hosts {
         if crate::host::web::parse_allowed_authority(h).is_none() {
-            return Err(format!("--allowed-host {h:?} is not a host name"));
+            return Err(ServeError::AllowedHost(h.clone()));
         }
         hosts.push(h.clone());
     }
@@ -57,15 +87,16 @@ pub fn serve(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> R
         },
     );
     let app = playground.router();
-    let runtime =
-        crate::host::web::runtime().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let runtime = crate::host::web::runtime().map_err(ServeError::Runtime)?;
     let result = runtime.block_on(async {
+        let listening = |source| ServeError::Listen {
+            addr: settings.addr,
+            source,
+        };
         let listener = tokio::net::TcpListener::bind(settings.addr)
             .await
-            .map_err(|e| format!("cannot listen on {}: {e}", settings.addr))?;
-        let local = listener
-            .local_addr()
-            .map_err(|e| format!("cannot listen on {}: {e}", settings.addr))?;
+            .map_err(listening)?;
+        let local = listener.local_addr().map_err(listening)?;
         let _ = writeln!(out, "playground at http://{local}/");
         let _ = out.flush();
         if !local.ip().is_loopback() && settings.allowed_hosts.is_empty() {

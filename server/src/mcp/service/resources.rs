@@ -187,9 +187,25 @@ impl<V: serde::Serialize> serde::Serialize for Ordered<V> {
     }
 }
 
+/// Why a Word URI's `{name}` does not decode; its text is the reason of the
+/// `invalidRequest`.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// A `%` not followed by two hexadecimal digits, at this byte (counted from 1).
+    #[error("invalid percent-encoding at byte {0} of the Word name")]
+    BadEscape(usize),
+    /// The decoded bytes are not UTF-8.
+    #[error("the percent-decoded Word name is not valid UTF-8")]
+    NotUtf8,
+    /// The decoded name is empty or white space.
+    #[error("the Word name is blank")]
+    Blank,
+}
+
 /// Decode the `{name}` of a Word URI (MCP-64): `%XX` escapes as UTF-8 bytes, `+` stays
-/// `+`. The error is the reason for an `invalidRequest`.
-pub fn decode_name(encoded: &str) -> Result<String, String> {
+/// `+`. Written here rather than with `percent-encoding`, whose decoder passes a
+/// malformed escape through unchanged where MCP-64 refuses it.
+pub fn decode_name(encoded: &str) -> Result<String, NameError> {
     let bytes = encoded.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -202,22 +218,16 @@ pub fn decode_name(encoded: &str) -> Result<String, String> {
                     out.push(v as u8);
                     i += 3;
                 }
-                _ => {
-                    return Err(format!(
-                        "invalid percent-encoding at byte {} of the Word name",
-                        i + 1
-                    ))
-                }
+                _ => return Err(NameError::BadEscape(i + 1)),
             }
         } else {
             out.push(bytes[i]);
             i += 1;
         }
     }
-    let name = String::from_utf8(out)
-        .map_err(|_| "the percent-decoded Word name is not valid UTF-8".to_string())?;
+    let name = String::from_utf8(out).map_err(|_| NameError::NotUtf8)?;
     if name.trim().is_empty() {
-        return Err("the Word name is blank".to_string());
+        return Err(NameError::Blank);
     }
     Ok(name)
 }
@@ -272,10 +282,10 @@ mod tests {
         assert_eq!(decode_name("%2f").as_deref(), Ok("/"));
         assert_eq!(decode_name("index-of").as_deref(), Ok("index-of"));
         assert_eq!(decode_name("%E3%81%82").as_deref(), Ok("あ"));
-        assert!(decode_name("%2").is_err());
-        assert!(decode_name("%zz").is_err());
-        assert!(decode_name("%FF").is_err());
-        assert!(decode_name("%20").is_err());
+        assert_eq!(decode_name("%2"), Err(NameError::BadEscape(1)));
+        assert_eq!(decode_name("ab%zz"), Err(NameError::BadEscape(3)));
+        assert_eq!(decode_name("%FF"), Err(NameError::NotUtf8));
+        assert_eq!(decode_name("%20"), Err(NameError::Blank));
         assert!(decode_name("").is_err());
     }
 

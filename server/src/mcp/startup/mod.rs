@@ -104,12 +104,12 @@ pub enum Mode {
     Worker(String),
 }
 
-/// Parse the arguments (without the program name). The error is clap's rendered usage
-/// error, which names the offending argument.
-pub fn parse(args: &[OsString]) -> Result<Mode, String> {
+/// Parse the arguments (without the program name). The error is clap's usage error,
+/// which names the offending argument when rendered.
+pub fn parse(args: &[OsString]) -> Result<Mode, clap::Error> {
     use clap::Parser;
     let argv = std::iter::once(OsString::from(PROGRAM)).chain(args.iter().cloned());
-    let parsed = Args::try_parse_from(argv).map_err(|e| e.render().to_string())?;
+    let parsed = Args::try_parse_from(argv)?;
     Ok(if parsed.help {
         Mode::Help
     } else if parsed.version {
@@ -128,6 +128,7 @@ pub fn run(args: &[OsString]) -> u8 {
     let mode = match parse(args) {
         Ok(m) => m,
         Err(e) => {
+            let e = e.render().to_string();
             eprint!("{e}");
             if !e.ends_with('\n') {
                 eprintln!();
@@ -393,10 +394,11 @@ mod tests {
         let plain = serve(&[]);
         assert_eq!(plain.http, None);
         assert_eq!(plain.max_concurrency, 4);
-        assert_eq!(parse(&args(&["-h"])), Ok(Mode::Help));
-        assert_eq!(parse(&args(&["--help"])), Ok(Mode::Help));
-        assert_eq!(parse(&args(&["--version"])), Ok(Mode::Version));
-        assert_eq!(parse(&args(&["--doctor"])), Ok(Mode::Doctor));
+        let mode = |a: &[&str]| parse(&args(a)).expect("a mode");
+        assert_eq!(mode(&["-h"]), Mode::Help);
+        assert_eq!(mode(&["--help"]), Mode::Help);
+        assert_eq!(mode(&["--version"]), Mode::Version);
+        assert_eq!(mode(&["--doctor"]), Mode::Doctor);
         let h = serve(&[
             "--http",
             "127.0.0.1:0",
@@ -420,7 +422,10 @@ mod tests {
             (&["--max-concurrency", "0"][..], "--max-concurrency"),
             (&["--allowed-host", "x"][..], "--http"),
         ] {
-            let e = parse(&args(bad)).expect_err("a usage error");
+            let e = parse(&args(bad))
+                .expect_err("a usage error")
+                .render()
+                .to_string();
             assert!(e.contains(named), "{bad:?}: {e}");
             assert!(e.starts_with("error: "), "{bad:?}: {e}");
         }
