@@ -37,17 +37,17 @@ fn number(ctx: &Ctx<'_>, i: usize) -> Result<Number, Halt> {
 
 fn add(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let (a, b) = (number(ctx, 1)?, number(ctx, 0)?);
-    ctx.finish1(2, Value::Number(a.add(&b)))
+    ctx.consume_and_push(2, Value::Number(a.add(&b)))
 }
 
 fn sub(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let (a, b) = (number(ctx, 1)?, number(ctx, 0)?);
-    ctx.finish1(2, Value::Number(a.sub(&b)))
+    ctx.consume_and_push(2, Value::Number(a.sub(&b)))
 }
 
 fn positive(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let n = number(ctx, 0)?;
-    ctx.finish1(1, Value::Bool(n.signum() > 0))
+    ctx.consume_and_push(1, Value::Bool(n.signum() > 0))
 }
 
 fn drop_top(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {

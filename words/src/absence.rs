@@ -13,7 +13,7 @@ use ajisai_core::word::{
 use ajisai_core::{Ctx, Halt};
 
 fn nil(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    ctx.finish1(0, Value::Nil(NilReason::Literal))
+    ctx.consume_and_push(0, Value::Nil(NilReason::Literal))
 }
 
 fn is_nil(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {

@@ -116,14 +116,14 @@ fn arithmetic(ctx: &mut Ctx<'_>, op: Op) -> Result<Flow, Halt> {
     // DIV projects: one zero divisor anywhere makes the whole result one NIL
     // (docs/reference/lifting.md).
     if op == Op::Div && plan.zero_divisor(ctx.meter(), Pay::Prepaid)? {
-        return ctx.finish1(2, Value::Nil(NilReason::DivisionByZero));
+        return ctx.consume_and_push(2, Value::Nil(NilReason::DivisionByZero));
     }
     let ceilings = Ceilings::of(ctx.meter());
     let result = plan.build(ctx.meter(), |m, x, y| match op.apply(m, x, y)? {
         Some(n) => Ok(ceilings.admit(n)?),
         None => Ok(Value::Nil(NilReason::DivisionByZero)),
     })?;
-    ctx.finish1(2, result)
+    ctx.consume_and_push(2, result)
 }
 
 /// [`arithmetic`] on two single Numbers: the same checks, charge and result as its
@@ -135,7 +135,7 @@ fn scalar_arithmetic(ctx: &mut Ctx<'_>, op: Op, x: &Number, y: &Number) -> Resul
     let charge = binary_charge(op.priced(), &measure_number(x), &measure_number(y), 1);
     ctx.charge_numeric(charge)?;
     if op == Op::Div && y.is_zero() {
-        return ctx.finish1(2, Value::Nil(NilReason::DivisionByZero));
+        return ctx.consume_and_push(2, Value::Nil(NilReason::DivisionByZero));
     }
     let ceilings = Ceilings::of(ctx.meter());
     ctx.meter().poll()?;
@@ -143,7 +143,7 @@ fn scalar_arithmetic(ctx: &mut Ctx<'_>, op: Op, x: &Number, y: &Number) -> Resul
         Some(n) => ceilings.admit(n)?,
         None => Value::Nil(NilReason::DivisionByZero),
     };
-    ctx.finish1(2, result)
+    ctx.consume_and_push(2, result)
 }
 
 /// The result of `x op y` when both are integers that fit `i64` and so does the
@@ -218,7 +218,7 @@ fn small_int_result(ctx: &mut Ctx<'_>, result: i64) -> Result<Flow, Halt> {
     } else {
         Ceilings::of(ctx.meter()).admit(Number::from(result))?
     };
-    ctx.finish1(2, value)
+    ctx.consume_and_push(2, value)
 }
 
 fn zero_modulus(divisor: &Value) -> LangError {
@@ -293,7 +293,7 @@ fn unary(ctx: &mut Ctx<'_>, f: UnaryLane) -> Result<Flow, Halt> {
     charge_structure(ctx, unary_structure(&x))?;
     let ceilings = Ceilings::of(ctx.meter());
     let result = lift_unary(word, &x, ctx.meter(), |m, n| Ok(ceilings.admit(f(m, n)?)?))?;
-    ctx.finish1(1, result)
+    ctx.consume_and_push(1, result)
 }
 
 fn floor(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -331,7 +331,7 @@ fn select(ctx: &mut Ctx<'_>, take_right: Ordering) -> Result<Flow, Halt> {
         };
         Ok(Value::Number(pick.clone()))
     })?;
-    ctx.finish1(2, result)
+    ctx.consume_and_push(2, result)
 }
 
 fn min(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -368,7 +368,7 @@ fn quantize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let dn = quantize_denominator(&d)?.clone();
     let dint = match dn.as_int() {
         Some(i) if i.signum() > 0 => i.clone(),
-        _ => return ctx.finish1(2, Value::Nil(NilReason::DomainMiss)),
+        _ => return ctx.consume_and_push(2, Value::Nil(NilReason::DomainMiss)),
     };
     check_numeric("QUANTIZE", "its operand x", &x)?;
     let md = measure_number(&dn);
@@ -384,7 +384,7 @@ fn quantize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         let q = Rat::new(round_polled(m, &scaled)?, dint.clone());
         Ok(ceilings.admit(Number::Rat(q))?)
     })?;
-    ctx.finish1(2, result)
+    ctx.consume_and_push(2, result)
 }
 
 fn sum(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -436,7 +436,7 @@ fn sum(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         let next = plan.build(ctx.meter(), |_, x, y| Ok(ceilings.admit(x.add(y))?))?;
         total = next;
     }
-    ctx.finish1(1, total)
+    ctx.consume_and_push(1, total)
 }
 
 const TYPE: &[ErrorCategory] = &[ErrorCategory::TypeMismatch];

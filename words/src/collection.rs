@@ -173,7 +173,7 @@ fn get(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             Value::vector(out)
         }
     };
-    ctx.finish1(2, result)
+    ctx.consume_and_push(2, result)
 }
 
 // ---------------------------------------------------------------- LENGTH, TAKE, CONCAT, REVERSE
@@ -185,7 +185,7 @@ fn length(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         ctx.peek(0),
     )?
     .len();
-    ctx.finish1(1, count_value(n))
+    ctx.consume_and_push(1, count_value(n))
 }
 
 fn take(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -215,7 +215,7 @@ fn take(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         &v.items()[len - count..]
     };
     let out = clone_polled(ctx.meter(), part)?;
-    ctx.finish1(2, Value::vector(out))
+    ctx.consume_and_push(2, Value::vector(out))
 }
 
 fn concat(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -237,7 +237,7 @@ fn concat(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let meter = ctx.meter();
     let mut out = clone_polled(meter, a.items())?;
     out.extend(clone_polled(meter, b.items())?);
-    ctx.finish1(2, Value::vector(out))
+    ctx.consume_and_push(2, Value::vector(out))
 }
 
 fn reverse(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -250,7 +250,7 @@ fn reverse(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.charge_collection(times(v.len(), price::copy(&v)))?;
     let mut out = clone_polled(ctx.meter(), v.items())?;
     out.reverse();
-    ctx.finish1(1, Value::vector(out))
+    ctx.consume_and_push(1, Value::vector(out))
 }
 
 // ---------------------------------------------------------------- COLLECT
@@ -290,7 +290,7 @@ fn collect(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     }
     let w = Vector::new(items);
     ctx.charge_collection(times(n, price::copy(&w)))?;
-    ctx.finish1(n + 1, Value::Vector(w))
+    ctx.consume_and_push(n + 1, Value::Vector(w))
 }
 
 // ---------------------------------------------------------------- RANGE
@@ -424,7 +424,7 @@ fn range(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             }
         }
     }
-    ctx.finish1(consumed, Value::vector(out))
+    ctx.consume_and_push(consumed, Value::vector(out))
 }
 
 // ---------------------------------------------------------------- SORT, ORDER
@@ -557,7 +557,7 @@ fn sort(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         tick(meter)?;
         out.push(v.items()[i].clone());
     }
-    ctx.finish1(1, Value::vector(out))
+    ctx.consume_and_push(1, Value::vector(out))
 }
 
 fn order(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -571,7 +571,7 @@ fn order(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         tick(meter)?;
         out.push(count_value(i));
     }
-    ctx.finish1(1, Value::vector(out))
+    ctx.consume_and_push(1, Value::vector(out))
 }
 
 // ---------------------------------------------------------------- UNIQUE, TALLY, GROUP
@@ -635,7 +635,7 @@ fn unique(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     .clone();
     let d = distinct(ctx, &v)?;
     let out: Vec<Value> = d.first.iter().map(|&i| v.items()[i].clone()).collect();
-    ctx.finish1(1, Value::vector(out))
+    ctx.consume_and_push(1, Value::vector(out))
 }
 
 fn tally(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -650,7 +650,7 @@ fn tally(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     for &c in &d.class {
         counts[c] += 1;
     }
-    ctx.finish1(
+    ctx.consume_and_push(
         1,
         Value::vector(counts.into_iter().map(count_value).collect()),
     )
@@ -678,7 +678,7 @@ fn group(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         tick(meter)?;
         groups[c].push(x.clone());
     }
-    ctx.finish1(
+    ctx.consume_and_push(
         2,
         Value::vector(groups.into_iter().map(Value::vector).collect()),
     )
@@ -702,7 +702,7 @@ fn put(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     ctx.charge_collection(times(len, price::copy(&v)))?;
     let mut out = clone_polled(ctx.meter(), v.items())?;
     out[at] = x;
-    ctx.finish1(3, Value::vector(out))
+    ctx.consume_and_push(3, Value::vector(out))
 }
 
 fn index_of(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -720,7 +720,7 @@ fn index_of(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         }
     }
     let result = found.map_or(Value::Nil(NilReason::MissingField), count_value);
-    ctx.finish1(2, result)
+    ctx.consume_and_push(2, result)
 }
 
 // ---------------------------------------------------------------- specs

@@ -23,7 +23,7 @@ fn equality(ctx: &mut Ctx<'_>, want_equal: bool) -> Result<Flow, Halt> {
     let ops = ctx.operands(2)?;
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let same = equal_metered(&a, &b, ctx.meter(), Pay::AsYouGo)?;
-    ctx.finish1(2, Value::Bool(same == want_equal))
+    ctx.consume_and_push(2, Value::Bool(same == want_equal))
 }
 
 fn eq(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -46,14 +46,14 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
             // i128 decide the order exactly.
             let order = (i128::from(n1) * i128::from(d2)).cmp(&(i128::from(n2) * i128::from(d1)));
             ctx.charge_numeric(COMPARE_SMALL)?;
-            return ctx.finish1(2, Value::Bool(accept(order)));
+            return ctx.consume_and_push(2, Value::Bool(accept(order)));
         }
         // The one lane of a broadcast of two single Numbers, without building it.
         let (x, y) = (x.clone(), y.clone());
         let charge = binary_charge(ArithOp::AddSub, &measure_number(&x), &measure_number(&y), 1);
         ctx.charge_numeric(charge)?;
         let order = x.try_cmp_exact(&y, ctx.meter())?;
-        return ctx.finish1(2, Value::Bool(accept(order)));
+        return ctx.consume_and_push(2, Value::Bool(accept(order)));
     }
     let (a, b) = (ops[0].clone(), ops[1].clone());
     let word = ctx.word_name();
@@ -65,7 +65,7 @@ fn ordering(ctx: &mut Ctx<'_>, accept: fn(Ordering) -> bool) -> Result<Flow, Hal
     let result = plan.build(ctx.meter(), |m, x, y| {
         Ok(Value::Bool(accept(x.try_cmp_exact(y, m)?)))
     })?;
-    ctx.finish1(2, result)
+    ctx.consume_and_push(2, result)
 }
 
 /// What comparing two one-limb rationals costs: the SUB price 1·1·1·1.

@@ -423,7 +423,7 @@ fn json_decode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             .into())
         }
     };
-    ctx.finish1(1, result)
+    ctx.consume_and_push(1, result)
 }
 
 /// The exact decimal of a rational whose reduced denominator is 2^a·5^b, with the
@@ -663,7 +663,7 @@ fn json_encode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let v = ctx.peek(0).clone();
     if v.is_nil() {
         // A top-level NIL passes through with its reason.
-        return ctx.finish1(1, v);
+        return ctx.consume_and_push(1, v);
     }
     // With every Number of an exact decimal form (and no CodeBlock, a typeMismatch)
     // anywhere, the text is certain and at least two bytes a leaf: a text the host could
@@ -694,7 +694,7 @@ fn json_encode(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             .into())
         }
     };
-    ctx.finish1(1, result)
+    ctx.consume_and_push(1, result)
 }
 
 /// `JSON-DECODE`

@@ -18,18 +18,18 @@ fn truth(word: &str, v: &Value) -> Result<bool, LangError> {
 }
 
 fn push_true(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    ctx.finish1(0, Value::Bool(true))
+    ctx.consume_and_push(0, Value::Bool(true))
 }
 
 fn push_false(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    ctx.finish1(0, Value::Bool(false))
+    ctx.consume_and_push(0, Value::Bool(false))
 }
 
 fn binary(ctx: &mut Ctx<'_>, f: fn(bool, bool) -> bool) -> Result<Flow, Halt> {
     let word = ctx.word_name();
     let ops = ctx.operands(2)?;
     let (a, b) = (truth(word, &ops[0])?, truth(word, &ops[1])?);
-    ctx.finish1(2, Value::Bool(f(a, b)))
+    ctx.consume_and_push(2, Value::Bool(f(a, b)))
 }
 
 fn and(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -42,7 +42,7 @@ fn or(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
 
 fn not(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let a = truth("NOT", ctx.peek(0))?;
-    ctx.finish1(1, Value::Bool(!a))
+    ctx.consume_and_push(1, Value::Bool(!a))
 }
 
 const TYPE: &[ErrorCategory] = &[ErrorCategory::TypeMismatch];

@@ -26,7 +26,7 @@ fn sqrt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let x = ctx.peek(0).clone();
     // `createsNil`: the machine leaves NIL handling to the Word; a NIL operand passes.
     if x.is_nil() {
-        return ctx.finish1(1, x);
+        return ctx.consume_and_push(1, x);
     }
     check_numeric("SQRT", "its operand", &x)?;
     if let Some(alg) = first_leaf(&x, LeafKinds::ALGEBRAIC, |leaf| {
@@ -55,7 +55,7 @@ fn sqrt(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             None => Ok(Value::Nil(NilReason::DomainMiss)),
         }
     })?;
-    ctx.finish1(1, result)
+    ctx.consume_and_push(1, result)
 }
 
 /// The names of POW's operands in messages.
@@ -126,7 +126,7 @@ fn pow(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             Err(reason) => Ok(Value::Nil(reason)),
         }
     })?;
-    ctx.finish1(2, result)
+    ctx.consume_and_push(2, result)
 }
 
 /// SplitMix64 (docs/words/exactArithmetic.md#random): the state after `seed` and the draws that
@@ -185,7 +185,7 @@ fn random(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         let z = gen.next() & (DRAW_SCALE as u64 - 1);
         draws.push(Value::num(Rat::new(Int::from(z), scale.clone())));
     }
-    ctx.finish1(2, Value::vector(draws))
+    ctx.consume_and_push(2, Value::vector(draws))
 }
 
 /// The count as a machine integer, after the `materializedElements` check made on

@@ -330,7 +330,7 @@ fn reflect(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             .into())
         }
     };
-    ctx.finish1(1, result)
+    ctx.consume_and_push(1, result)
 }
 
 fn arity(a: Arity) -> Value {
@@ -357,7 +357,7 @@ fn contract(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let name = match ctx.peek(0) {
         Value::Nil(r) => {
             let nil = Value::Nil(*r);
-            return ctx.finish1(1, nil);
+            return ctx.consume_and_push(1, nil);
         }
         Value::Str(s) => s.clone(),
         other => {
@@ -400,7 +400,7 @@ fn contract(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     } else {
         Value::Nil(NilReason::UnknownWord)
     };
-    ctx.finish1(1, result)
+    ctx.consume_and_push(1, result)
 }
 
 /// `REFLECT`

@@ -146,7 +146,7 @@ fn fill(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         }
         cur = Value::vector(row);
     }
-    ctx.finish1(1, cur)
+    ctx.consume_and_push(1, cur)
 }
 
 // ---------------------------------------------------------------- RESHAPE
@@ -257,7 +257,7 @@ fn reshape(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         }
         level = next;
     }
-    ctx.finish1(2, Value::vector(level))
+    ctx.consume_and_push(2, Value::vector(level))
 }
 
 // ---------------------------------------------------------------- ZIP
@@ -310,7 +310,7 @@ fn zip(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         columns.push(Value::Vector(col));
     }
     ctx.charge_collection(units.saturating_sub(floor))?;
-    ctx.finish1(1, Value::vector(columns))
+    ctx.consume_and_push(1, Value::vector(columns))
 }
 
 // ---------------------------------------------------------------- specs

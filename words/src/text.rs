@@ -47,7 +47,7 @@ fn chars(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             Value::str(c.to_string())
         });
     }
-    ctx.finish1(1, Value::vector(out))
+    ctx.consume_and_push(1, Value::vector(out))
 }
 
 /// The character an integer element of JOIN denotes, or why it denotes none.
@@ -127,7 +127,7 @@ fn join(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             _ => {}
         }
     }
-    ctx.finish1(1, Value::str(out))
+    ctx.consume_and_push(1, Value::str(out))
 }
 
 fn trim(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -142,7 +142,7 @@ fn trim(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     } else {
         Value::str(t)
     };
-    ctx.finish1(1, result)
+    ctx.consume_and_push(1, result)
 }
 
 fn tokenize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -170,7 +170,7 @@ fn tokenize(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         meter.tick(1 + text_units(piece.len() as u64))?;
         pieces.push(Value::str(piece));
     }
-    ctx.finish1(2, Value::vector(pieces))
+    ctx.consume_and_push(2, Value::vector(pieces))
 }
 
 fn num(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -189,7 +189,7 @@ fn num(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
             .into())
         }
     };
-    ctx.finish1(1, result)
+    ctx.consume_and_push(1, result)
 }
 
 /// Append the text of a non-Vector value (STR's table) to `out`; false when it has none
@@ -261,7 +261,7 @@ fn str_word(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     // A NIL operand was passed through by the machine (passthroughThenProject).
     let v = ctx.peek(0).clone();
     if let Value::Str(_) = v {
-        return ctx.finish1(1, v);
+        return ctx.consume_and_push(1, v);
     }
     // The walk and the decimal digits, up front from the weights
     // (docs/reference/pricing-and-limits.md#text).
@@ -275,7 +275,7 @@ fn str_word(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         Some(t) => Value::str(t),
         None => Value::Nil(NilReason::InvalidEncoding),
     };
-    ctx.finish1(1, result)
+    ctx.consume_and_push(1, result)
 }
 
 /// `CHARS`

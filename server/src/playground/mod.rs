@@ -2,7 +2,7 @@
 //! share what they wrote (README.md, "Try it in your browser"; docs/playground.md).
 //!
 //! A host of its own, on the MCP server's service: every run is a `compute` or `check`
-//! tool call through [`AjisaiServer::call_in`] — validation, the gate, the deadline, the
+//! tool call through [`AjisaiServer::call_with_delivery`] — validation, the gate, the deadline, the
 //! memory account, fitting and the metrics — under the `playground` profile, so the page
 //! shows exactly the envelope an agent gets (with `limitProfile: "playground"`). It is
 //! served alone by `ajisai playground` ([`alone`]) or beside `/mcp` by

@@ -175,9 +175,10 @@ async fn answer(playground: &Playground, tool: &str, request: Request) -> Respon
     // The page going away drops this future: the call is cancelled and its engine stopped.
     let cancel = CancellationToken::new();
     let _cancel_when_dropped = cancel.clone().drop_guard();
-    let call = playground
-        .server
-        .call_in(tool, Some(&arguments), cancel, Delivery::default());
+    let call =
+        playground
+            .server
+            .call_with_delivery(tool, Some(&arguments), cancel, Delivery::default());
     match call.await {
         Some(answer) => {
             let mut response = Response::new(Body::from(answer.envelope().to_owned()));

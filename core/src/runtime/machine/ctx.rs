@@ -110,7 +110,7 @@ impl Ctx<'_> {
 
     /// Consume `n` operands (unless under KEEP) and push one result.
     #[inline(always)]
-    pub fn finish1(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
+    pub fn consume_and_push(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
         self.measure_result(&result)?;
         let len = self.m.stack.len();
         if !self.keep && n > 0 && n <= len && self.m.keeps.is_empty() {
@@ -124,11 +124,11 @@ impl Ctx<'_> {
             std::mem::replace(&mut stack[len - n], result).discard();
             return Ok(Flow::Done);
         }
-        self.finish1_slow(n, result)
+        self.consume_and_push_slow(n, result)
     }
 
     #[inline(never)]
-    fn finish1_slow(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
+    fn consume_and_push_slow(&mut self, n: usize, result: Value) -> Result<Flow, Halt> {
         if !self.keep {
             self.m.drop_top(n);
         }
@@ -334,7 +334,7 @@ impl Ctx<'_> {
                     .cloned();
                 match nil {
                     Some(v) => {
-                        self.finish1(n, v)?;
+                        self.consume_and_push(n, v)?;
                         Ok(true)
                     }
                     None => Ok(false),

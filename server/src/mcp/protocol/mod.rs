@@ -1,7 +1,7 @@
 //! JSON-RPC and MCP over whatever carries the bytes: the front every message passes
 //! ([`framing`]: one answer per request, id remapping, refusals, the calls answered without
-//! rmcp), the revision rule ([`revision`]) and the thin rmcp adapter ([`rmcp`]).
+//! rmcp), the revision rule ([`revision`]) and the thin rmcp adapter ([`handler`], rmcp's `ServerHandler`).
 
 pub mod framing;
+pub mod handler;
 pub mod revision;
-pub mod rmcp;

@@ -1,5 +1,5 @@
 //! What the server does, knowing no transport: one entry point per request kind —
-//! [`AjisaiServer::call_in`] for every tool call, [`AjisaiServer::read`] for every resource
+//! [`AjisaiServer::call_with_delivery`] for every tool call, [`AjisaiServer::read`] for every resource
 //! — over the tools (one file each in [`tools`]), argument validation ([`validate`]), the
 //! concurrency gate ([`gate`]), execution under the deadline and the memory account and
 //! delivery in the revision's frame ([`exec`], [`result`]), the limits per transport
@@ -143,13 +143,13 @@ impl AjisaiServer {
         arguments: Option<&Value>,
         ct: CancellationToken,
     ) -> Option<CallToolResult> {
-        self.call_in(name, arguments, ct, Delivery::default())
+        self.call_with_delivery(name, arguments, ct, Delivery::default())
             .await
             .map(|a| a.to_call_tool_result())
     }
 
     /// [`AjisaiServer::call`] answered in `delivery`'s frame (its protocol revision).
-    pub async fn call_in(
+    pub async fn call_with_delivery(
         &self,
         name: &str,
         arguments: Option<&Value>,

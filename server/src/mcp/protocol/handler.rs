@@ -26,7 +26,7 @@ impl AjisaiServer {
     /// of the revision it is answered in; with [`AjisaiServer::direct_response`] that
     /// writes it. `None`: it was cancelled.
     pub async fn call_direct(&self, call: &DirectCall) -> Option<ToolAnswer> {
-        self.call_in(
+        self.call_with_delivery(
             &call.name,
             call.arguments.as_ref(),
             call.cancel.clone(),
@@ -128,7 +128,7 @@ impl ServerHandler for AjisaiServer {
         let revision = context.protocol_version();
         let delivery = revision::delivery(revision.as_ref().map(|v| v.as_str()));
         match self
-            .call_in(&request.name, arguments.as_ref(), context.ct, delivery)
+            .call_with_delivery(&request.name, arguments.as_ref(), context.ct, delivery)
             .await
         {
             Some(answer) => {
