@@ -270,6 +270,23 @@ impl StdioTransport {
     }
 }
 
+/// The internal id a request is held under until its answer is written: a request
+/// with an integer id (the framing's remapped ids), or a direct call; `None` for what
+/// is answered without a place (notifications, refusals).
+fn held_id(item: &Inbound) -> Option<i64> {
+    match item {
+        Inbound::Message(m) => match m.as_ref() {
+            JsonRpcMessage::Request(r) => match r.id {
+                NumberOrString::Number(i) => Some(i),
+                NumberOrString::String(_) => None,
+            },
+            _ => None,
+        },
+        Inbound::Direct(call) => call.internal,
+        _ => None,
+    }
+}
+
 /// Whether `item` runs a program (a call of `compute`, `check` or `infer_contracts`):
 /// such calls take their places from [`UNWRITTEN_ANSWERS`].
 fn is_evaluation(item: &Inbound) -> bool {
@@ -319,39 +336,26 @@ impl Transport<RoleServer> for StdioTransport {
     // when dropped.
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            let (incoming, place) = match self.pending.take() {
+            let (mut incoming, mut place) = match self.pending.take() {
                 Some(i) => (i, None),
                 None => self.next_inbound().await?,
             };
+            let internal = held_id(&incoming);
+            if internal.is_some() && place.is_none() {
+                // A quick request: wait for one of its own places.
+                self.pending = Some(incoming);
+                place = Some(
+                    Arc::clone(&self.unwritten_quick)
+                        .acquire_owned()
+                        .await
+                        .ok()?,
+                );
+                incoming = self.pending.take()?;
+            }
             match incoming {
                 Inbound::Message(m) => {
-                    let internal = match m.as_ref() {
-                        JsonRpcMessage::Request(r) => match r.id {
-                            NumberOrString::Number(i) => Some(i),
-                            NumberOrString::String(_) => None,
-                        },
-                        _ => None,
-                    };
-                    let Some(internal) = internal else {
+                    let (Some(internal), Some(held)) = (internal, place) else {
                         return Some(*m);
-                    };
-                    let held = match place {
-                        Some(held) => held,
-                        None => {
-                            // A quick request: wait for one of its own places.
-                            self.pending = Some(Inbound::Message(m));
-                            let held = Arc::clone(&self.unwritten_quick)
-                                .acquire_owned()
-                                .await
-                                .ok()?;
-                            let Some(Inbound::Message(m)) = self.pending.take() else {
-                                return None;
-                            };
-                            if self.framing.hold(internal, held) {
-                                return Some(*m);
-                            }
-                            continue;
-                        }
                     };
                     if self.framing.hold(internal, held) {
                         return Some(*m);
@@ -359,25 +363,8 @@ impl Transport<RoleServer> for StdioTransport {
                     // Cancelled while it waited: rmcp would answer nothing.
                 }
                 Inbound::Direct(call) => {
-                    let Some(internal) = call.internal else {
+                    let (Some(internal), Some(held)) = (internal, place) else {
                         continue;
-                    };
-                    let held = match place {
-                        Some(held) => held,
-                        None => {
-                            self.pending = Some(Inbound::Direct(call));
-                            let held = Arc::clone(&self.unwritten_quick)
-                                .acquire_owned()
-                                .await
-                                .ok()?;
-                            let Some(Inbound::Direct(call)) = self.pending.take() else {
-                                return None;
-                            };
-                            if self.framing.hold(internal, held) {
-                                self.spawn_direct(*call, internal);
-                            }
-                            continue;
-                        }
                     };
                     // Cancelled while it waited: nothing to run or answer.
                     if self.framing.hold(internal, held) {
