@@ -4,11 +4,7 @@
 //! a seeded [`Rng`], so every finding is reproducible from its seed and index; and the
 //! backend-parity generator's numeric programs ([`Numeric`]).
 
-use crate::{Rng, CORE_WORDS};
-
-const ALIASES: [&str; 12] = [
-    "+", "-", "*", "/", "=", "!=", "<", "<=", ">", ">=", "%", "^",
-];
+use crate::Rng;
 
 const NUMBERS: [&str; 30] = [
     "0",
@@ -102,12 +98,74 @@ const STRUCTURE: [&str; 12] = [
     "'unclosed",
 ];
 
+/// Every name a program may use — each documented Word of the registry, its lower-case
+/// spelling and its aliases — and the way a generator draws one.
+///
+/// A draw is stable under a change of the vocabulary: it takes 64 random bits and picks the
+/// name that ranks highest under them (rendezvous hashing, each name ranked by a mix of the
+/// bits and a fixed hash of its spelling), so a Word added to the registry takes only the
+/// draws it now wins, and every other program of a seeded corpus stays as it was — no
+/// recorded digest changes but those of programs that use the new Word. Drawing an index
+/// into the list instead would shift every later draw.
+pub struct Names(Vec<(u64, String)>);
+
+impl Names {
+    /// The names of every documented Word of the registry.
+    pub fn of_registry() -> Names {
+        let mut names = Vec::new();
+        for spec in ajisai_words::registry().documented() {
+            names.push(spec.name.to_string());
+            names.push(spec.name.to_lowercase());
+            names.extend(spec.aliases.iter().map(|a| a.to_string()));
+        }
+        Names::new(names)
+    }
+
+    /// Exactly `names` (duplicates once).
+    pub fn new(names: impl IntoIterator<Item = String>) -> Names {
+        let mut names: Vec<String> = names.into_iter().collect();
+        names.sort();
+        names.dedup();
+        Names(names.into_iter().map(|n| (fnv1a(&n), n)).collect())
+    }
+
+    /// One name, drawn from 64 bits of `rng`.
+    pub fn pick(&self, rng: &mut Rng) -> &str {
+        let bits = rng.bits();
+        self.0
+            .iter()
+            .max_by_key(|(hash, name)| (Rng(bits ^ hash).bits(), name.as_str()))
+            .map(|(_, name)| name.as_str())
+            .expect("the registry documents Words")
+    }
+
+    /// Every name.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(_, n)| n.as_str())
+    }
+
+    /// How many names there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// FNV-1a of `text`: a hash fixed by its definition, unlike std's hashers, whose output
+/// may change between Rust releases (a recorded corpus must not).
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// Every name a program may use: Words, aliases, lower-case spellings.
-pub fn names() -> Vec<String> {
-    let mut v: Vec<String> = CORE_WORDS.iter().map(|w| w.to_string()).collect();
-    v.extend(CORE_WORDS.iter().map(|w| w.to_lowercase()));
-    v.extend(ALIASES.iter().map(|a| a.to_string()));
-    v
+pub fn names() -> Names {
+    Names::of_registry()
 }
 
 /// A huge or pathological literal, now and then.
@@ -130,12 +188,12 @@ pub fn big_literal(rng: &mut Rng) -> String {
 }
 
 /// Garbage: any token from any pool, brackets unbalanced, comments anywhere.
-pub fn token_soup(rng: &mut Rng, names: &[String]) -> String {
+pub fn token_soup(rng: &mut Rng, names: &Names) -> String {
     let len = rng.index(24) + 1;
     let mut out = String::new();
     for _ in 0..len {
         let tok: String = match rng.index(100) {
-            0..=29 => rng.pick(names).clone(),
+            0..=29 => names.pick(rng).to_string(),
             30..=49 => rng.pick(&NUMBERS).to_string(),
             50..=59 => rng.pick(&STRINGS).to_string(),
             60..=79 => rng.pick(&STRUCTURE).to_string(),
@@ -157,7 +215,7 @@ pub fn token_soup(rng: &mut Rng, names: &[String]) -> String {
 }
 
 /// A well-formed value literal (possibly nested).
-pub fn literal(rng: &mut Rng, depth: usize, names: &[String]) -> String {
+pub fn literal(rng: &mut Rng, depth: usize, names: &Names) -> String {
     match rng.index(if depth > 3 { 3 } else { 6 }) {
         0 | 1 => rng.pick(&NUMBERS).to_string(),
         2 => rng.pick(&STRINGS).to_string(),
@@ -192,13 +250,13 @@ pub fn literal(rng: &mut Rng, depth: usize, names: &[String]) -> String {
 }
 
 /// A well-formed program: literals, Words, definitions, bindings, COND, VENT units.
-pub fn program(rng: &mut Rng, depth: usize, names: &[String], max_len: usize) -> String {
+pub fn program(rng: &mut Rng, depth: usize, names: &Names, max_len: usize) -> String {
     let len = rng.index(max_len + 1);
     let mut parts: Vec<String> = Vec::new();
     for _ in 0..len {
         let part = match rng.index(100) {
             0..=34 => literal(rng, depth, names),
-            35..=69 => rng.pick(names).clone(),
+            35..=69 => names.pick(rng).to_string(),
             70..=74 => format!(
                 "{{ {} }} '{}' DEF",
                 program(rng, depth + 1, names, 5),
@@ -286,7 +344,7 @@ pub fn arithmetic(rng: &mut Rng) -> String {
 }
 
 /// One random program of any of the three kinds.
-pub fn any(rng: &mut Rng, names: &[String]) -> String {
+pub fn any(rng: &mut Rng, names: &Names) -> String {
     match rng.index(3) {
         0 => token_soup(rng, names),
         1 => program(rng, 0, names, 12),
@@ -545,5 +603,60 @@ impl Numeric {
             parts.insert(0, "KEEP".to_string());
         }
         parts.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn draws(names: &Names, count: usize) -> Vec<String> {
+        let mut rng = Rng(7);
+        (0..count)
+            .map(|_| names.pick(&mut rng).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_new_name_takes_only_the_draws_it_wins() {
+        let before = Names::new((0..150).map(|i| format!("W{i}")));
+        let after = Names::new(before.iter().map(str::to_string).chain(["NEW".to_string()]));
+        let (old, new) = (draws(&before, 20_000), draws(&after, 20_000));
+        let mut taken = 0;
+        for (o, n) in old.iter().zip(&new) {
+            if o != n {
+                assert_eq!(n, "NEW", "only the new name displaces a draw");
+                taken += 1;
+            }
+        }
+        // Its fair share, 20,000 / 151 ≈ 132, within a wide margin.
+        assert!((60..260).contains(&taken), "the new name won {taken} draws");
+        assert_eq!(new.iter().filter(|n| *n == "NEW").count(), taken);
+    }
+
+    #[test]
+    fn every_name_is_drawn_about_as_often() {
+        let names = Names::new((0..100).map(|i| format!("W{i}")));
+        let mut counts = std::collections::BTreeMap::new();
+        for n in draws(&names, 50_000) {
+            *counts.entry(n).or_insert(0u32) += 1;
+        }
+        assert_eq!(counts.len(), 100);
+        assert!(
+            counts.values().all(|c| (300..700).contains(c)),
+            "{counts:?}"
+        );
+    }
+
+    #[test]
+    fn the_registry_names_are_words_their_lower_case_and_aliases() {
+        let names = names();
+        let all: Vec<&str> = names.iter().collect();
+        for spec in ajisai_words::registry().documented() {
+            assert!(all.contains(&spec.name));
+            assert!(all.contains(&spec.name.to_lowercase().as_str()));
+            assert!(spec.aliases.iter().all(|a| all.contains(a)));
+        }
+        assert!(!names.is_empty() && names.len() == all.len());
     }
 }

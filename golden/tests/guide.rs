@@ -182,9 +182,10 @@ fn family_words(f: Family) -> Vec<&'static WordSpec> {
     specs
 }
 
-const GENERATED: &str = "<!-- Generated from the Word registry and words/reference.md by \
-                         golden/tests/guide.rs; AJISAI_BLESS=1 cargo test -p ajisai-golden \
-                         --test golden guide:: rewrites it. -->";
+const GENERATED: &str = "<!-- Generated from the Word registry (each Word's contract and rules, \
+                         its family's rules, words/conventions.md) by golden/tests/guide.rs; \
+                         AJISAI_BLESS=1 cargo test -p ajisai-golden --test golden guide:: \
+                         rewrites it. -->";
 
 /// The generated pages: `words/index.md` and one page per family.
 fn word_pages() -> BTreeMap<String, String> {
@@ -235,46 +236,6 @@ fn word_pages() -> BTreeMap<String, String> {
     index.push_str(&format!("\n## Conventions\n\n{}\n", prose.conventions));
     pages.insert("words/index.md".to_string(), index);
     pages
-}
-
-/// `words/reference.md` covers every Word of the registry once, in its family, and
-/// names nothing else.
-#[test]
-fn every_word_has_its_rules() {
-    link();
-    let prose = ajisai_words::reference::prose();
-    assert!(
-        prose.conventions.contains("### Integer operands"),
-        "the conventions are read"
-    );
-    let mut problems = Vec::new();
-    for (family, part) in &prose.families {
-        let rules = &part.words;
-        let Some(f) = Family::ALL.iter().find(|f| f.id() == family) else {
-            problems.push(format!("`# {family}` is no family"));
-            continue;
-        };
-        let names: BTreeSet<&str> = family_words(*f).iter().map(|s| s.name).collect();
-        for (name, text) in rules {
-            if !names.contains(name.as_str()) {
-                problems.push(format!("`{name}` is no Word of {family}"));
-            }
-            if text.len() < 40 {
-                problems.push(format!("{name}: rules too short to say anything: {text:?}"));
-            }
-        }
-        for name in names {
-            if !rules.contains_key(name) {
-                problems.push(format!("{family}: no rules for {name}"));
-            }
-        }
-    }
-    for f in Family::ALL {
-        if !family_words(f).is_empty() && !prose.families.contains_key(f.id()) {
-            problems.push(format!("no `# {}` part", f.id()));
-        }
-    }
-    assert!(problems.is_empty(), "words/reference.md: {problems:#?}");
 }
 
 #[test]
@@ -865,4 +826,35 @@ fn every_guide_page_the_code_names_exists() {
     broken.sort();
     broken.dedup();
     assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The table of symbolic aliases in docs/reference/lexical.md#names-and-case is the
+/// registry's: every alias it lists and no other.
+#[test]
+fn the_alias_table_of_the_lexical_reference_is_the_registrys() {
+    link();
+    let text = std::fs::read_to_string(docs().join("reference/lexical.md")).expect("readable");
+    let (_, table) = text
+        .split_once("| alias | Word |")
+        .expect("lexical.md has its alias table");
+    let mut listed = BTreeSet::new();
+    for row in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = row
+            .split('|')
+            .map(|c| c.trim().trim_matches('`'))
+            .filter(|c| !c.is_empty())
+            .collect();
+        for pair in cells.chunks(2) {
+            listed.insert((pair[0].to_string(), pair[1].to_string()));
+        }
+    }
+    let registered: BTreeSet<(String, String)> = registry()
+        .documented()
+        .flat_map(|s| {
+            s.aliases
+                .iter()
+                .map(|a| (a.to_string(), s.name.to_string()))
+        })
+        .collect();
+    assert_eq!(listed, registered);
 }

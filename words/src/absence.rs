@@ -50,6 +50,8 @@ pub const NIL: WordSpec = WordSpec {
         ex("NIL NIL-REASON", "NIL | 'literal'"),
         ex("KEEP NIL", "NIL (nil:literal)"),
     ],
+    rules: r#"`NIL` ( -- NIL ). Pushes NIL with reason `literal`. Never fails. A pending `KEEP` is consumed
+and has no effect."#,
     ..base("NIL", Family::Absence, 0, 1, nil)
 };
 
@@ -66,6 +68,9 @@ pub const NIL_Q: WordSpec = WordSpec {
         ex("[ NIL ] NIL?", "[ NIL ] | FALSE"),
         ex("1 0 / NIL? NOT", "NIL | FALSE"),
     ],
+    rules: r#"`x NIL?` ( x -- x bool ). Leaves x in place and pushes TRUE iff x is a NIL (of any reason). A
+Vector containing NILs is not NIL. Never fails (besides underflow). KEEP: no effect (x is
+always retained)."#,
     ..base("NIL?", Family::Absence, 1, 2, is_nil)
 };
 
@@ -84,6 +89,8 @@ pub const NIL_REASON: WordSpec = WordSpec {
         ex("[ NIL ] NIL-REASON", "[ NIL ] | NIL (nil:notAvailable)"),
         ex("1 NIL-REASON NIL-REASON", "1/1 | NIL | 'notAvailable'"),
     ],
+    rules: r#"`x NIL-REASON` ( x -- x r ). Leaves x in place and pushes its reason as a String, or
+`NIL(notAvailable)` when x is not a NIL. Never fails (besides underflow). KEEP: no effect."#,
     ..base("NIL-REASON", Family::Absence, 1, 2, nil_reason)
 };
 
@@ -105,9 +112,23 @@ pub const VENT: WordSpec = WordSpec {
         ex("5 VENT 6", "5/1"),
         ex("5 VENT", "error:malformedSource"),
     ],
+    rules: r#"`… VENT unit` — a directive, not a stack Word; see [VENT](../reference/vent.md). Top not NIL:
+keep it and skip the following source unit unevaluated. Top NIL: drop it and evaluate the unit.
+Empty stack: `stackUnderflow`. No unit — `VENT` is the last token of the program or directly
+followed by a line break, by the `}` closing its block, or by `|` — is `malformedSource`,
+raised before anything runs and reported by the static check too ([structural
+validation](../reference/lexical.md#structural-validation)). `KEEP` does not apply to it and is
+not consumed by it. Not a dictionary entry: `'VENT' EXEC`-style use is impossible; `VENT`/`^`
+cannot be defined or bound. Directly inside a vector literal `^` and `VENT` are not the
+directive but names, read as Strings ([vector
+literals](../reference/lexical.md#vector-literals))."#,
     ..base("VENT", Family::Absence, 0, 0, vent)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "absence", words: &[NIL, NIL_Q, NIL_REASON, VENT] }
+    FamilyRegistration {
+        module: "absence",
+        words: &[NIL, NIL_Q, NIL_REASON, VENT],
+        family_rules: &[],
+    }
 }

@@ -461,6 +461,10 @@ pub const ADD: WordSpec = WordSpec {
         ex("[ [ 1 2 ] [ 3 ] ] [ 1 2 ] +", "error:shapeMismatch"),
     ],
     int_pair: int_pair(add_pair),
+    rules: r#"`a b ADD` ( a b -- a+b ); `SUB` gives a−b; `MUL` gives a·b. Operands: Numbers or Vectors of
+Numbers (broadcasting, [lifting](../reference/lifting.md)). NIL: passthrough; NIL lanes pass
+through. ERROR: `typeMismatch` (a Boolean, String, CodeBlock operand or lane); `shapeMismatch`
+(shapes that do not broadcast; a ragged Vector against a Vector). KEEP: keeps a and b."#,
     ..base("ADD", Family::ExactArithmetic, 2, 1, add)
 };
 
@@ -479,6 +483,7 @@ pub const SUB: WordSpec = WordSpec {
         ex("NIL 1 -", "NIL (nil:literal)"),
     ],
     int_pair: int_pair(sub_pair),
+    rules: ADD.rules,
     ..base("SUB", Family::ExactArithmetic, 2, 1, sub)
 };
 
@@ -496,6 +501,7 @@ pub const MUL: WordSpec = WordSpec {
         ex("[ 1 2 3 ] [ 1 2 ] *", "error:shapeMismatch"),
     ],
     int_pair: int_pair(mul_pair),
+    rules: ADD.rules,
     ..base("MUL", Family::ExactArithmetic, 2, 1, mul)
 };
 
@@ -516,6 +522,10 @@ pub const DIV: WordSpec = WordSpec {
         ex("1 2 SQRT /", "1/2*sqrt(2)"),
     ],
     int_pair: int_pair(div_pair),
+    rules: r#"`a b DIV` ( a b -- a/b ). Exact quotient. Projection: a zero divisor gives
+`NIL(divisionByZero)`; for Vectors, a zero divisor in **any** lane makes the whole result one
+`NIL(divisionByZero)`. Otherwise as `ADD`. KEEP: keeps a and b (and the NIL result is pushed
+above them)."#,
     ..base("DIV", Family::ExactArithmetic, 2, 1, div)
 };
 
@@ -535,6 +545,11 @@ pub const MOD: WordSpec = WordSpec {
         ex("7 0 %", "error:invalidArgument"),
     ],
     int_pair: int_pair(mod_pair),
+    rules: r#"`a b MOD` ( a b -- a mod b ). Euclidean remainder: r = a − |b|·⌊a/|b|⌋, so 0 ≤ r < |b| for
+every sign combination; defined for rational and algebraic operands. Lifting: broadcasting
+([lifting](../reference/lifting.md)). NIL: passthrough; NIL lanes pass through (a zero divisor
+in another lane is still an ERROR). ERROR: `invalidArgument` when the divisor (or any divisor
+lane) is zero; otherwise as `ADD`. KEEP: keeps a and b."#,
     ..base("MOD", Family::ExactArithmetic, 2, 1, modulo)
 };
 
@@ -551,6 +566,9 @@ pub const FLOOR: WordSpec = WordSpec {
         ex("[ 7/3 [ -1/2 ] ] FLOOR", "[ 2/1 [ -1/1 ] ]"),
         ex("'a' FLOOR", "error:typeMismatch"),
     ],
+    rules: r#"`x FLOOR` ( x -- ⌊x⌋ ). Largest integer ≤ x; exact for algebraic x ([exact
+order](../reference/domains.md#number)). Unary lifting. NIL: passthrough (and NIL lanes).
+ERROR: `typeMismatch` for a non-numeric operand or lane. KEEP: keeps x."#,
     ..base("FLOOR", Family::ExactArithmetic, 1, 1, floor)
 };
 
@@ -568,6 +586,9 @@ pub const ROUND: WordSpec = WordSpec {
         ex("7/3 ROUND", "2/1"),
         ex("[ 7/2 [ -7/2 ] NIL ] ROUND", "[ 4/1 [ -4/1 ] NIL ]"),
     ],
+    rules: r#"`x ROUND` ( x -- round(x) ). Nearest integer; halves round **away from zero** (5/2 → 3, −5/2 →
+−3): round(x) = sign(x)·⌊|x| + 1/2⌋. An algebraic x is never a half, so it goes to the nearest
+integer, decided exactly ([exact order](../reference/domains.md#number)). Otherwise as `FLOOR`."#,
     ..base("ROUND", Family::ExactArithmetic, 1, 1, round)
 };
 
@@ -586,6 +607,17 @@ pub const QUANTIZE: WordSpec = WordSpec {
         ex("-5/100 10 QUANTIZE", "-1/10"),
         ex("1/3 0 QUANTIZE", "NIL (nil:domainMiss)"),
     ],
+    rules: r#"`x d QUANTIZE` ( x d -- q ). Rounds x to the nearest multiple of 1/d, halves away from zero: q
+= round(x·d)/d with `ROUND`'s rounding (exact for algebraic x); the result's denominator
+divides d. x: a Number or a Vector (unary lifting over x; algebraic x allowed). d: a Number, or
+one-element Vectors wrapping one as for an integer operand (`[ 10 ]`, `[ [ 10 ] ]`); it is
+**not** lifted. Projection: d not a positive integer (zero, negative, fractional, irrational) →
+`NIL(domainMiss)` as the whole result. Order (a per-Word deviation from [order of
+checks](../reference/errors.md#order-of-checks)): NIL passthrough (a NIL x or d gives that
+NIL); then d: not a Number → `typeMismatch`, not a positive integer → `NIL(domainMiss)` without
+examining x (so `'a' 0 QUANTIZE` is `NIL`); then x. NIL lanes of x pass through. ERROR:
+`typeMismatch` when d is not a Number (a Vector of length ≠ 1, or one wrapping a non-Number,
+included) or x has a non-numeric lane. KEEP: keeps x and d."#,
     ..base("QUANTIZE", Family::ExactArithmetic, 2, 1, quantize)
 };
 
@@ -603,6 +635,8 @@ pub const ABS: WordSpec = WordSpec {
         ex("2 SQRT NEG ABS", "sqrt(2)"),
         ex("TRUE ABS", "error:typeMismatch"),
     ],
+    rules: r#"`x ABS` ( x -- |x| ); `x NEG` ( x -- −x ). Unary lifting; exact for algebraic x. NIL:
+passthrough. ERROR: `typeMismatch` for a non-numeric operand or lane. KEEP: keeps x."#,
     ..base("ABS", Family::ExactArithmetic, 1, 1, abs)
 };
 
@@ -620,6 +654,7 @@ pub const NEG: WordSpec = WordSpec {
         ex("5 'X' BIND 3 KEEP X NEG", "3/1 | -5/1"),
         ex("[ 1 NIL ] NEG", "[ -1/1 NIL ]"),
     ],
+    rules: ABS.rules,
     ..base("NEG", Family::ExactArithmetic, 1, 1, neg)
 };
 
@@ -638,6 +673,13 @@ pub const MIN: WordSpec = WordSpec {
         ex("[ 1 2 3 ] [ 2 ] MIN", "[ 1/1 2/1 2/1 ]"),
         ex("[ [ 1 2 ] [ 3 ] ] [ 0 5 ] MIN", "error:shapeMismatch"),
     ],
+    rules: r#"`a b MIN` ( a b -- min ), `a b MAX` ( a b -- max ). Selects one of the two operands by exact
+order (ties select the left one; they are equal anyway). Lifting: **broadcasting**
+([lifting](../reference/lifting.md)), exactly like `ADD`: a Number against a Vector pairs with
+every leaf at any depth; two Vectors must both be rectangular, their shapes aligned at the
+**innermost** axis, each axis equal or 1 (reused). NIL: passthrough; NIL lanes pass through.
+ERROR: `typeMismatch` (non-numeric operand or lane); `shapeMismatch` (shapes that do not
+broadcast; a ragged Vector against a Vector). KEEP: keeps a and b."#,
     ..base("MIN", Family::ExactArithmetic, 2, 1, min)
 };
 
@@ -658,6 +700,7 @@ pub const MAX: WordSpec = WordSpec {
         ex("2 SQRT 3/2 MAX", "3/2"),
         ex("[ 1 2 ] [ 1 2 3 ] MAX", "error:shapeMismatch"),
     ],
+    rules: MIN.rules,
     ..base("MAX", Family::ExactArithmetic, 2, 1, max)
 };
 
@@ -674,6 +717,14 @@ pub const SUM: WordSpec = WordSpec {
         ex("[ [ 1 2 ] [ 3 4 ] ] SUM", "[ 4/1 6/1 ]"),
         ex("[ 1 NIL ] SUM", "NIL (nil:literal)"),
     ],
+    rules: r#"`v SUM` ( v -- s ). The left fold of `ADD` over v's outermost elements, starting from 0: ((0 +
+v₀) + v₁) + …; the empty Vector sums to `0/1`. Elements may be Numbers or Vectors (added by
+`ADD`, i.e. broadcasting, [lifting](../reference/lifting.md)). NIL: a NIL operand passes
+through; a NIL element makes the sum NIL (by `ADD`'s passthrough), and every later addition
+then passes that NIL through without examining its element (`[ 1 NIL 'a' ] SUM` is NIL, `[ 'a'
+NIL ] SUM` is `typeMismatch`). ERROR: `typeMismatch` (v not a Vector; a non-numeric element
+reached by the fold); `shapeMismatch` (elements that do not broadcast). Either leaves v in
+place. KEEP: keeps v."#,
     ..base("SUM", Family::ExactArithmetic, 1, 1, sum)
 };
 
@@ -681,5 +732,17 @@ inventory::submit! {
     FamilyRegistration {
         module: "arithmetic",
         words: &[ADD, SUB, MUL, DIV, MOD, FLOOR, ROUND, QUANTIZE, ABS, NEG, MIN, MAX, SUM],
+        family_rules: &[
+            (
+                Family::ExactArithmetic,
+                r#"All arithmetic is exact ([Numbers](../reference/domains.md#number)). Binary Words (`ADD` `SUB`
+`MUL` `DIV` `MOD` `POW` `MIN` `MAX`) lift by **broadcasting**, the one binary rule of
+[lifting](../reference/lifting.md); unary Words by unary lifting
+([lifting](../reference/lifting.md)). Every result is checked against `bigintBits` and
+`algebraicTerms` before it is pushed, and `ADD` `SUB` `MUL` `DIV` `MOD` `QUANTIZE` `POW` `SQRT`
+`SUM` charge `numericWork` as [pricing](../reference/pricing-and-limits.md) prices them (the
+other Words here charge none); a refusal leaves the operands."#,
+            ),
+        ],
     }
 }

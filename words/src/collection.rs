@@ -743,6 +743,20 @@ pub const GET: WordSpec = WordSpec {
         ex("[ 10 20 30 ] [ 0 2 ] GET", "[ 10/1 30/1 ]"),
         ex("[ 10 20 30 ] [ 0 5 ] GET", "[ 10/1 NIL ]"),
     ],
+    rules: r#"`v i GET` ( v i -- x ). Selects by index; 0 is the first element, −1 the last.
+
+- i a Number: must be an integer; the result is the element itself, or `NIL(indexOutOfBounds)`
+  when i names no element (including |i| beyond 64-bit range).
+- i a Vector of integers: one index → the element itself (not wrapped); two or more → a Vector
+  of the selected elements in index order (gather / permutation), each miss replaced in place
+  by `NIL(indexOutOfBounds)`. Each index may itself be wrapped in one-element Vectors as an
+  integer operand is (`[ [ 1 ] 2 ]` selects like `[ 1 2 ]`, `[ [ 1 ] ]` like `1`).
+
+ERROR: `typeMismatch` (v not a Vector — Strings and NIL included —, i not a Number or Vector,
+or i NIL); `invalidArgument` (non-integer index, empty index Vector, nested index Vector). The
+elements of an index Vector are checked in order and the first bad one decides: a String,
+Boolean, NIL or CodeBlock → `typeMismatch`; a non-integer Number, or a Vector that is not a
+one-element wrapping (`[ [ 1 0 ] ]`, `[ 9 [ 1 2 ] ]`) → `invalidArgument`. KEEP: keeps v and i."#,
     ..base("GET", Family::Collection, 2, 1, get)
 };
 
@@ -759,6 +773,8 @@ pub const LENGTH: WordSpec = WordSpec {
         ex("[ [ 1 2 ] 3 ] LENGTH", "2/1"),
         ex("'abc' LENGTH", "error:typeMismatch"),
     ],
+    rules: r#"`v LENGTH` ( v -- n ). Number of outermost elements. ERROR: `typeMismatch` for a non-Vector (a
+String included) and for NIL. KEEP: keeps v."#,
     ..base("LENGTH", Family::Collection, 1, 1, length)
 };
 
@@ -776,6 +792,10 @@ pub const TAKE: WordSpec = WordSpec {
         ex("[ 1 2 3 4 5 ] -2 TAKE", "[ 4/1 5/1 ]"),
         ex("[ 1 2 3 ] 5 TAKE", "error:invalidArgument"),
     ],
+    rules: r#"`v n TAKE` ( v n -- w ). n ≥ 0: the first n elements; n < 0: the last |n| elements; 0 gives `[
+]`. n: integer operand. ERROR: `typeMismatch` (v not a Vector; n neither a Number nor a
+one-element Vector holding one; a NIL operand); `invalidArgument` (non-integer n, |n| >
+length). KEEP: keeps v and n."#,
     ..base("TAKE", Family::Collection, 2, 1, take)
 };
 
@@ -793,6 +813,9 @@ pub const CONCAT: WordSpec = WordSpec {
         ex("[ ] [ ] CONCAT", "[ ]"),
         ex("'ab' 'cd' CONCAT", "error:typeMismatch"),
     ],
+    rules: r#"`a b CONCAT` ( a b -- a++b ). The elements of a followed by the elements of b (one level;
+nested Vectors stay nested). ERROR: `typeMismatch` unless both are Vectors (Strings are not;
+NIL is rejected). KEEP: keeps a and b."#,
     ..base("CONCAT", Family::Collection, 2, 1, concat)
 };
 
@@ -810,6 +833,8 @@ pub const REVERSE: WordSpec = WordSpec {
         ex("'abc' REVERSE", "error:typeMismatch"),
         ex("[ ] REVERSE", "[ ]"),
     ],
+    rules: r#"`v REVERSE` ( v -- w ). Outermost elements in reverse order. ERROR: `typeMismatch` for a
+non-Vector (String included) or NIL. KEEP: keeps v."#,
     ..base("REVERSE", Family::Collection, 1, 1, reverse)
 };
 
@@ -828,6 +853,12 @@ pub const COLLECT: WordSpec = WordSpec {
         ex("'a' { 1 } NIL 3 COLLECT", "[ 'a' { 1 } NIL ]"),
         ex("1 2 3 0 COLLECT", "error:invalidArgument"),
     ],
+    rules: r#"`x₁ … xₙ n COLLECT` ( x₁ … xₙ n -- [ x₁ … xₙ ] ). Gathers the n values below the count into a
+Vector, in stack order. n: a positive integer operand. Values of every domain are allowed (NIL
+and CodeBlocks included). Checks, in order: `stackUnderflow` (empty stack); `typeMismatch` (n
+not a Number or wrapped Number, n NIL); `invalidArgument` (n ≤ 0, non-integer, or beyond the
+signed 64-bit range); `stackUnderflow` (fewer than n values below n); a failure leaves the
+stack as it was. KEEP: keeps x₁ … xₙ and n below the Vector."#,
     ..base("COLLECT", Family::Collection, 0, 1, collect)
 };
 
@@ -846,6 +877,27 @@ pub const RANGE: WordSpec = WordSpec {
         ex("[ 0 10 2 ] RANGE", "[ 0/1 2/1 4/1 6/1 8/1 10/1 ]"),
         ex("[ 0 10 -1 ] RANGE", "error:invalidArgument"),
     ],
+    rules: r#"Two forms (the top operand decides):
+
+- **Vector form** `[ start end ] RANGE` or `[ start end step ] RANGE` ( v -- seq ): integers
+  from start to end inclusive. Without step, the step is +1 when start ≤ end and −1 otherwise.
+  With step, step ≠ 0 and its sign must point from start toward end (or start = end); the
+  sequence stops at the last value not past end.
+- **Scalar form** `start end RANGE` ( start end -- seq ): the same as `[ start end ] RANGE` —
+  inclusive, step +1 toward a larger end, −1 toward a smaller one.
+
+The number of elements is |end − start| div |step| + 1. ERROR: `typeMismatch` (the top operand
+is neither a Vector nor a Number; in the scalar form the second operand is not a Number; NIL
+operands); `stackUnderflow` when a Number on top selects the scalar form and nothing is below
+it; `invalidArgument` (a Vector operand of length other than 2 or 3; a non-integer start, end
+or step; step 0; a step pointing away from end); `resourceLimitExceeded`
+(`materializedElements`) when the count exceeds the limit, measured before building, operands
+left in place. The elements of the Vector operand are a description, not operands: each must be
+an integer, possibly wrapped in one-element Vectors as an integer operand is (`[ [ 0 ] 5 ]
+RANGE` is `[ 0 5 ] RANGE`); any other element — whatever its domain, a String, Boolean, NIL or
+another Vector included — is a non-integer start, end or step (`invalidArgument`), never
+`typeMismatch`. Bounds of any size are allowed: the count is computed exactly and compared with
+the limit. KEEP: keeps the operand(s)."#,
     ..base("RANGE", Family::Collection, 0, 1, range)
 };
 
@@ -863,6 +915,11 @@ pub const SORT: WordSpec = WordSpec {
         ex("2 SQRT 1 3/2 3 COLLECT SORT", "[ 1/1 sqrt(2) 3/2 ]"),
         ex("[ 'b' 'a' ] SORT", "error:typeMismatch"),
     ],
+    rules: r#"`v SORT` ( v -- w ). The elements of v in ascending exact numeric order ([exact
+order](../reference/domains.md#number)), stable: equal values keep their original order.
+Elements must be Numbers (rational or algebraic); no order exists between domains. NIL: a NIL
+operand passes through. ERROR: `typeMismatch` (v not a Vector; an element that is not a Number
+— String, Boolean, Vector, CodeBlock, NIL). KEEP: keeps v."#,
     ..base("SORT", Family::Collection, 1, 1, sort)
 };
 
@@ -879,6 +936,9 @@ pub const ORDER: WordSpec = WordSpec {
         ex("[ 3 1 2 ] [ 3 1 2 ] ORDER GET", "[ 1/1 2/1 3/1 ]"),
         ex("[ 'b' 'a' ] ORDER", "error:typeMismatch"),
     ],
+    rules: r#"`v ORDER` ( v -- idx ). The permutation of indices that sorts v ascending (stable: equal
+elements keep their original order), as a Vector of integers; `v v ORDER GET` equals `v SORT`.
+Operand rules, NIL (a NIL operand passes through) and KEEP as `SORT`."#,
     ..base("ORDER", Family::Collection, 1, 1, order)
 };
 
@@ -895,6 +955,11 @@ pub const UNIQUE: WordSpec = WordSpec {
         ex("[ [ 1 ] [ 1 ] 1 ] UNIQUE", "[ [ 1/1 ] 1/1 ]"),
         ex("[ NIL NIL 1 ] UNIQUE", "[ NIL 1/1 ]"),
     ],
+    rules: r#"`v UNIQUE` ( v -- w ). The distinct elements of v in order of first occurrence, by value
+equality ([value equality](../reference/domains.md#value-equality); `1` and `2/2` are one
+value, NILs are distinct by reason). No ordering is involved, so elements of every domain and
+any mix of domains are allowed (each kept element is the first occurrence itself). NIL: a NIL
+operand passes through. ERROR: `typeMismatch` (v not a Vector). KEEP: keeps v."#,
     ..base("UNIQUE", Family::Collection, 1, 1, unique)
 };
 
@@ -911,6 +976,10 @@ pub const TALLY: WordSpec = WordSpec {
         ex("[ ] TALLY", "[ ]"),
         ex("NIL TALLY", "NIL (nil:literal)"),
     ],
+    rules: r#"`v TALLY` ( v -- counts ). For each distinct element, in `UNIQUE` order, how many times it
+occurs: a flat Vector of positive integers, as long as `v UNIQUE`, summing to `v LENGTH` (the
+elements themselves are not in it; `v UNIQUE` gives them in the same order). Operand rules, NIL
+and KEEP as `UNIQUE`."#,
     ..base("TALLY", Family::Collection, 1, 1, tally)
 };
 
@@ -927,6 +996,11 @@ pub const PUT: WordSpec = WordSpec {
         ex("[ 1 2 3 ] 0 [ 9 9 ] PUT", "[ [ 9/1 9/1 ] 2/1 3/1 ]"),
         ex("[ 1 2 3 ] 3 9 PUT", "error:invalidArgument"),
     ],
+    rules: r#"`v i x PUT` ( v i x -- w ). A copy of v with the element at index i replaced by x (any domain).
+i: integer operand, negative counts from the end. NIL: passthrough over all three operands (a
+NIL x gives a NIL result, not a NIL element). ERROR: `typeMismatch` (v not a Vector; i neither
+a Number nor a one-element Vector holding one); `invalidArgument` (non-integer i; i outside the
+Vector). KEEP: keeps v, i and x."#,
     ..base("PUT", Family::Collection, 3, 1, put)
 };
 
@@ -943,6 +1017,14 @@ pub const GROUP: WordSpec = WordSpec {
         ex("[ ] [ ] GROUP", "[ ]"),
         ex("[ 1 2 3 ] [ 'a' 'b' ] GROUP", "error:shapeMismatch"),
     ],
+    rules: r#"`values keys GROUP` ( values keys -- groups ). Both Vectors of equal length. For each distinct
+key in order of first occurrence (value equality, [value
+equality](../reference/domains.md#value-equality); keys and values of any domain, NIL elements
+included), one non-empty Vector of the values whose keys equal it, in their original order: a
+Vector of as many groups as `keys UNIQUE` has elements. The keys themselves are not in the
+result (`keys UNIQUE` gives them in the same order). NIL: passthrough (a top-level NIL
+operand). ERROR: `typeMismatch` (an operand is not a Vector); `shapeMismatch` (lengths differ).
+KEEP: keeps both."#,
     ..base("GROUP", Family::Collection, 2, 1, group)
 };
 
@@ -961,6 +1043,10 @@ pub const INDEX_OF: WordSpec = WordSpec {
         ex("[ 'a' 'b' ] 'b' INDEX-OF", "1/1"),
         ex("[ 1 2 ] 3 INDEX-OF", "NIL (nil:missingField)"),
     ],
+    rules: r#"`v x INDEX-OF` ( v x -- i ). The index of the first element of v equal to x ([value
+equality](../reference/domains.md#value-equality)), as an integer. Projection: no such element
+→ `NIL(missingField)`. x may be any value, NIL included (it then matches a NIL element with the
+same reason). ERROR: `typeMismatch` (v not a Vector — NIL included). KEEP: keeps v and x."#,
     ..base("INDEX-OF", Family::Collection, 2, 1, index_of)
 };
 
@@ -968,5 +1054,14 @@ inventory::submit! {
     FamilyRegistration {
         module: "collection",
         words: &[GET, LENGTH, TAKE, CONCAT, REVERSE, COLLECT, RANGE, SORT, ORDER, UNIQUE, TALLY, PUT, GROUP, INDEX_OF],
+        family_rules: &[
+            (
+                Family::Collection,
+                r#"Collection Words work on the outermost level of a Vector unless stated otherwise; they never
+treat a String as a Vector. Element copies, comparisons and probes are charged to
+`collectionWork` as [pricing](../reference/pricing-and-limits.md) prices them (`LENGTH` charges
+none)."#,
+            ),
+        ],
     }
 }

@@ -145,6 +145,11 @@ pub const EQ: WordSpec = WordSpec {
         ex("1 NIL =", "NIL (nil:literal)"),
     ],
     int_pair: equality_pair(eq_pair),
+    rules: r#"`a b EQ` ( a b -- bool ). [Value
+equality](../reference/domains.md#value-equality) over **whole values** of any domain, never
+lifted: two Vectors compare as wholes and give one Boolean. NIL: a top-level NIL operand passes
+through (so `NIL NIL =` is NIL; NILs nested in Vectors compare by reason). ERROR: none besides
+underflow. KEEP: keeps a and b."#,
     ..base("EQ", Family::Comparison, 2, 1, eq)
 };
 
@@ -162,6 +167,7 @@ pub const NEQ: WordSpec = WordSpec {
         ex("1 NIL NEQ", "NIL (nil:literal)"),
     ],
     int_pair: equality_pair(neq_pair),
+    rules: r#"`a b NEQ` ( a b -- bool ). The negation of `EQ` (same NIL rule)."#,
     ..base("NEQ", Family::Comparison, 2, 1, neq)
 };
 
@@ -179,6 +185,14 @@ pub const LT: WordSpec = WordSpec {
         ex("[ 1 2 3 ] [ 2 ] <", "[ TRUE FALSE FALSE ]"),
     ],
     int_pair: int_pair(lt_pair),
+    rules: r#"`a b LT` ( a b -- a<b ), likewise `LTE` (≤), `GT` (>), `GTE` (≥). Operands: Numbers, or Vectors
+of them, lifted by **broadcasting** ([lifting](../reference/lifting.md)) exactly like `ADD`: a
+Number against a Vector compares with every leaf at any depth (ragged included); two Vectors
+must both be rectangular, their shapes aligned at the innermost axis, each axis equal or 1 (a
+length-1 axis is reused). Result: a Boolean, or a Vector of Booleans of the broadcast shape.
+NIL: passthrough for a top-level NIL; a NIL lane yields a NIL lane. ERROR: `typeMismatch` for a
+non-numeric operand or lane (Strings and Booleans are not ordered); `shapeMismatch` for shapes
+that do not broadcast or a ragged Vector against a Vector. KEEP: keeps a and b."#,
     ..base("LT", Family::Comparison, 2, 1, lt)
 };
 
@@ -197,6 +211,7 @@ pub const LTE: WordSpec = WordSpec {
         ex("'a' 1 <=", "error:typeMismatch"),
     ],
     int_pair: int_pair(lte_pair),
+    rules: LT.rules,
     ..base("LTE", Family::Comparison, 2, 1, lte)
 };
 
@@ -214,6 +229,7 @@ pub const GT: WordSpec = WordSpec {
         ex("[ 1 NIL ] 0 >", "[ TRUE NIL ]"),
     ],
     int_pair: int_pair(gt_pair),
+    rules: LT.rules,
     ..base("GT", Family::Comparison, 2, 1, gt)
 };
 
@@ -235,9 +251,21 @@ pub const GTE: WordSpec = WordSpec {
         ex("'b' 'a' >=", "error:typeMismatch"),
     ],
     int_pair: int_pair(gte_pair),
+    rules: LT.rules,
     ..base("GTE", Family::Comparison, 2, 1, gte)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "comparison", words: &[EQ, NEQ, LT, LTE, GT, GTE] }
+    FamilyRegistration {
+        module: "comparison",
+        words: &[EQ, NEQ, LT, LTE, GT, GTE],
+        family_rules: &[
+            (
+                Family::Comparison,
+                r#"Comparison over Numbers is exact and total ([exact order](../reference/domains.md#number)).
+Results are Booleans or Vectors of Booleans, displayed like any Vector, with brackets
+([display](../reference/domains.md))."#,
+            ),
+        ],
+    }
 }

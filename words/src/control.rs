@@ -70,6 +70,35 @@ pub const COND: WordSpec = WordSpec {
         ex_prints("4 { 0 GTE } { 'non-negative' PRINT } { TRUE } { 'negative' PRINT } COND", "4/1", &["non-negative"]),
         ex("1 { [ TRUE ] } { 10 } COND", "error:blockViolation"),
     ],
+    rules: r#"`target clause… COND` ( target c₁ … cₙ -- result ). First-match conditional over an isolated
+one-value frame.
+
+1. **Collect clauses**: pop every consecutive CodeBlock from the top of the stack (so a
+   CodeBlock target is taken as a clause — put such a target in a Vector or bind it). Zero
+   blocks → `invalidArgument` (an empty stack → `stackUnderflow`).
+2. **Shape** ([clause syntax](../reference/lexical.md#the-clause-separator-)): if every block
+   contains a top-level `|`, each block is one clause `guard | body` (exactly one `|`, tokens
+   on both sides, else `invalidArgument`); if none does, the count must be even and blocks pair
+   up as guard, body (odd count → `invalidArgument`); a mix is `invalidArgument`.
+3. **Target**: the value below the clauses (missing → `stackUnderflow`), of any domain — a NIL
+   target is an ordinary target that guards can inspect (`consumeNil`). It is consumed, or
+   kept under `KEEP`.
+4. **Select**: try clauses in written order. An `IDLE` guard fires at once. Any other guard is
+   evaluated in a fresh frame holding only the target ([isolated
+   frames](../reference/frames.md#isolation-of-block-frames)), consumption on; the frame's top
+   decides: TRUE fires; FALSE goes on to the next clause. The top must be exactly a Boolean:
+   anything else — any Number (0 and 1 included), a String, NIL, any Vector (a one-element
+   Vector holding a Boolean included), a CodeBlock, or an empty frame — is `blockViolation`. A
+   guard over a Vector target must reduce its test to one Boolean itself (with `EQ`, `ANY`,
+   `ALL`, `0 GET` …). Guards cannot change the outer stack.
+5. **Run the body** of the first firing clause in a fresh frame holding only the target; its
+   top value is the result (values below it are discarded; a body that leaves the frame empty
+   is `blockViolation`; an empty body `{ }` leaves the target, which becomes the result). If no
+   clause fires: `invalidArgument`.
+
+Errors inside a guard or body propagate. Tail position: see [calling a User
+Word](../reference/dictionary.md#calling-a-user-word). KEEP: keeps the target; the clauses are
+consumed."#,
     ..base("COND", Family::Control, 0, 1, cond)
 };
 
@@ -89,6 +118,16 @@ pub const EXEC: WordSpec = WordSpec {
         ex("{ } EXEC", "(empty)"),
         ex("{ 1 0 / } EXEC", "NIL (nil:divisionByZero)"),
     ],
+    rules: r#"`block EXEC` ( … block -- … ). Evaluates the CodeBlock on the whole stack ([isolated
+frames](../reference/frames.md#isolation-of-block-frames)) in a transparent frame: its bindings
+vanish when it ends, the enclosing frame's bindings are visible. The block's tokens are
+validated first (`malformedSource` for a top-level `|`; literal limits of [number
+literals](../reference/lexical.md#number-literals)). EXEC is never a tail position. NIL: a NIL
+operand is `typeMismatch` (`rejectNil`). ERROR: `typeMismatch` for anything but a CodeBlock (a
+String naming a Word and a code-data Vector included — use `REFLECT` first); errors inside the
+block propagate unchanged, with the block's partial effects kept ([the stack after an
+ERROR](../reference/errors.md#the-stack-after-an-error)). KEEP: the whole call is kept
+([KEEP](../reference/keep.md))."#,
     ..base("EXEC", Family::Control, 1, 0, exec)
 };
 
@@ -107,11 +146,17 @@ pub const KEEP: WordSpec = WordSpec {
         ex("KEEP [ 1 ] LENGTH", "[ 1/1 ] | 1/1"),
         ex("KEEP", "(empty)"),
     ],
+    rules: r#"`KEEP` ( -- ). Sets the pending-keep flag for the next Word invocation
+([KEEP](../reference/keep.md)). Never fails; a `KEEP` with no following Word has no effect."#,
     ..base("KEEP", Family::StackModifier, 0, 0, keep)
 };
 
 const _: Tier = Tier::Kernel;
 
 inventory::submit! {
-    FamilyRegistration { module: "control", words: &[COND, EXEC, KEEP] }
+    FamilyRegistration {
+        module: "control",
+        words: &[COND, EXEC, KEEP],
+        family_rules: &[],
+    }
 }

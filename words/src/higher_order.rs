@@ -308,6 +308,9 @@ pub const MAP: WordSpec = WordSpec {
         ex("[ [ 1 2 ] [ 3 ] ] { LENGTH } MAP", "[ 2/1 1/1 ]"),
         ex("[ 1 2 ] { 1 0 / } MAP", "[ NIL NIL ]"),
     ],
+    rules: r#"`v code MAP` ( v code -- w ). w[i] is the top value the block leaves for v[i] (whatever its
+domain — a one-element Vector stays a Vector). NIL: a NIL collection gives that NIL (same
+reason); `[ ]` gives `[ ]`."#,
     ..base("MAP", Family::HigherOrder, 2, 1, map)
 };
 
@@ -327,6 +330,9 @@ pub const FILTER: WordSpec = WordSpec {
         ex("[ 'a' 'b' ] { 'b' = } FILTER", "[ 'b' ]"),
         ex("[ 1 2 3 ] { 1 } FILTER", "error:blockViolation"),
     ],
+    rules: r#"`v pred FILTER` ( v pred -- w ). The elements (in order) for which the predicate's top value is
+TRUE. The predicate must leave a Boolean (a Number, a one-element Vector or a NIL is
+`blockViolation`). NIL: a NIL collection gives that NIL; `[ ]` gives `[ ]`."#,
     ..base("FILTER", Family::HigherOrder, 2, 1, filter)
 };
 
@@ -345,6 +351,10 @@ pub const FOLD: WordSpec = WordSpec {
         ex("[ 1 2 3 ] 0 'ADD' FOLD", "6/1"),
         ex("[ 1 2 3 ] { + } FOLD", "error:stackUnderflow"),
     ],
+    rules: r#"`v init code FOLD` ( v init code -- acc ). acc := init; for each element e in order, the block
+runs on a fresh frame holding acc then e, and its top value becomes acc; the result is the
+final acc. init may be any value, NIL included. NIL: a NIL collection gives init unchanged; `[
+]` gives init. KEEP: keeps v only (init and the block are consumed)."#,
     ..base("FOLD", Family::HigherOrder, 3, 1, fold)
 };
 
@@ -364,6 +374,9 @@ pub const ANY: WordSpec = WordSpec {
         ex("[ ] { TRUE } ANY", "FALSE"),
         ex("[ 1 2 3 ] { 1 } ANY", "error:blockViolation"),
     ],
+    rules: r#"`v pred ANY` ( v pred -- bool ). TRUE iff the predicate leaves TRUE for some element;
+evaluation stops at the first TRUE (later elements are not visited). NIL: a NIL collection
+gives FALSE; `[ ]` gives FALSE."#,
     ..base("ANY", Family::HigherOrder, 2, 1, any)
 };
 
@@ -383,9 +396,40 @@ pub const ALL: WordSpec = WordSpec {
         ex_prints("[ 1 2 3 ] { PRINT FALSE } ALL", "FALSE", &["1/1"]),
         ex("[ TRUE 1 ] { } ALL", "error:blockViolation"),
     ],
+    rules: r#"`v pred ALL` ( v pred -- bool ). TRUE iff the predicate leaves TRUE for every element;
+evaluation stops at the first FALSE. NIL: a NIL collection gives TRUE; `[ ]` gives TRUE."#,
     ..base("ALL", Family::HigherOrder, 2, 1, all)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "higher_order", words: &[MAP, FILTER, FOLD, ANY, ALL] }
+    FamilyRegistration {
+        module: "higher_order",
+        words: &[MAP, FILTER, FOLD, ANY, ALL],
+        family_rules: &[
+            (
+                Family::HigherOrder,
+                r#"`MAP`, `FILTER`, `FOLD`, `ANY`, `ALL` walk the outermost elements of a Vector in index order
+and evaluate a **code operand** once per visited element, each time in a fresh isolated frame
+([isolated frames](../reference/frames.md#isolation-of-block-frames)) that sees only its
+operands and the bindings visible where the Word runs ([frames and
+bindings](../reference/frames.md)). The code operand is a CodeBlock, or a String naming a Core
+or User Word (resolved like a source name, aliases and case included); the named Word is
+applied to the frame, one execution step per application ([execution
+steps](../reference/pricing-and-limits.md#execution-steps)). `VENT`/`^` (a directive), `KEEP`,
+`IDLE`, binding names and any other String that names no Word are `unknownWord`. The block's
+effects (output, definitions) happen in visiting order. Under `KEEP` only the collection is
+kept ([KEEP](../reference/keep.md)). On any ERROR the walk stops and the operands are put back
+([the stack after an ERROR](../reference/errors.md#the-stack-after-an-error)). Field: `closed`
+(the block is an input).
+
+Checks, before anything is visited and in this order (a per-Word deviation from [order of
+checks](../reference/errors.md#order-of-checks)): the code operand — `typeMismatch` if it is
+neither a CodeBlock nor a String (NIL included), `unknownWord` if a String names no Word — then
+the collection: a NIL collection gives the Word's NIL answer below, anything else that is not a
+Vector (a String included) is `typeMismatch`. So `5 'FOO' MAP` is `unknownWord` and `NIL 5 MAP`
+`typeMismatch`. During the walk: `blockViolation` when an evaluation leaves no value (or, for
+predicates, a non-Boolean top); any error raised inside the block propagates."#,
+            ),
+        ],
+    }
 }

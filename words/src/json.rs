@@ -712,6 +712,26 @@ pub const JSON_DECODE: WordSpec = WordSpec {
         ex("'0.1' JSON-DECODE", "1/10"),
         ex("'\"h\\u00e9\"' JSON-DECODE", "'hé'"),
     ],
+    rules: r#"`s JSON-DECODE` ( s -- x ). Parses s as one JSON text (RFC 8259: optional JSON whitespace —
+space, tab, LF, CR — around exactly one value) into Ajisai values, with no floating-point step:
+
+| JSON | Ajisai |
+|---|---|
+| number (`-?(0\|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`) | the exact rational it denotes (`0.1` → `1/10`, `1e-3` → `1/1000`, `-0` → `0/1`) |
+| string | String; escapes `\" \\ \/ \b \f \n \r \t \uXXXX` decoded, surrogate pairs combined |
+| `true` / `false` | Boolean |
+| `null` | `NIL` with reason `literal` |
+| array | Vector of the decoded elements |
+| object | Vector of pairs `[ key value ]` (key a String), in document order, duplicate keys kept |
+
+The text is scanned once from the left; the first problem decides. Projection: not valid JSON
+(empty text, trailing content, comments, trailing commas, single quotes, leading zeros,
+`NaN`/`Infinity`, unescaped control characters in strings, an unpaired surrogate escape) →
+`NIL(invalidEncoding)`. ERROR: `typeMismatch` (s not a String); `resourceLimitExceeded` —
+`nestingDepth` when the decoded value would be deeper than the limit (each array or object
+opens one level and each object member one more, for its pair), `numericLiteralDigits` /
+`bigintBits` for a number lexeme as for `NUM` — measured before the value is built, operand
+left in place. NIL: a NIL operand passes through. KEEP: keeps s."#,
     ..base("JSON-DECODE", Family::Text, 1, 1, json_decode)
 };
 
@@ -731,9 +751,30 @@ pub const JSON_ENCODE: WordSpec = WordSpec {
         ex("[ 1 NIL ] JSON-ENCODE", "'[1,null]'"),
         ex("1/3 JSON-ENCODE", "NIL (nil:invalidEncoding)"),
     ],
+    rules: r#"`x JSON-ENCODE` ( x -- s ). The compact JSON text of a value (no whitespace at all):
+
+| Ajisai | JSON |
+|---|---|
+| integer | decimal integer (`1000`, `-3`, `0`) |
+| rational whose reduced denominator is 2ᵃ·5ᵇ | the exact decimal with the fewest fraction digits, no exponent (`1/2` → `0.5`, `-1/8` → `-0.125`) |
+| any other rational, or algebraic | none → the whole result is `NIL(invalidEncoding)` |
+| Boolean | `true` / `false` |
+| String | JSON string: `"` and `\` escaped as `\"` `\\`; U+0008, U+000C, LF, CR, TAB as `\b \f \n \r \t`; other characters below U+0020 as `\u00xx` (lowercase hex); everything else literal (non-ASCII and `/` unescaped) |
+| Vector | array `[a,b,…]`; `[ ]` → `[]` |
+| NIL inside a Vector | `null` |
+| CodeBlock anywhere | none → `typeMismatch` |
+
+Checks: any CodeBlock → `typeMismatch` first; then any number without an exact JSON form →
+`NIL(invalidEncoding)`. NIL: a top-level NIL operand passes through unchanged (so the reason
+survives; only nested NILs become `null`). Objects do not round-trip: `JSON-DECODE` turns an
+object into a Vector of pairs, which encodes as an array of arrays. KEEP: keeps x."#,
     ..base("JSON-ENCODE", Family::Text, 1, 1, json_encode)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "json", words: &[JSON_DECODE, JSON_ENCODE] }
+    FamilyRegistration {
+        module: "json",
+        words: &[JSON_DECODE, JSON_ENCODE],
+        family_rules: &[],
+    }
 }

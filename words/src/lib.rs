@@ -1,4 +1,4 @@
-//! `ajisai-words`: the 70 Core Words, one module per family, each registering
+//! `ajisai-words`: the Core Words, one module per family, each registering
 //! itself with `inventory` (ARCHITECTURE.md, "words — the vocabulary").
 //!
 //! A family module holds its Words' [`WordSpec`](ajisai_core::word::WordSpec)

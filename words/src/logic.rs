@@ -59,6 +59,8 @@ pub const TRUE: WordSpec = WordSpec {
         ex("FALSE NOT", "TRUE"),
         ex("KEEP TRUE", "TRUE"),
     ],
+    rules: r#"`TRUE` ( -- TRUE ), `FALSE` ( -- FALSE ). Push the Boolean. Never fail. A pending `KEEP` is
+consumed and has no effect."#,
     ..base("TRUE", Family::BooleanLogic, 0, 1, push_true)
 };
 
@@ -70,6 +72,7 @@ pub const FALSE: WordSpec = WordSpec {
     syntax: "FALSE",
     stack_effect: "( -- FALSE )",
     examples: &[ex("FALSE", "FALSE"), ex("FALSE FALSE =", "TRUE")],
+    rules: TRUE.rules,
     ..base("FALSE", Family::BooleanLogic, 0, 1, push_false)
 };
 
@@ -85,6 +88,9 @@ pub const AND: WordSpec = WordSpec {
         ex("FALSE NIL AND", "NIL (nil:literal)"),
         ex("1 TRUE AND", "error:typeMismatch"),
     ],
+    rules: r#"`a b AND` ( a b -- a∧b ). Operands: Booleans. Result: TRUE iff both are TRUE. NIL: passthrough.
+ERROR: `typeMismatch` if an operand is not a Boolean (Numbers and Vectors included). KEEP:
+keeps a and b."#,
     ..base("AND", Family::BooleanLogic, 2, 1, and)
 };
 
@@ -101,6 +107,7 @@ pub const OR: WordSpec = WordSpec {
         ex("TRUE NIL OR", "NIL (nil:literal)"),
         ex("TRUE [ TRUE FALSE ] OR", "error:typeMismatch"),
     ],
+    rules: r#"`a b OR` ( a b -- a∨b ). As `AND`, with disjunction."#,
     ..base("OR", Family::BooleanLogic, 2, 1, or)
 };
 
@@ -116,9 +123,21 @@ pub const NOT: WordSpec = WordSpec {
         ex("1 NOT", "error:typeMismatch"),
         ex("TRUE KEEP NOT", "TRUE | FALSE"),
     ],
+    rules: r#"`a NOT` ( a -- ¬a ). Operand: a Boolean. NIL: passthrough. ERROR: `typeMismatch` for any other
+operand (a Number or a Vector included). KEEP: keeps a."#,
     ..base("NOT", Family::BooleanLogic, 1, 1, not)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "logic", words: &[TRUE, FALSE, AND, OR, NOT] }
+    FamilyRegistration {
+        module: "logic",
+        words: &[TRUE, FALSE, AND, OR, NOT],
+        family_rules: &[
+            (
+                Family::BooleanLogic,
+                r#"Operands must be Booleans; there is no lifting over Vectors and no truthiness. A NIL operand
+passes through (left-most NIL's reason), even when the other operand would decide the answer."#,
+            ),
+        ],
+    }
 }

@@ -213,6 +213,14 @@ pub const SQRT: WordSpec = WordSpec {
         ex("1/4 SQRT", "1/2"),
         ex("-4 SQRT", "NIL (nil:domainMiss)"),
     ],
+    rules: r#"`x SQRT` ( x -- √x ). Exact square root of a **rational** x ≥ 0 in canonical form
+([Numbers](../reference/domains.md#number)): rational when x is a perfect square of a rational,
+algebraic otherwise. Unary lifting. Projection: x < 0 → `NIL(domainMiss)` (per lane). NIL:
+passthrough (and NIL lanes). ERROR: `typeMismatch` when x (or a lane) is algebraic or
+non-numeric; `resourceLimitExceeded` (`numericWork`) when the radicand cannot be decomposed
+within the budget ([the square-free
+decomposition](../reference/pricing-and-limits.md#numericwork), priced in
+[pricing](../reference/pricing-and-limits.md)). KEEP: keeps x. Field: `extends`."#,
     ..base("SQRT", Family::ExactArithmetic, 1, 1, sqrt)
 };
 
@@ -233,6 +241,34 @@ pub const POW: WordSpec = WordSpec {
         ex("-2 3 POW", "-8/1"),
         ex("0 -1 POW", "NIL (nil:divisionByZero)"),
     ],
+    rules: r#"`b e POW` ( b e -- bᵉ ). Exact power. Lifting: broadcasting
+([lifting](../reference/lifting.md)) over b and e. Let e = p/q in lowest terms (q ≥ 1).
+
+- **e an integer** (q = 1): b may be any Number (rational or algebraic). e ≥ 0: b multiplied e
+  times (square-and-multiply), with 0⁰ = 1. e < 0: 1/b^|e|; b = 0 → `NIL(divisionByZero)`.
+- **e a non-integer rational** (q ≥ 2): b must be **rational** (an algebraic b is
+  `typeMismatch`, exactly like `SQRT`). b < 0 → `NIL(domainMiss)`. b = 0: e > 0 → 0; e < 0 →
+  `NIL(divisionByZero)`. b > 0: if b is a perfect q-th power of a rational r, the result is rᵖ;
+  else if q is even and b is a perfect (q/2)-th power of a rational t, the result is (√t)ᵖ =
+  t^((p−1)/2)·√t (p is odd here), in canonical form; otherwise the value lies outside the field
+  → `NIL(domainMiss)`. This case analysis is complete: a real q-th root of a rational lies in
+  the multiquadratic field only when its square is rational. Consequently `b 1/2 POW` has
+  exactly the outcomes of `b SQRT` for every b.
+- **e algebraic** (irrational) or non-numeric: `typeMismatch`.
+
+NIL: passthrough (left-most); NIL lanes pass through; projections are per lane (a lane with no
+value becomes a NIL in place, unlike `DIV`). ERROR: `typeMismatch` as above or for non-numeric
+operands; `shapeMismatch` (broadcasting); `resourceLimitExceeded`: `bigintBits` when a
+numerator or denominator of the exact result would be wider than the limit — decided before the
+result is built, leaving the operands (for a rational b = n/d ∉ {0, 1, −1} the width of bᵉ lies
+between |e|·(w−1)+1 and |e|·w where w is the width of max(|n|, d), so |e| > `bigintBits` always
+fails; for algebraic b it is decided by repeated squaring, never building an integer wider
+than twice the limit while deciding). For rational b the refusal is decided on
+the lower bound |e|·(w−1)+1 (w = bit length of max(|n|, d)): when it exceeds the limit that
+bound is the message's `observed`; otherwise the power is built (at most |e|·w bits) and its
+exact width decides and is reported. `algebraicTerms` as for `MUL`; `numericWork` per
+multiplication ([pricing](../reference/pricing-and-limits.md)). KEEP: keeps b and e. Field:
+`extends`."#,
     ..base("POW", Family::ExactArithmetic, 2, 1, pow)
 };
 
@@ -249,9 +285,26 @@ pub const RANDOM: WordSpec = WordSpec {
         ex("-1 1 RANDOM", "[ 223800962263393/281474976710656 ]"),
         ex("7 -1 RANDOM", "error:invalidArgument"),
     ],
+    rules: r#"`seed count RANDOM` ( seed count -- v ). A Vector of `count` exact rationals in [0, 1),
+determined entirely by `seed`. seed: an integer operand in the signed 64-bit range (outside →
+`invalidArgument`); count: an integer operand ≥ 0. Algorithm (normative, SplitMix64): state :=
+seed as an unsigned 64-bit integer (two's complement); for each draw: state := state +
+0x9E3779B97F4A7C15 (mod 2⁶⁴); z := state; z := (z ⊕ (z ≫ 30))·0xBF58476D1CE4E5B9 (mod 2⁶⁴); z
+:= (z ⊕ (z ≫ 27))·0x94D049BB133111EB (mod 2⁶⁴); z := z ⊕ (z ≫ 31); the draw is (z mod 2⁵³)/2⁵³,
+reduced. Element i (0-based) is draw i + 1 from the one state sequence, so a longer count
+extends a shorter one (`42 5 RANDOM 3 TAKE` = `42 3 RANDOM`); count 0 gives `[ ]`. NIL:
+`rejectNil` (`typeMismatch`). ERROR: `typeMismatch` (non-numeric operand); `invalidArgument`
+(non-integer, count < 0, seed out of range); `resourceLimitExceeded` (`materializedElements`)
+when count exceeds the limit — compared as an exact integer, so a count beyond 64-bit range is
+this error too —, operands left in place. KEEP: keeps seed and count. `seed n RANDOM ORDER` is
+a shuffle permutation of 0…n−1."#,
     ..base("RANDOM", Family::ExactArithmetic, 2, 1, random)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "math", words: &[SQRT, POW, RANDOM] }
+    FamilyRegistration {
+        module: "math",
+        words: &[SQRT, POW, RANDOM],
+        family_rules: &[],
+    }
 }

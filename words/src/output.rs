@@ -45,9 +45,17 @@ pub const PRINT: WordSpec = WordSpec {
         ex_prints("[ 'a' 1 ] PRINT", "(empty)", &["[ 'a' 1/1 ]"]),
         ex("PRINT", "error:stackUnderflow"),
     ],
+    rules: r#"`x PRINT` ( x -- ). Appends one output line ([output](output.md#print)): a top-level String
+prints its raw content; everything else prints its display with brackets for Vectors (an
+algebraic Number prints its canonical form). NIL: an ordinary operand, printed as `NIL` (no
+reason). Never fails (besides underflow). KEEP: x stays. Effect: output."#,
     ..base("PRINT", Family::Output, 1, 0, print)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "output", words: &[PRINT] }
+    FamilyRegistration {
+        module: "output",
+        words: &[PRINT],
+        family_rules: &[],
+    }
 }

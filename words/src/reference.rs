@@ -1,17 +1,21 @@
-//! The prose of the Word reference, `words/reference.md`: the conventions every entry
-//! relies on (integer operands, code operands), each family's rules, and each Word's
-//! rules — what it accepts, what it answers, its NIL behaviour, its errors, what `KEEP`
-//! does to it. The guide's Word pages merge it with the registry (golden/tests/guide.rs,
-//! docs/words/index.md) and `ajisai doc` prints a Word's rules. It is kept apart from the
-//! `WordSpec`s so that `word_contract` and `ajisai://contracts` stay compact.
+//! The prose of the Word reference: the conventions every entry relies on (integer
+//! operands, code operands; `words/conventions.md`), each family's rules (the
+//! `family_rules` its module submits) and each Word's rules (`WordSpec::rules`, written
+//! beside the Word). The guide's Word pages merge it with the registry
+//! (golden/tests/guide.rs, docs/words/index.md), `ajisai doc` prints a Word's rules and the
+//! Playground's dictionary shows them. The rules stay out of the contracts so that
+//! `word_contract` and `ajisai://contracts` stay compact.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-/// The file as written (Markdown; its links are relative to `docs/words/`).
-pub const TEXT: &str = include_str!("../reference.md");
+use ajisai_core::word::family_rules;
 
-/// `words/reference.md`, read.
+/// The conventions every entry relies on (Markdown, its own `###` headings; like every
+/// text of the reference, its links are relative to `docs/words/`).
+pub const CONVENTIONS: &str = include_str!("../conventions.md");
+
+/// The reference's prose, gathered from the registry.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Prose {
     /// The conventions every entry relies on (Markdown, its own `###` headings).
@@ -29,10 +33,28 @@ pub struct FamilyProse {
     pub words: BTreeMap<String, String>,
 }
 
-/// The embedded reference, read once.
+/// The reference's prose, gathered once from every documented Word of the registry.
 pub fn prose() -> &'static Prose {
     static PROSE: OnceLock<Prose> = OnceLock::new();
-    PROSE.get_or_init(|| read(TEXT))
+    PROSE.get_or_init(|| {
+        let mut out = Prose {
+            conventions: CONVENTIONS.trim().to_string(),
+            ..Prose::default()
+        };
+        for spec in crate::registry().documented() {
+            let family = out
+                .families
+                .entry(spec.family.id().to_string())
+                .or_insert_with(|| FamilyProse {
+                    intro: family_rules(spec.family).trim().to_string(),
+                    ..FamilyProse::default()
+                });
+            family
+                .words
+                .insert(spec.name.to_string(), spec.rules.trim().to_string());
+        }
+        out
+    })
 }
 
 /// The rules of the Word with canonical name `name`, if the reference has them.
@@ -42,66 +64,7 @@ pub fn rules(name: &str) -> Option<&'static str> {
         .values()
         .find_map(|f| f.words.get(name))
         .map(String::as_str)
-}
-
-/// Read a reference text: a leading `<!-- … -->` comment is skipped; `# conventions` and
-/// `# <family id>` open parts; inside a family, `## NAME (alias), NAME, …` opens the rules
-/// of the Words it names (the first word of each comma-separated part).
-pub fn read(text: &str) -> Prose {
-    let text = match text.split_once("-->") {
-        Some((comment, rest)) if comment.trim_start().starts_with("<!--") => rest,
-        _ => text,
-    };
-    let mut out = Prose::default();
-    // The part being read (`None`: the conventions), the Words its current section names
-    // (none: the family's introduction), and the section's text so far.
-    let mut family: Option<String> = None;
-    let mut names: Vec<String> = Vec::new();
-    let mut section = String::new();
-    let mut fenced = false;
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.next() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-        }
-        let part = line.strip_prefix("# ").filter(|_| !fenced);
-        let heading = line
-            .strip_prefix("## ")
-            .filter(|_| !fenced && family.is_some());
-        if part.is_none() && heading.is_none() {
-            section.push_str(line);
-            section.push('\n');
-        }
-        let section_ends = part.is_some() || heading.is_some() || lines.peek().is_none();
-        if !section_ends {
-            continue;
-        }
-        let body = std::mem::take(&mut section).trim().to_string();
-        match &family {
-            None => out.conventions.push_str(&body),
-            Some(f) => {
-                let entry = out.families.entry(f.clone()).or_default();
-                if names.is_empty() {
-                    entry.intro.push_str(&body);
-                }
-                for name in &names {
-                    entry.words.insert(name.clone(), body.clone());
-                }
-            }
-        }
-        if let Some(part) = part {
-            family = (part != "conventions").then(|| part.to_string());
-            names.clear();
-        }
-        if let Some(heading) = heading {
-            names = heading
-                .split(", ")
-                .filter_map(|part| part.split_whitespace().next())
-                .map(str::to_string)
-                .collect();
-        }
-    }
-    out
+        .filter(|text| !text.is_empty())
 }
 
 /// `text` with every Markdown link `[words](target)` reduced to its words, for a
@@ -134,20 +97,6 @@ pub fn without_links(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parts_words_and_shared_texts_are_read() {
-        let p = read(
-            "<!-- about -->\n# conventions\n\nAll.\n\n### Sub\n\nMore.\n\n# fam\n\nIntro.\n\n\
-             ## A (`+`), B\n\nShared.\n\n## C\n\n```text\n# not a part\n```\n",
-        );
-        assert_eq!(p.conventions, "All.\n\n### Sub\n\nMore.");
-        let fam = &p.families["fam"];
-        assert_eq!(fam.intro, "Intro.");
-        assert_eq!(fam.words["A"], "Shared.");
-        assert_eq!(fam.words["B"], "Shared.");
-        assert_eq!(fam.words["C"], "```text\n# not a part\n```");
-    }
 
     #[test]
     fn links_become_their_words() {

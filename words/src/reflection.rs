@@ -421,6 +421,12 @@ pub const REFLECT: WordSpec = WordSpec {
         ),
         ex("[ 'X' ] REFLECT", "error:invalidArgument"),
     ],
+    rules: r#"`x REFLECT` ( x -- y ). Type-directed: a CodeBlock becomes its code data; a Vector is decoded
+as code data into a CodeBlock ([REFLECT](reflection.md#reflect)). Nothing is evaluated; the
+dictionary is not consulted. ERROR: `typeMismatch` (any other domain; NIL); `invalidArgument`
+(a Vector that is not valid code data — missing header, bad record, invalid lexeme, unbalanced
+delimiters, `|` outside a block, a `nil-coalesce` with no following unit or directly inside a
+vector). KEEP: keeps x."#,
     ..base("REFLECT", Family::Reflection, 1, 1, reflect)
 };
 
@@ -440,9 +446,32 @@ pub const CONTRACT: WordSpec = WordSpec {
         ex("'COND' CONTRACT", "[ [ 'inputs' 'variable' ] [ 'outputs' 1/1 ] [ 'field' 'closed' ] ]"),
         ex("{ ^ 0 } 'V' DEF 'V' CONTRACT", "[ [ 'inputs' NIL ] [ 'outputs' NIL ] [ 'field' 'closed' ] ]"),
     ],
+    rules: r#"`name CONTRACT` ( name -- c ). The contract of the Word `name` as data:
+
+`[ [ 'inputs' I ] [ 'outputs' O ] [ 'field' F ] ]`
+
+- name: a String, resolved like a source name (aliases, any case). A Core Word gives its
+  registered contract: I and O are Numbers, or the String `variable`
+  (data-dependent arity: `COND` and `COLLECT` inputs, `RANGE` inputs, `EXEC` outputs), or
+  `control` (`VENT`, named `'VENT'` or `'^'` here although it is a directive in source); F is
+  `extends` for `SQRT` and `POW`, `closed` otherwise.
+- A User Word gives its inferred contract
+  ([inference](../contracts.md#how-inference-works-and-its-gaps)) over the current
+  dictionary; an input or output count inference cannot establish is `NIL(notAvailable)`.
+- Projection: a name that is no Word (binding names, `IDLE`, unknown names) →
+  `NIL(unknownWord)`.
+- NIL: a NIL operand passes through. ERROR: `typeMismatch` (name not a String). KEEP: keeps
+  name. Purity: pure, reads the dictionary.
+
+The keys are exactly those of the `#:contract` directive ([the
+directive](../contracts.md#the-directive))."#,
     ..base("CONTRACT", Family::Reflection, 1, 1, contract)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "reflection", words: &[REFLECT, CONTRACT] }
+    FamilyRegistration {
+        module: "reflection",
+        words: &[REFLECT, CONTRACT],
+        family_rules: &[],
+    }
 }

@@ -329,6 +329,14 @@ pub const FILL: WordSpec = WordSpec {
         ex("[ 2 1 1 5 ] FILL", "[ [ [ 5/1 ] ] [ [ 5/1 ] ] ]"),
         ex("[ 0 5 ] FILL", "error:invalidArgument"),
     ],
+    rules: r#"`[ d₁ … dₖ v ] FILL` ( desc -- t ). A nested Vector of shape [d₁ … dₖ] (k ≥ 1) every leaf of
+which is v. The dimensions must be positive integer Numbers (no one-element wrapping here: `[ [
+2 ] 3 ] FILL` is `invalidArgument`); v must be a **rational** Number. ERROR: `typeMismatch`
+(operand not a Vector, or NIL); `invalidArgument` (fewer than 2 elements; a dimension that is
+not a positive integer; v not a rational Number — an element of any other domain, NIL included,
+is such a bad description, never `typeMismatch`); `resourceLimitExceeded` —
+`materializedElements` when d₁·…·dₖ exceeds the limit, `nestingDepth` when k exceeds the limit,
+measured before building, operand left in place. KEEP: keeps the operand."#,
     ..base("FILL", Family::Collection, 1, 1, fill)
 };
 
@@ -346,6 +354,17 @@ pub const RESHAPE: WordSpec = WordSpec {
         ex("[ 1 2 3 4 ] [ 2 2 1 ] RESHAPE", "[ [ [ 1/1 ] [ 2/1 ] ] [ [ 3/1 ] [ 4/1 ] ] ]"),
         ex("[ 'a' TRUE NIL 1 ] [ 2 2 ] RESHAPE", "[ [ 'a' TRUE ] [ NIL 1/1 ] ]"),
     ],
+    rules: r#"`v shape RESHAPE` ( v shape -- t ). Rearranges the leaves of v into a nested Vector of the
+given shape, row-major (last axis fastest). The leaves of v are its non-Vector elements at
+every depth, in depth-first left-to-right order (so any nesting, ragged included, is first
+flattened; empty sub-Vectors contribute nothing); leaves of every domain are allowed. shape: a
+non-empty Vector of positive integers, or a single positive integer n meaning `[ n ]`. Checks,
+in order: `typeMismatch` (v not a Vector; shape not a Number or Vector; a NIL operand);
+`invalidArgument` (shape empty, nested, or holding a value that is not a positive integer);
+`resourceLimitExceeded` — `materializedElements` when the product of the dimensions exceeds the
+limit, `nestingDepth` when the number of dimensions exceeds the limit (measured before
+building, operands left in place); `shapeMismatch` when the number of leaves differs from the
+product. KEEP: keeps v and shape."#,
     ..base("RESHAPE", Family::Collection, 2, 1, reshape)
 };
 
@@ -362,9 +381,18 @@ pub const ZIP: WordSpec = WordSpec {
         ex("[ [ 1 2 ] [ 'a' 'b' ] [ TRUE FALSE ] ] ZIP", "[ [ 1/1 'a' TRUE ] [ 2/1 'b' FALSE ] ]"),
         ex("[ [ 1 2 ] [ 3 ] ] ZIP", "error:shapeMismatch"),
     ],
+    rules: r#"`vs ZIP` ( vs -- ws ). vs is a Vector of equal-length Vectors; the result pairs them position
+by position (a matrix is transposed): element j of the result is the Vector of the j-th
+elements. `[ ]` and a Vector of empty Vectors give `[ ]`. NIL: a NIL operand passes through.
+ERROR: `typeMismatch` (vs not a Vector, or an element of vs not a Vector — Strings included);
+`shapeMismatch` (lengths differ). KEEP: keeps vs."#,
     ..base("ZIP", Family::Collection, 1, 1, zip)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "tensor", words: &[FILL, RESHAPE, ZIP] }
+    FamilyRegistration {
+        module: "tensor",
+        words: &[FILL, RESHAPE, ZIP],
+        family_rules: &[],
+    }
 }

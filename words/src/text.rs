@@ -291,6 +291,8 @@ pub const CHARS: WordSpec = WordSpec {
         ex("'héllo' CHARS", "[ 'h' 'é' 'l' 'l' 'o' ]"),
         ex("5 CHARS", "error:typeMismatch"),
     ],
+    rules: r#"`s CHARS` ( s -- v ). A Vector of one-character Strings, one per scalar value (a combining mark
+is its own element). ERROR: `typeMismatch` for a non-String (NIL included). KEEP: keeps s."#,
     ..base("CHARS", Family::Text, 1, 1, chars)
 };
 
@@ -307,6 +309,13 @@ pub const JOIN: WordSpec = WordSpec {
         ex("[ 72 105 ] JOIN", "'Hi'"),
         ex("[ 'a' TRUE ] JOIN", "error:typeMismatch"),
     ],
+    rules: r#"`v JOIN` ( v -- s ). Concatenates the elements of v: a String element contributes its content;
+an integer element contributes the character with that code point (a Unicode scalar value:
+0–0x10FFFF excluding 0xD800–0xDFFF). `[ ]` gives `''`. ERROR: `typeMismatch` (v not a Vector,
+NIL; an element that is a Boolean, NIL, Vector or CodeBlock); `invalidArgument` (a Number
+element that is not a valid scalar value); `resourceLimitExceeded` (`materializedElements`)
+when the result would hold more characters than the limit, decided after those checks and
+before the String is built, operand left in place. KEEP: keeps v."#,
     ..base("JOIN", Family::Text, 1, 1, join)
 };
 
@@ -324,6 +333,8 @@ pub const TRIM: WordSpec = WordSpec {
         ex("'' TRIM", "''"),
         ex("5 TRIM", "error:typeMismatch"),
     ],
+    rules: r#"`s TRIM` ( s -- t ). s without leading and trailing whitespace (Unicode `White_Space`). ERROR:
+`typeMismatch` for a non-String. KEEP: keeps s."#,
     ..base("TRIM", Family::Text, 1, 1, trim)
 };
 
@@ -341,6 +352,10 @@ pub const TOKENIZE: WordSpec = WordSpec {
         ex("',a,' ',' TOKENIZE", "[ '' 'a' '' ]"),
         ex("'abc' '' TOKENIZE", "error:invalidArgument"),
     ],
+    rules: r#"`s sep TOKENIZE` ( s sep -- v ). Splits s at every non-overlapping occurrence of the separator,
+scanning left to right; empty pieces are kept, so the result has (number of occurrences + 1)
+Strings (`''` gives `[ '' ]`). ERROR: `typeMismatch` (s or sep not a String); `invalidArgument`
+(sep empty). KEEP: keeps s and sep."#,
     ..base("TOKENIZE", Family::Text, 2, 1, tokenize)
 };
 
@@ -358,6 +373,14 @@ pub const NUM: WordSpec = WordSpec {
         ex("'1e3' NUM", "1000/1"),
         ex("' 42' NUM", "NIL (nil:invalidEncoding)"),
     ],
+    rules: r#"`s NUM` ( s -- x ). Parses s with exactly the numeric grammar of source literals ([number
+literals](../reference/lexical.md#number-literals)): the whole String must be one numeric
+lexeme, with no surrounding whitespace; the value is exact. A Number operand is returned
+unchanged. Projection: s is not a numeric lexeme (or a fraction with zero denominator) →
+`NIL(invalidEncoding)`. ERROR: `typeMismatch` for any other domain (Boolean, Vector — even `[
+'42' ]` —, CodeBlock, NIL); `resourceLimitExceeded` when s is a numeric lexeme with more digits
+than `numericLiteralDigits` or whose value is wider than `bigintBits`, operand left in place.
+KEEP: keeps s."#,
     ..base("NUM", Family::Text, 1, 1, num)
 };
 
@@ -374,9 +397,34 @@ pub const STR: WordSpec = WordSpec {
         ex("-1/2 STR", "'-1/2'"),
         ex("[ [ 1 2 ] 'a b' TRUE NIL ] STR", "'1 2 a b TRUE NIL'"),
     ],
+    rules: r#"`x STR` ( x -- s ). The text of a value:
+
+| x | text |
+|---|---|
+| integer | decimal digits, `-` if negative: `42`, `-3` |
+| other rational | `n/d`: `1/3`, `-1/2` |
+| algebraic | none: `NIL(invalidEncoding)` (no lexeme denotes it; use `QUANTIZE` for an approximation) |
+| Boolean | `TRUE` / `FALSE` |
+| String | itself |
+| CodeBlock | `<code>` |
+| Vector | the texts of all its leaves (depth-first, left to right; NIL leaves as `NIL`) joined by single spaces; empty sub-Vectors contribute nothing; `NIL(invalidEncoding)` if any leaf is algebraic |
+
+`'x' NUM STR` round-trips integers and fractions (`STR` never writes `n/1`). NIL: a NIL operand
+passes through. ERROR: none besides underflow. KEEP: keeps x."#,
     ..base("STR", Family::Text, 1, 1, str_word)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "text", words: &[CHARS, JOIN, TRIM, TOKENIZE, NUM, STR] }
+    FamilyRegistration {
+        module: "text",
+        words: &[CHARS, JOIN, TRIM, TOKENIZE, NUM, STR],
+        family_rules: &[
+            (
+                Family::Text,
+                r#"Strings are sequences of Unicode scalar values ([Strings](../reference/domains.md#string)).
+Text Words require a String where they say so; a one-element Vector holding a String is **not**
+accepted."#,
+            ),
+        ],
+    }
 }

@@ -2,7 +2,7 @@
 //! register with `inventory`.
 //!
 //! Core knows no Word by name: the vocabulary is whatever families submit (the
-//! `ajisai-words` crate submits the 70 Core Words). A [`WordSpec`] is the single
+//! `ajisai-words` crate submits the Core Words). A [`WordSpec`] is the single
 //! source for the registry document, `CONTRACT`, `word_contract` and the examples
 //! run as tests.
 
@@ -374,6 +374,11 @@ pub struct WordSpec {
     pub stack_effect: &'static str,
     /// Examples run as tests.
     pub examples: &'static [Example],
+    /// Its rules in Markdown — what it accepts and answers, how it treats NIL, its
+    /// errors, what `KEEP` does to it: its entry of the Word reference (docs/words/,
+    /// `ajisai doc`, the Playground's dictionary). Kept out of its contract, which stays
+    /// compact; Words described together share one text.
+    pub rules: &'static str,
     /// Its part beyond an ordinary call (modifier, definer, binder, clause reader).
     pub role: Role,
     /// Its stack effect for contract inference.
@@ -414,6 +419,7 @@ impl WordSpec {
             syntax: "",
             stack_effect: "",
             examples: &[],
+            rules: "",
             role: Role::Call,
             static_effect: StaticEffect::Arity,
             field_rule: FieldRule::AsDeclared,
@@ -429,9 +435,22 @@ pub struct FamilyRegistration {
     pub module: &'static str,
     /// The Words.
     pub words: &'static [WordSpec],
+    /// The rules every Word of a family follows (Markdown), for each family whose
+    /// introduction this module writes: the top of its page of the Word reference.
+    pub family_rules: &'static [(Family, &'static str)],
 }
 
 inventory::collect!(FamilyRegistration);
+
+/// The rules every Word of `family` follows, as the module that writes them submitted
+/// them (empty when none does).
+pub fn family_rules(family: Family) -> &'static str {
+    inventory::iter::<FamilyRegistration>
+        .into_iter()
+        .flat_map(|r| r.family_rules.iter())
+        .find_map(|(f, text)| (*f == family).then_some(*text))
+        .unwrap_or("")
+}
 
 /// Words a host adds to the vocabulary only when `enabled` says so when the registry is
 /// built (once per process): the server's fault-injection Words, which exist for tests
