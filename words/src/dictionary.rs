@@ -66,10 +66,16 @@ fn bind(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
         acc.saturating_add(text_units(w.len() as u64).max(1))
     });
     ctx.charge_collection(read)?;
+    // A phrasebook Word's bindings are its own (docs/phrasebook.md#names): a BIND written
+    // in phrasebook text may take the name of a Word the caller defined, and the binding
+    // shadows that Word inside the phrasebook Word's frame only (a Word body is behind a
+    // barrier, and a binding is looked up before any Word). Without this a phrasebook
+    // Word would fail for a caller who happened to define one of its local names.
+    let phrasebook_text = ctx.pos().is_some_and(|p| !p.is_caller_source());
     let mut normalized = Vec::with_capacity(written.len());
     for w in &written {
         let n = checked_name("BIND", w)?;
-        if ctx.dictionary().get(&n).is_some() {
+        if !phrasebook_text && ctx.dictionary().get(&n).is_some() {
             return Err(err::dictionary(format!(
                 "BIND: {w} is a User Word; a name cannot be both a Word and a binding"
             ))
@@ -187,6 +193,17 @@ pub const BIND: WordSpec = WordSpec {
         ex("[ 1 2 ] [ 'A' ] BIND A", "[ 1/1 2/1 ]"),
         ex("NIL 'X' BIND X", "NIL (nil:literal)"),
     ],
+    rules: r#"`x name BIND` ( x name -- ). Binds for the rest of the current frame ([frames and
+bindings](../reference/frames.md)). name: a String (one name, bound to the whole x) or a Vector
+of Strings (several names; x must be a Vector of exactly that many elements, bound position by
+position, a name repeated later winning; a one-element name Vector is the single-name case; an
+empty name Vector binds nothing and consumes both operands, x being the empty Vector or not a
+Vector at all — `5 [ ] BIND` — while a non-empty x Vector is `shapeMismatch`). Each name must
+be a name lexeme (as for `DEF`), not an alias or directive, not a Core or User Word. x may be
+any value, NIL included. ERROR: `typeMismatch` (name not a String or Vector of Strings; NIL
+name); `dictionaryViolation` (not a name lexeme, an alias, a Word's name); `shapeMismatch`
+(destructuring length differs, or x is not a Vector). A later reference to the name pushes the
+value. KEEP: x and name stay on the stack and the binding is made."#,
     ..base("BIND", Family::Dictionary, 2, 0, bind)
 };
 
@@ -210,6 +227,12 @@ pub const DEF: WordSpec = WordSpec {
         ex("{ 1 } 'W' KEEP DEF", "{ 1 } | 'W'"),
         ex("{ 1 } 'TRUE' DEF", "error:dictionaryViolation"),
     ],
+    rules: r#"`body name DEF` ( body name -- ). Defines or redefines the User Word `name` with the CodeBlock
+`body` ([the dictionary](../reference/dictionary.md)). ERROR: `typeMismatch` (name not a
+String; body not a CodeBlock; a NIL operand); `dictionaryViolation` (invalid name, Core name or
+alias, name bound in a visible frame, redefinition of a Word other Words depend on);
+`invalidArgument` (empty body); `malformedSource` (a top-level `|` in the body). KEEP: the body
+and the name stay on the stack and the Word is defined. Effect: dictionary write; no output."#,
     ..base("DEF", Family::Dictionary, 2, 0, def)
 };
 
@@ -227,9 +250,17 @@ pub const DEL: WordSpec = WordSpec {
         ex("'ADD' DEL", "error:dictionaryViolation"),
         ex("'NOPE' DEL", "error:dictionaryViolation"),
     ],
+    rules: r#"`name DEL` ( name -- ). Deletes the User Word `name` ([the
+dictionary](../reference/dictionary.md)). ERROR: `typeMismatch` (name not a String, NIL);
+`dictionaryViolation` (a Core name or alias; no such User Word; another User Word depends on
+it). KEEP: the name stays. Effect: dictionary write."#,
     ..base("DEL", Family::Dictionary, 1, 0, del)
 };
 
 inventory::submit! {
-    FamilyRegistration { module: "dictionary", words: &[BIND, DEF, DEL] }
+    FamilyRegistration {
+        module: "dictionary",
+        words: &[BIND, DEF, DEL],
+        family_rules: &[],
+    }
 }

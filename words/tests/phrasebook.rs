@@ -203,3 +203,69 @@ fn the_shared_example_reader_reads_the_phrasebooks_as_the_old_split_did() {
     }
     assert!(seen > 20, "the phrasebook holds examples ({seen})");
 }
+
+/// What a phrasebook Word binds is its own: every example holds when the caller has
+/// defined, as User Words, every name the Word's text quotes (its local names among
+/// them), and the caller's Words are untouched afterwards.
+#[test]
+fn a_phrasebook_word_does_not_depend_on_the_callers_names() {
+    let book = load();
+    let registry = ajisai_core::word::registry();
+    let mut failures = Vec::new();
+    let mut shadowed = 0;
+    for e in book.entries() {
+        let prelude = book.closure(&[&e.name]).expect("its own name resolves");
+        let mut names: Vec<String> = Vec::new();
+        for other in &prelude {
+            for quoted in other.def_line.split('\'').skip(1).step_by(2) {
+                let name = ajisai_core::code::normalize(quoted);
+                let taken = registry.lookup(&name).is_some() || book.get(&name).is_some();
+                if ajisai_core::machine::is_name_lexeme(quoted) && !taken && !names.contains(&name)
+                {
+                    names.push(name);
+                }
+            }
+        }
+        if names.is_empty() {
+            continue;
+        }
+        shadowed += 1;
+        let defs: String = names
+            .iter()
+            .map(|n| format!("{{ 'callers-{n}' }} '{n}' DEF "))
+            .collect();
+        let reads: String = names.iter().map(|n| format!(" {n}")).collect();
+        for ex in &e.examples {
+            let source = format!("{defs}{}\n{reads}", ex.source);
+            let r = compute_in(&source, &prelude, &Options::new(Profile::MCP_LOCAL_STDIO));
+            let got = match &r.error {
+                Some(err) => format!("error:{} ({})", err.category.id(), err.message),
+                None => r.stack.iter().map(display).collect::<Vec<_>>().join(" "),
+            };
+            let callers: String = names.iter().map(|n| format!(" 'callers-{n}'")).collect();
+            let want = format!("{}{callers}", ex.expect);
+            if got != want {
+                failures.push(format!("`{source}` => {got} (expected {want})"));
+            }
+        }
+    }
+    assert!(
+        shadowed > 5,
+        "Words that bind names were tried ({shadowed})"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// In the caller's own source the rule stands: a name cannot be both a Word and a binding.
+#[test]
+fn the_callers_own_bind_still_refuses_a_user_words_name() {
+    let book = load();
+    let prelude = book.closure(&["MEAN"]).unwrap();
+    let r = compute_in(
+        "{ 1 } 'XS' DEF 5 'XS' BIND",
+        &prelude,
+        &Options::new(Profile::MCP_LOCAL_STDIO),
+    );
+    let e = r.error.expect("refused");
+    assert_eq!(e.category.id(), "dictionaryViolation", "{}", e.message);
+}
