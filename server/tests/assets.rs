@@ -892,6 +892,8 @@ fn the_vocabulary_lists_every_documented_word_then_every_alias() {
 #[derive(Debug)]
 struct Fenced {
     tool: String,
+    /// The phrasebook Words the call requests (`words=MEAN,FIXED`).
+    words: Option<String>,
     status: Option<String>,
     stack: Option<String>,
     body: String,
@@ -924,6 +926,7 @@ fn fenced_examples(markdown: &str) -> Vec<Fenced> {
         }
         out.push(Fenced {
             tool: attribute(info, "tool").unwrap_or_else(|| "compute".into()),
+            words: attribute(info, "words"),
             status: attribute(info, "status"),
             stack: attribute(info, "stack"),
             body: body.join("\n"),
@@ -939,7 +942,13 @@ fn run_example(ex: &Fenced) -> (String, Option<String>) {
     let status = |failed: bool| if failed { "error" } else { "ok" }.to_string();
     match ex.tool.as_str() {
         "compute" => {
-            let r = engine::compute(&ex.body, &options);
+            let book = ajisai_core::phrasebook::Phrasebook::load(assets::phrasebook_ajisai())
+                .expect("the embedded phrasebook loads");
+            let requested: Vec<&str> = ex.words.iter().flat_map(|w| w.split(',')).collect();
+            let prelude = book
+                .closure(&requested)
+                .unwrap_or_else(|name| panic!("{name} is no phrasebook Word"));
+            let r = engine::compute_in(&ex.body, &prelude, &options);
             let stack: Vec<String> = r.stack.iter().map(display).collect();
             (status(r.error.is_some()), Some(stack.join(" ")))
         }
