@@ -118,13 +118,20 @@ fn a_run_that_needs_more_memory_than_its_ceiling_exits_1_with_memory_exhausted()
     // Pushes a 1,000-element Vector per call: 12 million steps would need 384 GB.
     let bomb = "{ 0 999 RANGE F } 'F' DEF F";
     let out = ajisai(&["run", "-"], bomb);
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""), "{}", out.stderr);
+    // F is tens of thousands of calls deep when the ceiling stops it: the message says so.
+    let (said, recursion) = out
+        .stderr
+        .split_once(" F was ")
+        .unwrap_or_else(|| panic!("{}", out.stderr));
     assert_eq!(
-        (out.code, out.stdout.as_str(), out.stderr.as_str()),
-        (
-            1,
-            "",
-            "ajisai: memoryExhausted: Execution needed more than the 1073741824-byte memory limit (memoryBytes); build smaller values or keep fewer of them.\n"
-        )
+        said,
+        "ajisai: memoryExhausted: Execution needed more than the 1073741824-byte memory limit (memoryBytes)."
+    );
+    assert!(
+        recursion.contains(" User Word calls deep: a recursion that never reaches its base case; hint: a recursive Word needs a base case")
+            && recursion.ends_with(")\n"),
+        "{recursion}"
     );
     let out = ajisai(&["run", "--json", "--profile", "mcp", "-"], bomb);
     assert_eq!(out.code, 1, "{}", out.stderr);

@@ -367,6 +367,7 @@ fn huge_shared_values_are_priced_by_their_distinct_structure() {
         usage: Default::default(),
         contract_decls: None,
         interrupt: None,
+        interrupted_deep: None,
     };
     let r = compute_json_fitted(
         &report,
@@ -423,6 +424,7 @@ fn values_deeper_than_the_profile_nesting_are_elided() {
         usage: Default::default(),
         contract_decls: None,
         interrupt: None,
+        interrupted_deep: None,
     };
     let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!((r.kept_slots, r.elided_slots), (2, 1));

@@ -505,6 +505,17 @@ async fn memory_ceiling_stops_a_call_and_frees_its_slot() {
         );
         assert_schema_valid(&v);
     }
+    // A recursion that never returns, holding a little at each level: the ceiling stops
+    // it more than ten thousand calls deep, and the answer says so.
+    let v = compute(&client, "{ 0 29 RANGE AGAIN } 'AGAIN' DEF AGAIN").await;
+    assert_eq!(v["error"]["code"], "memoryExhausted", "{v}");
+    let message = v["error"]["message"].as_str().expect("a message");
+    assert!(
+        message.starts_with("Execution needed more than the 16777216-byte memory limit (memoryBytes). AGAIN was ")
+            && message.contains(" User Word calls deep: a recursion that never reaches its base case; hint: a recursive Word needs a base case"),
+        "{message}"
+    );
+    assert_schema_valid(&v);
     let v = compute(&client, "1 2 ADD").await;
     assert_eq!(v["stackDisplay"], json!(["3/1"]), "{v}");
     let (_, limits) = read(&client, "ajisai://limits").await;

@@ -11,6 +11,10 @@ use ajisai_core::word::{Hint, HintFor, HintRegistration};
 /// Every hint, in the order `word_contract` and errors consult them.
 pub const HINTS: &[Hint] = &[
     Hint {
+        answers: HintFor::DeepRecursion,
+        text: "a recursive Word needs a base case that returns without calling it again: test for it with COND, and make the self-call the last token of a clause body, where it is a tail call and runs in constant memory (`{ { 0 > | 1 - R } { IDLE | 'done' } COND } 'R' DEF 1000 R` → 'done')",
+    },
+    Hint {
         answers: HintFor::Names(&["DUP"]),
         text: "Ajisai has no DUP: name the value with BIND and use the name twice (`5 'X' BIND X X *` → 25/1), or let the next Word keep its operand with KEEP (`5 KEEP NEG` → 5/1 -5/1)",
     },

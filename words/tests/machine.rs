@@ -107,6 +107,42 @@ fn tail_calls_and_deep_recursion() {
     assert_eq!(r.error.unwrap().resource, Some("executionSteps"));
 }
 
+/// A limit that stops a run deep in recursion says so: the message names the innermost
+/// Word and the depth, then gives the hint for a recursion without a base case; just
+/// under the depth that is named, and for any other limit, the message is the limit's.
+#[test]
+fn a_limit_reached_deep_in_recursion_says_how_deep_and_how_to_end_it() {
+    let r = fails("{ R } 'R' DEF R", "resourceLimitExceeded");
+    let e = r.error.unwrap();
+    assert_eq!(e.resource, Some("executionSteps"));
+    assert!(
+        e.message.contains("(R was 99,999 User Word calls deep: a recursion that never reaches its base case); hint: a recursive Word needs a base case"),
+        "{}",
+        e.message
+    );
+    // D called with n nests n + 1 calls, then refuses a million-element RANGE: 9,999
+    // open calls are not named, 10,000 are.
+    let calls = ajisai_core::outcome::DeepRecursion::CALLS;
+    let under = format!(
+        "{{ {{ 0 > | 1 - D 1 + }} {{ IDLE | 0 {} RANGE LENGTH }} COND }} 'D' DEF {} D",
+        1_000_000,
+        calls - 2
+    );
+    let e = fails(&under, "resourceLimitExceeded").error.unwrap();
+    assert!(!e.message.contains("calls deep"), "{}", e.message);
+    let over = format!(
+        "{{ {{ 0 > | 1 - D 1 + }} {{ IDLE | 0 {} RANGE LENGTH }} COND }} 'D' DEF {} D",
+        1_000_000,
+        calls - 1
+    );
+    let e = fails(&over, "resourceLimitExceeded").error.unwrap();
+    assert!(
+        e.message.contains("(D was 10,000 User Word calls deep"),
+        "{}",
+        e.message
+    );
+}
+
 #[test]
 fn a_million_deep_non_tail_recursion_completes_under_the_cli_profile() {
     let source = "{ { 0 > | 1 - CD2 1 + } { IDLE | 0 } COND } 'CD2' DEF 1000000 CD2";

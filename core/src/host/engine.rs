@@ -63,6 +63,9 @@ pub struct ComputeReport {
     pub contract_decls: Option<ContractDecls>,
     /// The host's interrupt flag the run was under: rendering the report polls it too.
     pub interrupt: Option<InterruptFlag>,
+    /// When the host interrupted the run deep in User Word calls: how deep, so that the
+    /// host's answer (memory, deadline) can say it was a recursion.
+    pub interrupted_deep: Option<crate::outcome::DeepRecursion>,
 }
 
 impl ComputeReport {
@@ -149,6 +152,7 @@ pub fn report(mut machine: Machine, mut result: Result<(), Halt>) -> ComputeRepo
         Err(Halt::Interrupted(_)) => (None, true),
     };
     let interrupt = machine.meter().interrupt().cloned();
+    let interrupted_deep = machine.interrupted_deep().cloned();
     let (stack, output) = machine.take_results();
     ComputeReport {
         stack,
@@ -158,6 +162,7 @@ pub fn report(mut machine: Machine, mut result: Result<(), Halt>) -> ComputeRepo
         usage,
         contract_decls: None,
         interrupt,
+        interrupted_deep,
     }
 }
 

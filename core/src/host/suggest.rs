@@ -4,8 +4,9 @@
 //! the suggestions here, so the message reads as one.
 
 use crate::machine::Dictionary;
+use crate::outcome::DeepRecursion;
 use crate::outcome::{ErrorCategory, LangError};
-use crate::word::{hint_for_name, hint_for_trap};
+use crate::word::{hint_for_deep_recursion, hint_for_name, hint_for_trap};
 
 /// Edit distance over Unicode scalar values (strsim's Levenshtein).
 pub fn levenshtein(a: &str, b: &str) -> usize {
@@ -77,7 +78,33 @@ pub fn complete(e: &mut LangError, dict: &Dictionary) {
         }
         None => e.trap.and_then(hint_for_trap),
     };
+    if hint.is_none() && e.category == ErrorCategory::ResourceLimitExceeded {
+        if let Some(deep) = e.trace.as_deref().and_then(|t| {
+            let innermost = t.calls.first()?;
+            DeepRecursion::of(innermost.word.clone(), t.calls.len() + t.omitted)
+        }) {
+            explain_deep_recursion(&mut e.message, &deep);
+            return;
+        }
+    }
     append_hint(&mut e.message, hint);
+}
+
+/// Say in a message that the run was `deep` in User Word calls when a limit stopped it,
+/// then give the vocabulary's hint for a recursion that never returns.
+pub fn explain_deep_recursion(message: &mut String, deep: &DeepRecursion) {
+    let why = format!(
+        "{}: a recursion that never reaches its base case",
+        deep.describe()
+    );
+    // A host's message is sentences; a language error's is one clause.
+    if message.ends_with('.') {
+        message.push(' ');
+        message.push_str(&why);
+    } else {
+        message.push_str(&format!(" ({why})"));
+    }
+    append_hint(message, hint_for_deep_recursion());
 }
 
 /// Append `; hint: <hint>` to a message, when there is a hint (the one spelling of it).

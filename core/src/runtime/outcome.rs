@@ -202,6 +202,42 @@ pub struct Trace {
     pub omitted: usize,
 }
 
+/// How deep a run was in User Word calls when a limit stopped it, once that is deep
+/// enough to name: a recursion that never reaches its base case nests until a limit
+/// stops it, and the answer says so instead of only naming the limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeepRecursion {
+    /// The innermost User Word called (its normalized name).
+    pub word: std::sync::Arc<str>,
+    /// How many User Word calls were open.
+    pub depth: usize,
+}
+
+impl DeepRecursion {
+    /// Nested User Word calls from which a stopped run names its depth: no program
+    /// reaches it but by recursion, and none that recurses on purpose needs it (each
+    /// level costs an execution step and memory until it returns; a tail call nests none).
+    pub const CALLS: usize = 10_000;
+
+    /// The depth when it is at least [`DeepRecursion::CALLS`].
+    pub fn of(word: std::sync::Arc<str>, depth: usize) -> Option<DeepRecursion> {
+        (depth >= DeepRecursion::CALLS).then_some(DeepRecursion { word, depth })
+    }
+
+    /// `AGAIN was 100,000 User Word calls deep`, for a message.
+    pub fn describe(&self) -> String {
+        let digits = self.depth.to_string();
+        let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(c);
+        }
+        format!("{} was {grouped} User Word calls deep", self.word)
+    }
+}
+
 /// One User Word call: which Word, and where it was called.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallSite {

@@ -473,6 +473,8 @@ pub enum HintFor {
     Names(&'static [&'static str]),
     /// A known [`crate::outcome::Trap`].
     Trap(crate::outcome::Trap),
+    /// A run stopped by a limit while it was [`crate::outcome::DeepRecursion`] deep.
+    DeepRecursion,
 }
 
 /// A hint an error appends as `; hint: …` (and `word_contract` gives for a name): the
@@ -507,13 +509,18 @@ pub fn hint_for_name(written: &str) -> Option<&'static str> {
             .iter()
             .any(|n| crate::code::normalize(n) == normalized)
             .then_some(h.text),
-        HintFor::Trap(_) => None,
+        HintFor::Trap(_) | HintFor::DeepRecursion => None,
     })
 }
 
 /// The hint for `trap`, if the vocabulary has one.
 pub fn hint_for_trap(trap: crate::outcome::Trap) -> Option<&'static str> {
     all_hints().find_map(|h| (h.answers == HintFor::Trap(trap)).then_some(h.text))
+}
+
+/// The hint for a run stopped deep in recursion, if the vocabulary has one.
+pub fn hint_for_deep_recursion() -> Option<&'static str> {
+    all_hints().find_map(|h| (h.answers == HintFor::DeepRecursion).then_some(h.text))
 }
 
 /// Every submitted hint.

@@ -39,6 +39,7 @@ pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Ren
     };
     let report = engine::compute(text, &options);
     let exit = exit_of(report.error.is_some());
+    let deep = report.interrupted_deep.clone();
     let rendered = if report.interrupted {
         None
     } else if json {
@@ -56,7 +57,7 @@ pub fn run(text: &str, json: bool, profile: &Profile, backend: &Selected) -> Ren
         human_run(&report, exit, &bounded)
     };
     report.discard();
-    finish(bounded, rendered, json, profile, backend)
+    finish(bounded, rendered, json, profile, backend, deep.as_ref())
 }
 
 /// `check`: check `text` without executing it and render the verdict.
@@ -69,7 +70,7 @@ pub fn check(text: &str, json: bool, profile: &Profile, backend: &Selected) -> R
     } else {
         human_check(&report, exit)
     };
-    finish(bounded, Some(rendered), json, profile, backend)
+    finish(bounded, Some(rendered), json, profile, backend, None)
 }
 
 /// `contract`: infer the contracts of the User Words `text` defines, executing nothing.
@@ -82,21 +83,23 @@ pub fn contract(text: &str, json: bool, profile: &Profile, backend: &Selected) -
     } else {
         human_contract(&report, exit)
     };
-    finish(bounded, Some(rendered), json, profile, backend)
+    finish(bounded, Some(rendered), json, profile, backend, None)
 }
 
 /// Close the execution: its rendering, or the host error `memoryExhausted` when it
-/// crossed its ceiling (`None` means it was stopped before its rendering was done).
+/// crossed its ceiling (`None` means it was stopped before its rendering was done),
+/// saying how deep in recursion it was when it was that deep.
 fn finish(
     bounded: Bounded,
     rendered: Option<Rendered>,
     json: bool,
     profile: &Profile,
     backend: &Selected,
+    deep: Option<&ajisai_core::outcome::DeepRecursion>,
 ) -> Rendered {
     let error = match (bounded.finish(), rendered) {
         (None, Some(r)) => return r,
-        (Some(e), _) => e,
+        (Some(e), _) => e.in_recursion(deep),
         // Nothing but the memory accountant stops a CLI run.
         (None, None) => HostError::backend_failure("the run was interrupted"),
     };

@@ -108,6 +108,9 @@ impl WorkerLoss {
     }
 }
 
+/// The end of `memoryExhausted`'s message, unless a recursion filled the memory.
+const MEMORY_ADVICE: &str = "; build smaller values or keep fewer of them.";
+
 /// One host failure: the model-facing message and the operator-facing detail. As an
 /// error its text is the message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -124,6 +127,9 @@ pub struct HostError {
     /// The declared limit the failure is about: the code's own ([`HostErrorCode::limit`]),
     /// or, for `workerReplaced`, the one the worker went past.
     pub limit: Option<&'static str>,
+    /// How deep in User Word calls the run was when the host stopped it, when deep enough
+    /// to name (its message says so); a later answer for the same run keeps it.
+    pub deep: Option<ajisai_core::outcome::DeepRecursion>,
 }
 
 /// A host error's `error` object (MCP-42), in its key order.
@@ -148,7 +154,22 @@ impl HostError {
             detail: None,
             retry_after_ms: None,
             limit: code.limit(),
+            deep: None,
         }
+    }
+
+    /// The same error for a run stopped `deep` in User Word calls: the message says how
+    /// deep and gives the hint for a recursion that never returns.
+    pub fn in_recursion(mut self, deep: Option<&ajisai_core::outcome::DeepRecursion>) -> HostError {
+        if let Some(deep) = deep {
+            // Values are not what filled the memory: the advice about them would mislead.
+            if let Some(stem) = self.message.strip_suffix(MEMORY_ADVICE) {
+                self.message = format!("{stem}.");
+            }
+            ajisai_core::suggest::explain_deep_recursion(&mut self.message, deep);
+            self.deep = Some(deep.clone());
+        }
+        self
     }
 
     /// `invalidRequest` with `message`.
@@ -206,7 +227,7 @@ impl HostError {
         HostError::new(
             HostErrorCode::MemoryExhausted,
             format!(
-                "Execution needed more than the {bytes}-byte memory limit (memoryBytes); build smaller values or keep fewer of them."
+                "Execution needed more than the {bytes}-byte memory limit (memoryBytes){MEMORY_ADVICE}"
             ),
         )
     }

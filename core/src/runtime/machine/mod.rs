@@ -156,6 +156,9 @@ pub struct Machine {
     barriers: std::cell::RefCell<Vec<(usize, u64)>>,
     /// The serial the next frame gets.
     next_serial: u64,
+    /// How deep in User Word calls the host's interrupt found the run, when deep enough
+    /// to name (the answer to an interrupted run is the host's, and says so).
+    interrupted_deep: Option<crate::outcome::DeepRecursion>,
 }
 
 /// What a name operation does, decided while the operation is borrowed.
@@ -195,7 +198,33 @@ impl Machine {
             binders: std::cell::RefCell::new(Default::default()),
             barriers: std::cell::RefCell::new(Vec::new()),
             next_serial: 0,
+            interrupted_deep: None,
         }
+    }
+
+    /// How deep in User Word calls the run was when the host interrupted it, when at
+    /// least [`crate::outcome::DeepRecursion::CALLS`] deep.
+    pub fn interrupted_deep(&self) -> Option<&crate::outcome::DeepRecursion> {
+        self.interrupted_deep.as_ref()
+    }
+
+    /// The open User Word calls and the innermost one's name. One walk over the frames,
+    /// taken once when a run stops (no meter: the run has already stopped).
+    #[cold]
+    fn call_depth(&self) -> (usize, Option<Arc<str>>) {
+        let mut depth = 0;
+        let mut innermost = None;
+        for f in self.frames.iter().rev() {
+            if let Frame::Code(CodeFrame {
+                kind: FrameKind::Word(w),
+                ..
+            }) = f
+            {
+                depth += 1;
+                innermost.get_or_insert_with(|| w.name.clone());
+            }
+        }
+        (depth, innermost)
     }
 
     /// A serial for a frame about to be opened.
@@ -341,8 +370,13 @@ impl Machine {
         }
         let result = self.run_loop();
         if let Err(mut halt) = result {
-            if let Halt::Error(e) = &mut halt {
-                e.trace = e.trace.take().or_else(|| self.call_trace());
+            match &mut halt {
+                Halt::Error(e) => e.trace = e.trace.take().or_else(|| self.call_trace()),
+                Halt::Interrupted(_) => {
+                    if let (depth, Some(word)) = self.call_depth() {
+                        self.interrupted_deep = crate::outcome::DeepRecursion::of(word, depth);
+                    }
+                }
             }
             self.unwind_all();
             return Err(halt);

@@ -457,7 +457,12 @@ impl Executor {
         match exhausted {
             Some(e) if answer.is_ok() => {
                 crate::mcp::service::metrics::memory_exhausted();
-                (Ok(Err(e)), usage)
+                // The run's own answer says how deep in recursion the ceiling stopped it.
+                let deep = match &answer {
+                    Ok(Err(stopped)) => stopped.deep.as_ref(),
+                    _ => None,
+                };
+                (Ok(Err(e.in_recursion(deep))), usage)
             }
             _ => (answer, usage),
         }

@@ -20,7 +20,8 @@ fn run(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> 
     let defined: Vec<&Entry> = call.prelude.iter().collect();
     let mut report = engine::compute_in(call.source, &defined, call.options);
     if report.interrupted {
-        return Err(HostError::timeout(exec.options.wall_time_ms()));
+        return Err(HostError::timeout(exec.options.wall_time_ms())
+            .in_recursion(report.interrupted_deep.as_ref()));
     }
     if let Some(e) = report.error.as_mut() {
         exec.phrasebook.annotate_unknown(e, call.prelude);
