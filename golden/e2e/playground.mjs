@@ -5,7 +5,7 @@
 // Launches the system Chromium (/usr/bin/chromium, or $AJISAI_CHROMIUM), records every
 // request (any request to another origin fails the run), every console error or warning
 // and every page error (any fails the run), and walks through the page as a person would:
-// run, errors, NIL, square roots, the live check, the dictionary, sharing, the profile
+// run, results marked stale after an edit, errors, NIL, square roots, the live check, the dictionary, sharing, the profile
 // badge, a limit beyond the MCP profile (also sent to the MCP server when a URL is given),
 // a memory bomb, completion, bracket matching, Tab and Escape-then-Tab in the editor, the
 // Examples menu by keyboard, landmarks / skip link / focus indicators, a hostile shared
@@ -320,6 +320,31 @@ try {
       const stack = await text(page, '#stack');
       assert(stack.includes('1/1'), `#stack shows ${JSON.stringify(stack)}`);
       assert((await status(page)) === 'value', `#status is ${JSON.stringify(await status(page))}`);
+    }],
+    ['stale results', async () => {
+      // The results shown are the last run's program's: once the editor holds another
+      // program they are marked stale, visibly, until it runs.
+      const seen = () => page.evaluate(() => ({
+        regions: ['stack', 'output', 'usage'].map((id) => document.getElementById(id).dataset.stale),
+        note: !document.getElementById('stale-note').hidden,
+      }));
+      let now = await seen();
+      assert(now.regions.every((r) => r === 'false') && !now.note, `fresh results look stale: ${JSON.stringify(now)}`);
+      await page.focus('#source');
+      await page.keyboard.press('End');
+      await page.keyboard.type(' 5 ADD');
+      await until(page, () => ['stack', 'output', 'usage'].every((id) => document.getElementById(id).dataset.stale === 'true'), 'the results marked stale after an edit', seen);
+      const visible = await page.$eval('#stale-note', (e) => !e.hidden && e.getBoundingClientRect().height > 0 && e.textContent.includes('earlier program'));
+      assert(visible, 'no visible sign that the results are of an earlier program');
+      await shot(page, 'stale');
+      await armBusy(page);
+      await page.keyboard.down('Control');
+      await page.keyboard.press('Enter');
+      await page.keyboard.up('Control');
+      await waitRun(page);
+      now = await seen();
+      assert(now.regions.every((r) => r === 'false') && !now.note, `the results of the program in the editor look stale: ${JSON.stringify(now)}`);
+      assert((await text(page, '#stack')).includes('6/1'), 'the new program did not run');
     }],
     ['error', async () => {
       await runTyped(page, '1 2 ROT');

@@ -649,3 +649,59 @@ fn the_playground_profile_host_limits_hold_on_its_path() {
         delivered["error"]
     );
 }
+
+/// Every example of the Examples menu (`GET /api/examples`: the tutorial's programs with
+/// their stated answers, which the menu shows) answers on the page's own profile what it
+/// says: a value as its stack line, a NIL with its reason, an error by its category.
+#[test]
+fn every_example_answers_on_the_page_what_its_menu_says() {
+    let pg = Alone::spawn(&[]);
+    rt().block_on(async {
+        let doc = http_support::get(&format!("{}/api/examples", pg.base), &[])
+            .await
+            .json();
+        let mut checked = 0;
+        let mut wrong = Vec::new();
+        for chapter in doc["chapters"].as_array().expect("chapters") {
+            for ex in chapter["examples"].as_array().expect("examples") {
+                let Some(expect) = ex["expect"].as_str() else {
+                    continue;
+                };
+                let source = ex["source"].as_str().expect("a source");
+                let got = run(&pg.base, "compute", json!({ "source": source }))
+                    .await
+                    .json();
+                let slots: Vec<&str> = got["stackDisplay"]
+                    .as_array()
+                    .map(|s| s.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let line = if slots.is_empty() {
+                    "(empty)".to_string()
+                } else {
+                    slots.join(" | ")
+                };
+                let holds = if let Some(category) = expect.strip_prefix("error:") {
+                    got["status"] == "error" && got["error"]["category"] == category
+                } else if let Some((stack, reason)) = expect
+                    .strip_suffix(')')
+                    .and_then(|e| e.rsplit_once(" (nil:"))
+                {
+                    got["status"] == "ok"
+                        && line == stack
+                        && got["outcome"] == format!("nil:{reason}")
+                } else {
+                    got["status"] == "ok" && line == expect
+                };
+                checked += 1;
+                if !holds {
+                    wrong.push(format!(
+                        "{} / {}: `{source}` says {expect}, the page answers {} {} {line}",
+                        chapter["title"], ex["title"], got["status"], got["outcome"]
+                    ));
+                }
+            }
+        }
+        assert!(checked > 150, "the examples were run ({checked})");
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    });
+}

@@ -21,6 +21,7 @@ const IS_MAC = /Mac|iPhone|iPad|iPod/.test(navigator.userAgent);
 
 const state = {
   info: null,
+  shownSource: null, // the program whose results are shown (null: none yet)
   playgroundLimits: {},
   families: [],
   words: new Map(), // upper-case name -> word
@@ -657,6 +658,20 @@ function onSourceChanged() {
   updateBracketSelection();
   scheduleCheck();
   scheduleFragment();
+  markStale();
+}
+
+/**
+ * Results are of one program: the one that ran (`state.shownSource`). While the editor
+ * holds anything else they are marked stale (`data-stale="true"` on the regions that show
+ * them, and a visible note) until the program in the editor runs.
+ */
+function markStale() {
+  const stale = state.shownSource !== null && els.source.value !== state.shownSource;
+  for (const region of [els.stackPanel, els.outputPanel, els.usagePanel]) {
+    region.dataset.stale = stale ? 'true' : 'false';
+  }
+  els.staleNote.hidden = !stale;
 }
 
 function onEditorKeydown(e) {
@@ -1218,6 +1233,8 @@ async function runProgram() {
   closeCompletion();
   if (source.trim() === '') {
     renderFailure('Write a program first: the editor is empty.', 'empty');
+    state.shownSource = source;
+    markStale();
     return;
   }
   state.running = true;
@@ -1227,6 +1244,9 @@ async function runProgram() {
   els.runLabel.textContent = 'Running…';
   els.results.setAttribute('aria-busy', 'true');
   const t0 = performance.now();
+  // What is shown from here on is this program's (marked stale again if the editor moves on).
+  state.shownSource = source;
+  markStale();
   try {
     const r = await post('/api/compute', source);
     const elapsed = performance.now() - t0;
@@ -1250,6 +1270,7 @@ async function runProgram() {
     els.runLabel.textContent = 'Run';
     els.results.removeAttribute('aria-busy');
     document.body.dataset.busy = '0';
+    markStale();
   }
 }
 
@@ -1402,10 +1423,12 @@ function buildExamplesMenu() {
   const menu = els.examplesMenu;
   const groups = state.examples.map((ch, ci) => h('div', { class: 'menu-group', role: 'group', 'aria-label': ch.title },
     h('div', { class: 'menu-group-title', 'aria-hidden': 'true' }, ch.title),
+    // The item's name is what it shows (title, program, stated answer): no aria-label
+    // that could differ from the visible text.
     (ch.examples || []).map((ex, ei) => h('button', {
       type: 'button', role: 'menuitem', tabindex: '-1', class: 'menu-item', dataset: { ch: String(ci), ex: String(ei) },
-      'aria-label': `${(ex.title || ch.title).replace(/`/g, '')}: ${ex.source}`,
-    }, renderInline(ex.title || ch.title, h('span', { class: 'menu-title' })), h('code', null, ex.source)))));
+    }, renderInline(ex.title || ch.title, h('span', { class: 'menu-title' })), h('code', null, ex.source),
+    ex.expect !== undefined ? h('span', { class: 'menu-expect' }, `→ ${ex.expect}`) : null))));
   menu.replaceChildren(...groups);
 }
 
@@ -1736,6 +1759,7 @@ async function main() {
     badge: $('badge'), badgeTooltip: $('badge-tooltip'), about: $('about'), examplesButton: $('examples-button'),
     examplesMenu: $('examples-menu'), dictSearch: $('dict-search'), dictList: $('dict-list'), wordDetail: $('word-detail'),
     dictCount: $('dict-count'), announcer: $('announcer'), versions: $('versions'),
+    stackPanel: $('stack'), outputPanel: $('output'), usagePanel: $('usage'), staleNote: $('stale-note'),
   };
   els.runLabel = els.run.querySelector('.run-label');
   document.body.dataset.busy = '0';
