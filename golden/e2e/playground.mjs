@@ -406,6 +406,32 @@ try {
       assert(stack.includes('[ 2/1 4/1 6/1 ]'), `#stack shows ${JSON.stringify(stack)}`);
       const src = await page.$eval('#source', (e) => e.value);
       assert(src === '[ 1 2 3 ] { 2 * } MAP', `the editor holds ${JSON.stringify(src)}`);
+      // A filtered family counts what matches; a name from another language finds the
+      // language's hint and the Words it names.
+      const mapCount = await page.$eval('#dictionary details[data-family="higherOrder"] summary .count', (e) => e.textContent);
+      assert(mapCount === '(1 of 5)', `the filtered family says ${JSON.stringify(mapCount)}`);
+      const search = async (q) => {
+        await page.click('#dict-search');
+        await page.keyboard.down('Control');
+        await page.keyboard.press('KeyA');
+        await page.keyboard.up('Control');
+        await page.keyboard.press('Backspace');
+        if (q) await page.keyboard.type(q);
+      };
+      const shown = (name) => page.evaluate((n) => { const b = document.querySelector(`#dictionary [data-word="${n}"]`); return !!b && b.offsetParent !== null; }, name);
+      await search('dup');
+      await page.waitForFunction(() => !document.getElementById('dict-hints').hidden, { timeout: UI_TIMEOUT });
+      const hint = await text(page, '#dict-hints');
+      assert(hint.includes('DUP') && hint.includes('BIND'), `the hint for dup: ${JSON.stringify(hint)}`);
+      assert(await shown('BIND') && await shown('KEEP'), 'dup does not list BIND and KEEP');
+      await search('average');
+      await page.waitForFunction(() => (document.getElementById('dict-hints').textContent || '').includes('MEAN'), { timeout: UI_TIMEOUT });
+      assert(await shown('MEAN'), 'average does not list MEAN');
+      await search('loop');
+      await page.waitForFunction(() => (document.getElementById('dict-hints').textContent || '').includes('RANGE'), { timeout: UI_TIMEOUT });
+      assert(await shown('FOLD'), 'loop does not list FOLD');
+      await search('');
+      await page.waitForFunction(() => document.getElementById('dict-hints').hidden, { timeout: UI_TIMEOUT });
     }],
     ['share', async () => {
       await typeProgram(page, '7 6 MUL');

@@ -269,7 +269,18 @@ fn words_document(server: &AjisaiServer) -> String {
         })
         .collect();
     families.push(json!({ "id": PHRASEBOOK_FAMILY, "words": words }));
-    json!({ "families": families }).to_string()
+    // The names readers of other languages reach for, with the language's hint for each
+    // (what an unknown name's error and `word_contract` answer): the dictionary's search
+    // answers "dup" or "average" with it.
+    let hints: Vec<Value> = ajisai_core::word::all_hints()
+        .filter_map(|h| match h.answers {
+            ajisai_core::word::HintFor::Names(names) => {
+                Some(json!({ "names": names, "text": h.text }))
+            }
+            _ => None,
+        })
+        .collect();
+    json!({ "families": families, "hints": hints }).to_string()
 }
 
 /// The comment lines (`# …`) just above an entry's directives, joined: what the

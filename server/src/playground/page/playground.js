@@ -1559,6 +1559,26 @@ function renderMarkdown(md) {
   return root;
 }
 
+/**
+ * The hints for a search: those answering a name (DUP, AVERAGE, LOOP, …) the query spells,
+ * whole or — from three letters on — its beginning.
+ */
+function hintsFor(q) {
+  const Q = q.toUpperCase();
+  if (!Q) return [];
+  return (state.hints || []).filter((x) => x.names.some((n) => n.toUpperCase() === Q || (Q.length >= 3 && n.toUpperCase().startsWith(Q))));
+}
+
+/** The Words (canonical names) a hint's text names. */
+function wordsNamedIn(text) {
+  const out = new Set();
+  for (const m of text.matchAll(/[A-Z][A-Z0-9?-]*/g)) {
+    const name = m[0].replace(/-+$/, '');
+    if (state.words.has(name) || state.phrasebook.has(name)) out.add(name);
+  }
+  return out;
+}
+
 function wordMatches(w, q) {
   if (!q) return true;
   if (w.name.toLowerCase().includes(q)) return true;
@@ -1609,6 +1629,12 @@ function rovingFocus(button) {
 
 function filterDictionary() {
   const q = els.dictSearch.value.trim().toLowerCase();
+  // A name from another language finds the language's hint and the Words it names.
+  const hints = hintsFor(q);
+  const named = new Set(hints.flatMap((x) => [...wordsNamedIn(x.text)]));
+  els.dictHints.replaceChildren(...hints.map((x) => h('p', { class: 'dict-hint' },
+    h('strong', null, x.names.join(', ')), ': ', renderInline(x.text, h('span')))));
+  els.dictHints.hidden = hints.length === 0;
   let total = 0;
   let firstVisible = null;
   for (const fam of state.families) {
@@ -1617,12 +1643,14 @@ function filterDictionary() {
     let count = 0;
     for (const w of fam.words) {
       const b = det.querySelector(`.word-btn[data-word="${CSS.escape(w.name)}"]`);
-      const ok = wordMatches(w, q);
+      const ok = wordMatches(w, q) || named.has(w.name.toUpperCase());
       b.parentElement.hidden = !ok;
       if (ok) { count++; if (!firstVisible) firstVisible = b; }
     }
     det.hidden = count === 0;
     if (q && count) det.open = true;
+    // A filtered family says how many of its Words match.
+    det.querySelector('summary .count').textContent = q ? `(${count} of ${fam.words.length})` : `(${fam.words.length})`;
     total += count;
   }
   els.dictList.querySelector('.dict-empty').hidden = total !== 0;
@@ -1632,7 +1660,7 @@ function filterDictionary() {
     if (current) current.tabIndex = -1;
     firstVisible.tabIndex = 0;
   }
-  els.dictCount.textContent = q ? `${plural(total, 'Word matches', 'Words match')} “${q}”.` : '';
+  els.dictCount.textContent = q ? `${plural(total, 'Word matches', 'Words match')} “${q}”.${hints.length ? ` ${hints.map((x) => x.text).join(' ')}` : ''}` : '';
 }
 
 function findWord(name) {
@@ -1727,6 +1755,7 @@ function applyInfo(info) {
 
 function applyWords(doc) {
   state.families = (doc.families || []).filter((f) => Array.isArray(f.words));
+  state.hints = (Array.isArray(doc.hints) ? doc.hints : []).filter((x) => Array.isArray(x.names) && typeof x.text === 'string');
   state.words.clear();
   state.aliases.clear();
   state.phrasebook.clear();
@@ -1760,6 +1789,7 @@ async function main() {
     examplesMenu: $('examples-menu'), dictSearch: $('dict-search'), dictList: $('dict-list'), wordDetail: $('word-detail'),
     dictCount: $('dict-count'), announcer: $('announcer'), versions: $('versions'),
     stackPanel: $('stack'), outputPanel: $('output'), usagePanel: $('usage'), staleNote: $('stale-note'),
+    dictHints: $('dict-hints'),
   };
   els.runLabel = els.run.querySelector('.run-label');
   document.body.dataset.busy = '0';
