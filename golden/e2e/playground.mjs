@@ -346,6 +346,16 @@ try {
       assert(now.regions.every((r) => r === 'false') && !now.note, `the results of the program in the editor look stale: ${JSON.stringify(now)}`);
       assert((await text(page, '#stack')).includes('6/1'), 'the new program did not run');
     }],
+    ['a run that fails where the check found nothing', async () => {
+      const before = await checkedCount(page);
+      await runTyped(page, "'a' 1 +");
+      await waitChecked(page, before);
+      await until(page, () => (document.getElementById('diagnostics').textContent || '').includes('running it failed'),
+        'the live check saying the run failed', () => text(page, '#diagnostics'));
+      const said = await text(page, '#diagnostics');
+      assert(!said.includes('No problems found'), `the live check says ${JSON.stringify(said)} beside the run's error`);
+      assert((await text(page, '#output')).includes('typeMismatch'), 'the run did not fail');
+    }],
     ['error', async () => {
       await runTyped(page, '1 2 ROT');
       const out = await text(page, '#output');

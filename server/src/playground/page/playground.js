@@ -816,6 +816,23 @@ function positionButton(line, column) {
   return h('button', { type: 'button', class: 'linkish goto', onclick: () => moveCaretTo(line, column || 1) }, `line ${line}${column ? `, column ${column}` : ''}`);
 }
 
+const NO_PROBLEMS = 'No problems found without running it. Press Run to execute it.';
+
+/**
+ * The live check reads the program without running it. When the program in the editor has
+ * run and failed, its "no problems" line says that the run found one, instead of standing
+ * beside the run's error as if nothing were wrong.
+ */
+function noteRunInCheck() {
+  const item = els.diagnostics.querySelector('.no-problems');
+  if (!item) return;
+  const failed = state.lastRun && state.lastRun.failed && state.lastRun.source === els.source.value;
+  item.className = failed ? 'd-warning no-problems' : 'd-ok no-problems';
+  item.textContent = failed
+    ? 'Nothing is wrong before it runs, but running it failed: the error is under Output.'
+    : NO_PROBLEMS;
+}
+
 function applyCheck(seq, result) {
   if (seq !== state.checkSeq) return;
   const items = [];
@@ -857,12 +874,13 @@ function applyCheck(seq, result) {
         items.push(h('li', { class: d.verdict === 'violated' ? 'd-error' : d.verdict === 'verified' ? 'd-ok' : 'd-warning' },
           h('span', { class: 'd-kind' }, `Contract of ${d.word}: `), d.verdict, d.gap ? ` — ${d.gap}` : ''));
       }
-      if (items.length === 0) items.push(h('li', { class: 'd-ok' }, 'No problems found. Press Run to execute it.'));
+      if (items.length === 0) items.push(h('li', { class: 'd-ok no-problems' }, NO_PROBLEMS));
     }
   }
   state.checkMarks = marks;
   els.diagnostics.replaceChildren(...items);
   els.diagnostics.classList.remove('stale');
+  noteRunInCheck();
   renderEditor();
   state.checkCount++;
   els.diagnostics.dataset.checked = String(state.checkCount);
@@ -1182,6 +1200,7 @@ function setStatus(text, kind) {
 
 function renderEnvelope(env, source, elapsedMs) {
   if (!env || typeof env !== 'object') { renderFailure('The server answered something the page cannot read.', 'badAnswer'); return; }
+  state.lastRun = { source, failed: env.status !== 'ok' };
   if (env.specificationVersion) state.lastEnvelopeSpec = env.specificationVersion;
   const outcome = env.status === 'hostError' ? `hostError:${env.error?.code || 'unknown'}` : String(env.outcome || env.status);
   setStatus(outcome, env.status === 'ok' ? (outcome.startsWith('nil') ? 'nil' : 'ok') : 'error');
@@ -1213,6 +1232,7 @@ function renderEnvelope(env, source, elapsedMs) {
 }
 
 function renderFailure(message, code, detail) {
+  state.lastRun = { source: state.shownSource, failed: true };
   setStatus(code, 'error');
   els.outputBody.replaceChildren(h('div', { class: 'error-box', role: 'group', 'aria-label': 'Run failed' },
     h('h3', null, 'The program did not run'),
@@ -1271,6 +1291,7 @@ async function runProgram() {
     els.results.removeAttribute('aria-busy');
     document.body.dataset.busy = '0';
     markStale();
+    noteRunInCheck();
   }
 }
 
