@@ -312,8 +312,14 @@ try {
       const named = await page.$eval('#about', (d) => d.getAttribute('aria-labelledby') || d.getAttribute('aria-label'));
       assert(named, 'the about dialog has no accessible name');
       await shot(page, 'about-open');
+      // Short, with its buttons in sight at 1280×800, and the limits behind a disclosure.
+      const fit = await page.evaluate(() => ['about-try', 'about-close'].map((id) => document.getElementById(id).getBoundingClientRect().bottom));
+      assert(fit.every((b) => b > 0 && b <= 800), `the dialog's buttons end at ${JSON.stringify(fit)}px, below 800`);
+      assert(!(await page.$eval('#about details', (d) => d.open)), 'the limits are not behind their disclosure');
       await page.keyboard.press('Escape');
       await page.waitForFunction(() => !document.getElementById('about').open, { timeout: UI_TIMEOUT });
+      await until(page, () => document.activeElement?.id === 'source', 'the focus returning to the editor when the dialog closes',
+        () => page.evaluate(() => document.activeElement?.id));
     }],
     ['run', async () => {
       await runTyped(page, '2 3 DIV 1 3 DIV ADD');
@@ -822,6 +828,14 @@ try {
     ['mobile', async () => {
       await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
       await waitReady(page);
+      await page.evaluate(() => { const d = document.getElementById('about'); if (!d.open) d.showModal(); });
+      const phone = await page.evaluate(() => ({
+        buttons: ['about-try', 'about-close'].map((id) => document.getElementById(id).getBoundingClientRect().bottom),
+        keyboardHint: [...document.querySelectorAll('.kbd-hint')].map((e) => getComputedStyle(e).display).every((d) => d === 'none') ? 'none' : 'shown',
+      }));
+      assert(phone.buttons.every((b) => b > 0 && b <= 844), `on a phone the dialog's buttons end at ${JSON.stringify(phone.buttons)}px`);
+      assert(phone.keyboardHint === 'none', 'the page gives keyboard shortcuts on a touch screen');
+      await shot(page, 'about-phone');
       await page.evaluate(() => { const d = document.getElementById('about'); if (d.open) d.close(); });
       const long = `'${'x'.repeat(160)}' PRINT\n0 40 RANGE 2 SQRT 'a string long enough to need wrapping inside its own box on a phone' [ [ 1 2 ] [ 3 4 ] ] { 2 * } 1 0 DIV # ${'a long comment '.repeat(8)}`;
       const before = await checkedCount(page);

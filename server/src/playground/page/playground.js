@@ -1731,8 +1731,16 @@ function selectWord(name, focusDetail) {
 function setupAbout(sharedProgram) {
   const dlg = els.about;
   $('about-close').addEventListener('click', () => dlg.close());
+  $('about-try').addEventListener('click', () => {
+    setSource('2 3 DIV 1 3 DIV ADD');
+    dlg.close();
+  });
   $('about-button').addEventListener('click', () => { if (!dlg.open) dlg.showModal(); });
-  dlg.addEventListener('close', () => storageSet(STORE_ABOUT, '1'));
+  dlg.addEventListener('close', () => {
+    storageSet(STORE_ABOUT, '1');
+    // Back to where the work is: the editor (after the dialog's own focus restoring).
+    window.setTimeout(() => els.source.focus(), 0);
+  });
   dlg.addEventListener('click', (e) => {
     // A click on the backdrop (outside the dialog's box) closes it too.
     if (e.target !== dlg) return;
