@@ -14,7 +14,8 @@
 //       DIR (the release workflow's last step)
 //
 // Every version, name and platform comes from one place: the workspace's Cargo.toml
-// (version, repository, license, `[workspace.metadata.registry] mcp-name`, read through
+// (version, license, and `[workspace.metadata.registry]`'s owner and repository, from which
+// the repository URL and the MCP Registry name io.github.<owner>/ajisai derive; read through
 // `cargo metadata`) and packaging/platforms.json. Nothing is downloaded; npm pack and
 // mcpb pack run on files this script writes.
 
@@ -44,9 +45,15 @@ function workspace() {
   );
   const server = meta.packages.find((p) => p.name === "ajisai-server");
   if (!server) die("no ajisai-server package in the workspace");
-  const mcpName = meta.metadata?.registry?.["mcp-name"];
-  if (!mcpName) die("Cargo.toml has no [workspace.metadata.registry] mcp-name");
-  const repository = server.repository.replace(/\/$/, "");
+  const owner = meta.metadata?.registry?.owner;
+  const repositoryName = meta.metadata?.registry?.repository;
+  if (!owner || !repositoryName) die("Cargo.toml has no [workspace.metadata.registry] owner and repository");
+  // The one publisher: the registry namespace GitHub OIDC grants is the repository owner's.
+  const mcpName = `io.github.${owner}/ajisai`;
+  const repository = `https://github.com/${owner}/${repositoryName}`;
+  if (server.repository.replace(/\/$/, "") !== repository) {
+    die(`Cargo.toml's repository is ${server.repository}, not ${repository} (its [workspace.metadata.registry])`);
+  }
   return {
     version: server.version,
     license: server.license,

@@ -224,9 +224,8 @@ fn every_install_and_run_keeps_to_the_lockfile() {
     );
 }
 
-/// The test and bench targets of every workspace package, from `cargo metadata`: package
-/// name → (target kind, target name, source file).
-fn cargo_targets() -> Vec<(String, String, String, PathBuf)> {
+/// `cargo metadata --no-deps` of the workspace.
+fn cargo_metadata() -> serde_json::Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args([
@@ -244,7 +243,13 @@ fn cargo_targets() -> Vec<(String, String, String, PathBuf)> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// The test and bench targets of every workspace package, from `cargo metadata`: package
+/// name → (target kind, target name, source file).
+fn cargo_targets() -> Vec<(String, String, String, PathBuf)> {
+    let meta = cargo_metadata();
     let mut targets = Vec::new();
     for package in meta["packages"].as_array().expect("packages") {
         let name = package["name"].as_str().expect("a name");
@@ -372,4 +377,89 @@ fn every_test_file_is_compiled() {
         }
     }
     assert!(seen > 30, "only {seen} test files found");
+}
+
+/// Every text file of the repository a reader or a package sees (sources, guide, packaging,
+/// workflows), without dependencies and build output.
+fn published_texts() -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let name = e.file_name().to_string_lossy().to_string();
+            if path.is_dir() {
+                if !["target", "node_modules", ".git", "fuzz"].contains(&name.as_str()) {
+                    walk(&path, out);
+                }
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                out.push((path, text));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for dir in [".github", "docs", "packaging", "scripts", "server", ".ci"] {
+        walk(&root().join(dir), &mut out);
+    }
+    for file in ["README.md", "Cargo.toml", "ARCHITECTURE.md"] {
+        let path = root().join(file);
+        out.push((path.clone(), std::fs::read_to_string(path).expect("readable")));
+    }
+    out
+}
+
+/// One publisher: `[workspace.metadata.registry]`'s owner and repository. The workspace's
+/// repository URL is theirs, and every MCP Registry name (`io.github.<owner>/…`) and every
+/// address of an Ajisai repository on GitHub anywhere in the repository names them (the
+/// registry's GitHub login grants exactly the namespace of the repository's owner).
+#[test]
+fn every_published_name_derives_from_the_one_owner() {
+    let meta = cargo_metadata();
+    let registry = &meta["metadata"]["registry"];
+    let owner = registry["owner"].as_str().expect("an owner");
+    let repository = registry["repository"].as_str().expect("a repository");
+    let url = format!("https://github.com/{owner}/{repository}");
+    for package in meta["packages"].as_array().expect("packages") {
+        let declared = package["repository"].as_str().map(|r| r.trim_end_matches('/'));
+        if declared.is_some() || package["name"] == "ajisai-server" {
+            assert_eq!(declared, Some(url.as_str()), "{}", package["name"]);
+        }
+    }
+    let mcp_name = format!("io.github.{owner}/ajisai");
+    let mut problems = Vec::new();
+    let mut named = 0;
+    for (path, text) in published_texts() {
+        let lower = text.to_lowercase();
+        for (at, _) in lower.match_indices("io.github.") {
+            let name: String = text[at..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || "./-_".contains(*c))
+                .collect();
+            // Ajisai's registry names (not templates, not the registry schema's examples).
+            if !name.to_lowercase().ends_with("/ajisai") {
+                continue;
+            }
+            named += 1;
+            if name != mcp_name {
+                problems.push(format!("{}: {name}", path.display()));
+            }
+        }
+        for (at, _) in lower.match_indices("github.com/") {
+            let address: String = text[at + "github.com/".len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || "-_./".contains(*c))
+                .collect();
+            let mut parts = address.split('/');
+            let (Some(who), Some(what)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            let what = what.trim_end_matches(".git").trim_end_matches('.');
+            if what.eq_ignore_ascii_case("ajisai") && (who != owner || what != repository) {
+                problems.push(format!("{}: github.com/{who}/{what}", path.display()));
+            }
+        }
+    }
+    assert!(named > 0, "the README names the server's registry entry");
+    assert!(problems.is_empty(), "names that are not {owner}'s: {problems:#?}");
 }

@@ -43,7 +43,7 @@ function binaryPath(name) {
     fail(
       `ajisai-mcp-server: no binary for ${key}; binaries exist for ` +
         `${platforms.map((p) => p.key).join(", ")} (anywhere else, build from source: ` +
-        "cargo install --locked --git https://github.com/ajisai-lang/ajisai ajisai-server)",
+        "cargo install --locked --git https://github.com/masamoto1982/Ajisai ajisai-server)",
     );
   }
   let dir;
