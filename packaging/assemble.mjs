@@ -9,6 +9,9 @@
 //       the MCPB desktop bundle (mcpb validate, mcpb pack), a .tar.gz of the binaries,
 //       server.json for the MCP Registry (validated against the registry's own schema)
 //       and SHA256SUMS over everything there
+//   node packaging/assemble.mjs launcher DIR
+//       the npm main package again, its optional dependencies exactly the platform packages
+//       gathered into DIR (the release workflow, before publishing)
 //   node packaging/assemble.mjs index DIR
 //       server.json and SHA256SUMS again, over the artifacts of every platform gathered in
 //       DIR (the release workflow's last step)
@@ -231,15 +234,19 @@ function npmPlatform(ws, p, binaries, build) {
   return dir;
 }
 
-/** The main package: the launcher, and every platform package as an optional dependency. */
-function npmMain(ws, build) {
+/**
+ * The main package: the launcher, and as its optional dependencies exactly the platform
+ * packages of this release (`platforms`): a name the launcher lists but nobody published
+ * could be claimed by someone else, and npm would install theirs.
+ */
+function npmMain(ws, build, platforms) {
   const dir = path.join(build, "npm", "ajisai-mcp-server");
   fs.rmSync(dir, { recursive: true, force: true });
   for (const f of ["bin/ajisai-mcp-server.js", "bin/ajisai.js", "lib/launcher.js"]) {
     copy(path.join(here, "npm", f), path.join(dir, f), f.startsWith("bin/") ? 0o755 : 0o644);
   }
   writeJson(path.join(dir, "lib", "platforms.json"), {
-    platforms: platformTable.platforms.map((p) => ({ key: p.key, npm: p.npm, exe: p.exe })),
+    platforms: platforms.map((p) => ({ key: p.key, npm: p.npm, exe: p.exe })),
   });
   const pkg = {
     name: "ajisai-mcp-server",
@@ -253,9 +260,7 @@ function npmMain(ws, build) {
     bin: { "ajisai-mcp-server": "bin/ajisai-mcp-server.js", ajisai: "bin/ajisai.js" },
     files: ["bin/", "lib/", "NOTICE.md"],
     engines: { node: ">=18" },
-    optionalDependencies: Object.fromEntries(
-      platformTable.platforms.map((p) => [p.npm, ws.version]),
-    ),
+    optionalDependencies: Object.fromEntries(platforms.map((p) => [p.npm, ws.version])),
   };
   writeJson(path.join(dir, "package.json"), pkg);
   fs.writeFileSync(
@@ -268,7 +273,7 @@ Code's \`.mcp.json\`, Cursor's \`.cursor/mcp.json\`):
 
 ${clientEntry("npx", ["-y", "ajisai-mcp-server"])}
 
-Binaries exist for ${platformTable.platforms.map((p) => p.key).join(", ")}. The package
+Binaries exist for ${platforms.map((p) => p.key).join(", ")}. The package
 also installs \`ajisai\`, the command-line tool (\`npx -p ajisai-mcp-server ajisai run -\`).`,
     ),
   );
@@ -475,7 +480,9 @@ async function packages(args) {
   fs.mkdirSync(out, { recursive: true });
   const made = [];
   made.push(npmPack(npmPlatform(ws, p, binaries, build), out));
-  made.push(npmPack(npmMain(ws, build), out));
+  // This machine's platform only: the release workflow writes the launcher again over
+  // every platform it gathered (`launcher DIR`).
+  made.push(npmPack(npmMain(ws, build, [p]), out));
   made.push(await mcpb(ws, p, binaries, build, out));
   made.push(archive(ws, p, binaries, build, out));
   await serverJson(ws, out);
@@ -488,6 +495,20 @@ if (command === "pypi-project" && rest.length === 1) {
   pypiProject(path.resolve(rest[0]));
 } else if (command === "packages") {
   await packages(rest);
+} else if (command === "launcher" && rest.length === 1) {
+  // The launcher of a release, over the platform packages gathered into DIR (and no
+  // other): written and packed into DIR in place of any launcher there.
+  const out = path.resolve(rest[0]);
+  const ws = workspace();
+  const gathered = platformTable.platforms.filter((p) =>
+    fs.existsSync(path.join(out, `${p.npm}-${ws.version}.tgz`)),
+  );
+  if (gathered.length === 0) die(`no platform package of version ${ws.version} in ${out}`);
+  for (const f of fs.readdirSync(out)) {
+    if (f === `ajisai-mcp-server-${ws.version}.tgz`) fs.rmSync(path.join(out, f));
+  }
+  const made = npmPack(npmMain(ws, path.join(repo, "target", "launcher-build"), gathered), out);
+  console.log(`assemble: ${made} (${gathered.map((p) => p.key).join(", ")})`);
 } else if (command === "index" && rest.length === 1) {
   // The release's last step: server.json over every platform's bundle, and SHA256SUMS over
   // every artifact gathered into DIR.
@@ -496,6 +517,6 @@ if (command === "pypi-project" && rest.length === 1) {
   checksums(out);
 } else {
   die(
-    "usage: assemble.mjs pypi-project DIR | packages --platform KEY --binaries DIR --out DIR | index DIR",
+    "usage: assemble.mjs pypi-project DIR | packages --platform KEY --binaries DIR --out DIR | launcher DIR | index DIR",
   );
 }

@@ -404,7 +404,10 @@ fn published_texts() -> Vec<(PathBuf, String)> {
     }
     for file in ["README.md", "Cargo.toml", "ARCHITECTURE.md"] {
         let path = root().join(file);
-        out.push((path.clone(), std::fs::read_to_string(path).expect("readable")));
+        out.push((
+            path.clone(),
+            std::fs::read_to_string(path).expect("readable"),
+        ));
     }
     out
 }
@@ -421,7 +424,9 @@ fn every_published_name_derives_from_the_one_owner() {
     let repository = registry["repository"].as_str().expect("a repository");
     let url = format!("https://github.com/{owner}/{repository}");
     for package in meta["packages"].as_array().expect("packages") {
-        let declared = package["repository"].as_str().map(|r| r.trim_end_matches('/'));
+        let declared = package["repository"]
+            .as_str()
+            .map(|r| r.trim_end_matches('/'));
         if declared.is_some() || package["name"] == "ajisai-server" {
             assert_eq!(declared, Some(url.as_str()), "{}", package["name"]);
         }
@@ -461,5 +466,45 @@ fn every_published_name_derives_from_the_one_owner() {
         }
     }
     assert!(named > 0, "the README names the server's registry entry");
-    assert!(problems.is_empty(), "names that are not {owner}'s: {problems:#?}");
+    assert!(
+        problems.is_empty(),
+        "names that are not {owner}'s: {problems:#?}"
+    );
+}
+
+/// The release workflow publishes nothing unsigned and leaves no name unclaimed: it writes
+/// the launcher over exactly the platforms it gathered, signs the desktop bundles before
+/// `server.json` and `SHA256SUMS` record their digests, and publishes the launcher only
+/// after checking that every package it names is on npm.
+#[test]
+fn the_release_signs_its_bundles_and_publishes_the_launcher_last() {
+    let workflow =
+        std::fs::read_to_string(root().join(".github/workflows/release.yml")).expect("readable");
+    let at = |needle: &str| {
+        workflow
+            .find(needle)
+            .unwrap_or_else(|| panic!("release.yml has no {needle:?}"))
+    };
+    let order = [
+        "node packaging/assemble.mjs launcher dist",
+        "mcpb sign",
+        "mcpb verify",
+        "node packaging/assemble.mjs index dist",
+        "for tgz in dist/ajisai-mcp-server-*-*.tgz; do npm publish",
+        "npm view \"$wanted\" version",
+        "npm publish --access public \"$launcher\"",
+        "./mcp-publisher publish",
+    ];
+    for pair in order.windows(2) {
+        assert!(
+            at(pair[0]) < at(pair[1]),
+            "{:?} comes before {:?}",
+            pair[0],
+            pair[1]
+        );
+    }
+    assert!(
+        workflow.contains("MCPB_SIGNING_CERT") && workflow.contains("exit 1"),
+        "a tag without the signing secrets fails"
+    );
 }
