@@ -562,6 +562,12 @@ try {
       const stack = await text(page, '#stack');
       assert(stack.includes('3/1'), `#stack shows ${JSON.stringify(stack)}`);
       assert((await status(page)) === 'value', `#status is ${await status(page)}`);
+      // Enter without choosing with the arrows is a new line, not the completion.
+      await typeProgram(page, '[ 1 2 3 ] LEN');
+      await until(page, () => !document.getElementById('completion').hidden, 'the completion list opening', () => completionState(page));
+      await page.keyboard.press('Enter');
+      await until(page, () => document.getElementById('source').value === '[ 1 2 3 ] LEN\n'
+        && document.getElementById('completion').hidden, 'Enter starting a new line', () => editorState(page));
       // Escape closes an open list and leaves the text alone; Tab accepts too.
       await typeProgram(page, '[ 4 5 ] LEN');
       await until(page, () => !document.getElementById('completion').hidden, 'the completion list opening', () => completionState(page));
@@ -673,6 +679,18 @@ try {
       const chapters = await page.$$eval('#examples-menu [role="group"]', (gs) => gs.map((g) => g.getAttribute('aria-label')));
       assert(chapters.includes('A first program'), `the menu's chapters are ${JSON.stringify(chapters)}`);
       assert(chapters.length >= 3, `only ${chapters.length} chapters`);
+      // Each section's title once, above its examples; every item shows its stated answer.
+      const layout = await page.evaluate(() => ({
+        repeated: [...document.querySelectorAll('#examples-menu .menu-group')].filter((g) => {
+          const t = [...g.querySelectorAll(':scope > .menu-section')].map((s) => s.getAttribute('aria-label'));
+          return new Set(t).size !== t.length;
+        }).map((g) => g.getAttribute('aria-label')),
+        titledItems: document.querySelectorAll('#examples-menu [role="menuitem"] .menu-title').length,
+        answered: [...document.querySelectorAll('#examples-menu [role="menuitem"]')].filter((b) => b.querySelector('.menu-expect')).length,
+        items: document.querySelectorAll('#examples-menu [role="menuitem"]').length,
+      }));
+      assert(layout.repeated.length === 0 && layout.titledItems === 0, `the menu repeats titles: ${JSON.stringify(layout)}`);
+      assert(layout.answered > layout.items / 2, `few items show their answer: ${JSON.stringify(layout)}`);
       const first = await page.$eval('#examples-menu [role="menuitem"]', (b) => ({ code: b.querySelector('code').textContent, focused: document.activeElement === b }));
       assert(first.code === '1 2 ADD' && first.focused, `the first item is ${JSON.stringify(first)}`);
       // Escape closes it and gives focus back to the button.
@@ -854,6 +872,15 @@ try {
       assert(width <= 390, `the page is ${width}px wide at 390px: it scrolls horizontally`);
       const slots = await page.$$eval('#stack .slot', (s) => s.length);
       assert(slots >= 5, `only ${slots} stack slots are shown`);
+      // Nothing to tap is smaller than 40 px on a touch screen.
+      const small = await page.$$eval('button, .word-btn, summary', (els) => els
+        .filter((e) => e.offsetParent !== null)
+        .map((e) => ({ what: (e.id || e.textContent || '').trim().slice(0, 30), h: e.getBoundingClientRect().height }))
+        .filter((x) => x.h < 39.5));
+      assert(small.length === 0, `targets under 40 px on a phone: ${JSON.stringify(small.slice(0, 5))}`);
+      // The meters say what they count, in words.
+      const labels = await page.$$eval('#usage .usage-label', (ls) => ls.map((l) => l.textContent));
+      assert(JSON.stringify(labels) === JSON.stringify(['Steps', 'Arithmetic', 'Collections']), `the meters are labelled ${JSON.stringify(labels)}`);
     }],
     ['dark', async () => {
       const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -167,7 +167,16 @@ mod faults {
             .expect("the other client's calls were all answered");
         assert!(answered > 0);
 
-        let metrics = http_support::get(&format!("{}/metrics", server.base), &[]).await;
+        // A replacement starts after its predecessor is collected: the last one may still be
+        // starting when the calls are all answered.
+        let mut metrics = http_support::get(&format!("{}/metrics", server.base), &[]).await;
+        for _ in 0..100 {
+            if counter(&metrics.body, "ajisai_worker_starts_total") >= 3 + 3 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            metrics = http_support::get(&format!("{}/metrics", server.base), &[]).await;
+        }
         assert_eq!(metrics.status, 200);
         let m = &metrics.body;
         assert_eq!(

@@ -38,7 +38,8 @@ const state = {
   checkMarks: [], // [{line, column, kind}]
   bracketSel: null, // {a, b, ok}
   escapeArmed: false,
-  completion: { open: false, items: [], active: -1, start: 0, end: 0 },
+  // `chosen`: the arrows moved the selection since the list opened (Enter then accepts).
+  completion: { open: false, items: [], active: -1, start: 0, end: 0, chosen: false },
   // work
   running: false,
   checkTimer: 0,
@@ -579,6 +580,7 @@ function updateCompletion() {
   if (items.length === 0 || (items.length === 1 && items[0].label.toUpperCase() === up)) { closeCompletion(); return; }
   const c = state.completion;
   const keep = c.open && c.items[c.active] ? c.items[c.active].label : null;
+  if (!c.open) c.chosen = false;
   c.items = items;
   c.start = ctx.start;
   c.end = ctx.end;
@@ -682,10 +684,13 @@ function onEditorKeydown(e) {
       e.preventDefault();
       const n = c.items.length;
       c.active = (c.active + (e.key === 'ArrowDown' ? 1 : -1) + n) % n;
+      c.chosen = true;
       renderCompletion();
       return;
     }
-    if ((e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+    // Enter is a new line unless the arrows chose an item; Tab always accepts.
+    if (e.key === 'Enter' && !c.chosen) closeCompletion();
+    else if ((e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
       const typed = els.source.value.slice(c.start, c.end).toUpperCase();
       if (c.items[c.active] && c.items[c.active].label.toUpperCase() === typed) {
         closeCompletion(); // already complete: Enter and Tab keep their usual meaning
@@ -1165,8 +1170,13 @@ function renderUsage(env, elapsedMs) {
   const ru = env.resourceUsage;
   if (ru) {
     const dl = h('dl', { class: 'usage-list' });
-    const rows = [['executionSteps', 'steps'], ['numericWork', 'units'], ['collectionWork', 'units']];
-    for (const [key, unit] of rows) {
+    // People read what a meter counts; the envelope's name stays beside it for the docs.
+    const rows = [
+      ['executionSteps', 'steps', 'Steps', 'Words run'],
+      ['numericWork', 'units', 'Arithmetic', 'work on numbers'],
+      ['collectionWork', 'units', 'Collections', 'work on Vectors and Strings'],
+    ];
+    for (const [key, unit, label, what] of rows) {
       const used = Number(ru[key] || 0);
       const limit = state.playgroundLimits[key];
       const pct = limit ? Math.min(100, (used / limit) * 100) : 0;
@@ -1175,7 +1185,7 @@ function renderUsage(env, elapsedMs) {
       const pctText = limit && used > 0 ? ` (${pct < 0.01 ? '<0.01' : pct < 10 ? pct.toFixed(2) : pct.toFixed(1)} %)` : '';
       const text = limit ? `${NF.format(used)} of ${NF.format(limit)} ${unit}${pctText}` : `${NF.format(used)} ${unit}`;
       dl.append(h('div', { class: 'usage-row' },
-        h('dt', null, key),
+        h('dt', null, h('span', { class: 'usage-label' }, label), ' ', h('span', { class: 'usage-what' }, `${what} · `, h('code', null, key))),
         h('dd', null, h('div', { class: 'bar', 'aria-hidden': 'true' }, bar), h('span', { class: 'usage-text' }, text))));
     }
     parts.push(dl);
@@ -1442,14 +1452,25 @@ function closeMenu(returnFocus) {
 
 function buildExamplesMenu() {
   const menu = els.examplesMenu;
-  const groups = state.examples.map((ch, ci) => h('div', { class: 'menu-group', role: 'group', 'aria-label': ch.title },
-    h('div', { class: 'menu-group-title', 'aria-hidden': 'true' }, ch.title),
-    // The item's name is what it shows (title, program, stated answer): no aria-label
-    // that could differ from the visible text.
-    (ch.examples || []).map((ex, ei) => h('button', {
-      type: 'button', role: 'menuitem', tabindex: '-1', class: 'menu-item', dataset: { ch: String(ci), ex: String(ei) },
-    }, renderInline(ex.title || ch.title, h('span', { class: 'menu-title' })), h('code', null, ex.source),
-    ex.expect !== undefined ? h('span', { class: 'menu-expect' }, `→ ${ex.expect}`) : null))));
+  // A chapter, then each of its sections once (its examples under it): no title repeated
+  // on every item. An item's name is what it shows (program, stated answer): no
+  // aria-label that could differ from the visible text.
+  const groups = state.examples.map((ch, ci) => {
+    const sections = [];
+    (ch.examples || []).forEach((ex, ei) => {
+      const title = ex.title || ch.title;
+      if (!sections.length || sections[sections.length - 1].title !== title) sections.push({ title, items: [] });
+      sections[sections.length - 1].items.push(h('button', {
+        type: 'button', role: 'menuitem', tabindex: '-1', class: 'menu-item', dataset: { ch: String(ci), ex: String(ei) },
+      }, h('code', null, ex.source),
+      ex.expect !== undefined ? h('span', { class: 'menu-expect' }, `→ ${ex.expect}`) : null));
+    });
+    return h('div', { class: 'menu-group', role: 'group', 'aria-label': ch.title },
+      h('div', { class: 'menu-group-title', 'aria-hidden': 'true' }, ch.title),
+      sections.map((s) => h('div', { class: 'menu-section', role: 'group', 'aria-label': s.title.replace(/`/g, '') },
+        s.title !== ch.title ? renderInline(s.title, h('div', { class: 'menu-title', 'aria-hidden': 'true' })) : null,
+        s.items)));
+  });
   menu.replaceChildren(...groups);
 }
 
@@ -1474,7 +1495,7 @@ function setupMenu() {
     else if (e.key.length === 1 && /\S/.test(e.key)) {
       const k = e.key.toLowerCase();
       const order = [...items.slice(i + 1), ...items.slice(0, i + 1)];
-      const hit = order.find((it) => (it.querySelector('.menu-title')?.textContent || '').toLowerCase().startsWith(k));
+      const hit = order.find((it) => (it.closest('.menu-section')?.getAttribute('aria-label') || '').toLowerCase().startsWith(k));
       if (hit) { e.preventDefault(); hit.focus(); }
       return;
     }
@@ -1827,7 +1848,7 @@ async function main() {
   $('run-shortcut').textContent = shortcut;
   for (const k of document.querySelectorAll('.shortcut-text')) k.textContent = shortcut;
   $('editor-note').textContent = `${shortcut} runs it · Esc then Tab leaves the editor`;
-  $('editor-help').textContent = `${shortcut} runs the program. Tab inserts two spaces and Shift+Tab outdents the line; to leave the editor with the keyboard, press Escape, then Tab. Names of Words are completed as you type: Up and Down choose, Enter or Tab accepts, Escape closes the list.`;
+  $('editor-help').textContent = `${shortcut} runs the program. Tab inserts two spaces and Shift+Tab outdents the line; to leave the editor with the keyboard, press Escape, then Tab. Names of Words are completed as you type: Tab accepts the selected name, Up and Down choose another (then Enter accepts it too), Escape closes the list; otherwise Enter starts a new line.`;
 
   // The program: the shared one in the fragment, else the last one, else a friendly one.
   const shared = fragmentSource();
