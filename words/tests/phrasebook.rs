@@ -4,7 +4,7 @@
 
 use ajisai_core::compile as parser;
 use ajisai_core::display::display;
-use ajisai_core::engine::{compute_in, Options};
+use ajisai_core::engine::{compute_in, ComputeReport, Options};
 use ajisai_core::identity;
 use ajisai_core::machine::Dictionary;
 use ajisai_core::phrasebook::Phrasebook;
@@ -58,6 +58,20 @@ fn blessed(text: &str) -> String {
     out.join("\n")
 }
 
+/// `source` run under the MCP profile after the `prelude` Words are defined.
+fn run(prelude: &[&ajisai_core::phrasebook::Entry], source: &str) -> ComputeReport {
+    compute_in(source, prelude, &Options::new(Profile::MCP_LOCAL_STDIO))
+}
+
+/// What a run left as an `#:example` states it (the stack's displays joined by spaces), or
+/// its error's category and message.
+fn shown(r: &ComputeReport) -> String {
+    match &r.error {
+        Some(err) => format!("error:{} ({})", err.category.id(), err.message),
+        None => r.stack.iter().map(display).collect::<Vec<_>>().join(" "),
+    }
+}
+
 fn load() -> Phrasebook {
     crate::common::run("1");
     let text = std::fs::read_to_string(path()).expect("the phrasebook is readable");
@@ -93,15 +107,7 @@ fn every_example_holds_with_only_its_word_requested() {
     for e in book.entries() {
         let prelude = book.closure(&[&e.name]).expect("its own name resolves");
         for ex in &e.examples {
-            let r = compute_in(
-                &ex.source,
-                &prelude,
-                &Options::new(Profile::MCP_LOCAL_STDIO),
-            );
-            let got = match &r.error {
-                Some(err) => format!("error:{} ({})", err.category.id(), err.message),
-                None => r.stack.iter().map(display).collect::<Vec<_>>().join(" "),
-            };
+            let got = shown(&run(&prelude, &ex.source));
             if got != ex.expect {
                 failures.push(format!(
                     "line {}: `{}` => {} (expected {})",
@@ -130,11 +136,7 @@ fn the_closure_brings_dependencies_in_file_order() {
 fn a_prelude_is_free_and_silent() {
     let book = load();
     let prelude = book.closure(&["MEAN"]).unwrap();
-    let r = compute_in(
-        "[ 1 2 3 ] MEAN",
-        &prelude,
-        &Options::new(Profile::MCP_LOCAL_STDIO),
-    );
+    let r = run(&prelude, "[ 1 2 3 ] MEAN");
     // SUM, LENGTH, DIV and the MEAN call: the definition itself costs nothing.
     assert_eq!(r.usage.execution_steps, 5);
     assert!(r.output.is_empty());
@@ -237,11 +239,7 @@ fn a_phrasebook_word_does_not_depend_on_the_callers_names() {
         let reads: String = names.iter().map(|n| format!(" {n}")).collect();
         for ex in &e.examples {
             let source = format!("{defs}{}\n{reads}", ex.source);
-            let r = compute_in(&source, &prelude, &Options::new(Profile::MCP_LOCAL_STDIO));
-            let got = match &r.error {
-                Some(err) => format!("error:{} ({})", err.category.id(), err.message),
-                None => r.stack.iter().map(display).collect::<Vec<_>>().join(" "),
-            };
+            let got = shown(&run(&prelude, &source));
             let callers: String = names.iter().map(|n| format!(" 'callers-{n}'")).collect();
             let want = format!("{}{callers}", ex.expect);
             if got != want {
@@ -261,11 +259,7 @@ fn a_phrasebook_word_does_not_depend_on_the_callers_names() {
 fn the_callers_own_bind_still_refuses_a_user_words_name() {
     let book = load();
     let prelude = book.closure(&["MEAN"]).unwrap();
-    let r = compute_in(
-        "{ 1 } 'XS' DEF 5 'XS' BIND",
-        &prelude,
-        &Options::new(Profile::MCP_LOCAL_STDIO),
-    );
+    let r = run(&prelude, "{ 1 } 'XS' DEF 5 'XS' BIND");
     let e = r.error.expect("refused");
     assert_eq!(e.category.id(), "dictionaryViolation", "{}", e.message);
 }
