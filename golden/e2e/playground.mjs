@@ -7,7 +7,7 @@
 // and every page error (any fails the run), and walks through the page as a person would:
 // run, results marked stale after an edit, errors, NIL, square roots, the live check, the dictionary, sharing, the profile
 // badge, a limit beyond the MCP profile (also sent to the MCP server when a URL is given),
-// a memory bomb, completion, bracket matching, Tab and Escape-then-Tab in the editor, the
+// a memory bomb, a large result and its Show all, a run stopped by hand, completion, bracket matching, Tab and Escape-then-Tab in the editor, the
 // Examples menu by keyboard, landmarks / skip link / focus indicators, a hostile shared
 // link, a phrasebook Word, a phone-sized viewport and the dark theme. A full-page screenshot is
 // taken after each check. Prints one JSON line: {"ok":true,"checks":[…],"screenshots":[…]}
@@ -525,6 +525,46 @@ try {
       const stack = await text(page, '#stack');
       assert(stack.includes('2/1'), `after the bomb, #stack shows ${JSON.stringify(stack)}`);
       assert((await status(page)) === 'value', `after the bomb, #status is ${await status(page)}`);
+    }],
+    ['large result', async () => {
+      // Too large for the answer's stack budget: its first and last elements are shown,
+      // and Show all runs it again with the whole response limit.
+      await runTyped(page, '1 10000 RANGE');
+      const before = await text(page, '#stack');
+      assert(before.includes('1/1') && before.includes('10000/1') && before.includes('9,990 not sent'), `#stack shows ${JSON.stringify(before.slice(0, 400))}`);
+      await shot(page, 'large-result-elided');
+      await armBusy(page);
+      await page.click('#stack .show-all');
+      await waitRun(page);
+      const after = await text(page, '#stack');
+      assert(!after.includes('not sent') && after.includes('show all 10,000') && after.includes('10000/1'), `after Show all, #stack shows ${JSON.stringify(after.slice(0, 400))}`);
+      await shot(page, 'large-result');
+    }],
+    ['stop', async () => {
+      // A run that would go on to the deadline; Stop shows it stopped at once (the server
+      // stopping the engine is server/tests/playground.rs's part).
+      await typeProgram(page, "{ KEEP 5 < LENGTH [ ] BIND [ ] BIND F } 'F' DEF 0 99999 RANGE F");
+      await armBusy(page);
+      await combo(page, ['Control'], 'Enter');
+      await until(page, () => { const b = document.getElementById('stop'); return b && !b.hidden && b.offsetParent !== null; },
+        'the Stop button shown while the program runs', async () => ({ busy: await page.evaluate(() => document.body.dataset.busy) }));
+      await new Promise((r) => setTimeout(r, 300));
+      const took = await page.evaluate(() => new Promise((resolve) => {
+        const t0 = performance.now();
+        const done = () => document.getElementById('status').textContent === 'stopped' && document.body.dataset.busy === '0';
+        const watch = new MutationObserver(() => { if (done()) { watch.disconnect(); resolve(performance.now() - t0); } });
+        watch.observe(document.body, { attributes: true, childList: true, subtree: true, characterData: true });
+        document.getElementById('stop').click();
+        if (done()) { watch.disconnect(); resolve(performance.now() - t0); }
+      }));
+      assert(took < 500, `the page showed the run stopped after ${Math.round(took)} ms`);
+      const out = await text(page, '#output');
+      assert(out.includes('You stopped the run'), `#output says ${JSON.stringify(out)}`);
+      assert(await page.$eval('#stop', (b) => b.hidden), 'the Stop button stays after the run');
+      await shot(page, 'stopped-by-hand');
+      await runTyped(page, '1 1 ADD');
+      const stack = await text(page, '#stack');
+      assert(stack.includes('2/1'), `after a stop, #stack shows ${JSON.stringify(stack)}`);
     }],
     ['completion', async () => {
       await typeProgram(page, '[ 1 2 3 ] LEN');

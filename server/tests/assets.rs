@@ -241,12 +241,12 @@ fn result_schema() -> Json {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "ajisai://schema/result",
         "title": "Ajisai tool result",
-        "description": "Every result of the Ajisai MCP server's four tools (envelope schema version 8). Branch on status, then (compute) outcome. Optional fields are omitted, never null.",
+        "description": "Every result of the Ajisai MCP server's four tools (envelope schema version 9). Branch on status, then (compute) outcome. Optional fields are omitted, never null.",
         "type": "object",
         "additionalProperties": false,
         "required": ["schemaVersion", "status", "mcp"],
         "properties": {
-            "schemaVersion": { "const": 8 },
+            "schemaVersion": { "const": 9 },
             "status": { "enum": ["ok", "error", "hostError"] },
             "outcome": { "$ref": "#/$defs/outcome" },
             "specificationVersion": { "type": "string", "minLength": 1 },
@@ -397,7 +397,29 @@ fn result_schema() -> Json {
                 "if": { "required": ["elided"] },
                 "then": {
                     "properties": { "value": { "const": null } },
-                    "not": { "required": ["semantics"] }
+                    "not": { "required": ["semantics"] },
+                    "allOf": [
+                        {
+                            "if": { "properties": { "type": { "const": "vector" } } },
+                            "then": { "properties": { "elided": { "properties": {
+                                "head": { "$ref": "#/$defs/previewElements" },
+                                "tail": { "$ref": "#/$defs/previewElements" }
+                            } } } }
+                        },
+                        {
+                            "if": { "properties": { "type": { "const": "string" } } },
+                            "then": { "properties": { "elided": { "properties": {
+                                "head": { "$ref": "#/$defs/previewText" },
+                                "tail": { "$ref": "#/$defs/previewText" }
+                            } } } }
+                        },
+                        {
+                            "if": { "properties": { "type": { "enum": ["number", "boolean", "codeBlock", "nil"] } } },
+                            "then": { "properties": { "elided": {
+                                "not": { "anyOf": [{ "required": ["head"] }, { "required": ["tail"] }] }
+                            } } }
+                        }
+                    ]
                 },
                 "else": {
                     "oneOf": [
@@ -449,8 +471,28 @@ fn result_schema() -> Json {
                     "reason": { "enum": ["valueStackBudget", "errorStackBudget"] },
                     "elements": { "type": "integer", "minimum": 0 },
                     "approxBytes": { "type": "integer", "minimum": 0 },
-                    "algebraicTerms": { "type": "integer", "minimum": 1 }
+                    "algebraicTerms": { "type": "integer", "minimum": 1 },
+                    "head": {
+                        "description": "The first elements of an elided vector (nodes) or the first characters of an elided string.",
+                        "anyOf": [{ "type": "array" }, { "type": "string" }]
+                    },
+                    "tail": {
+                        "description": "The last elements of an elided vector (nodes) or the last characters of an elided string; for a string, text between head and tail was left out.",
+                        "anyOf": [{ "type": "array" }, { "type": "string" }]
+                    }
                 }
+            },
+            "previewElements": {
+                "description": "Whole elements at one end of an elided vector; elements minus both ends were left out between them.",
+                "type": "array",
+                "minItems": 1,
+                "maxItems": ajisai_core::render::PREVIEW_ELEMENTS,
+                "items": { "$ref": "#/$defs/node" }
+            },
+            "previewText": {
+                "description": "Characters at one end of an elided string.",
+                "type": "string",
+                "minLength": 1
             },
             "stackElided": {
                 "type": "object",

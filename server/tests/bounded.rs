@@ -17,7 +17,7 @@ const PEAK_KIB_RUN_ELISION: u64 = 96 * 1000;
 fn a_stack_of_100000_slots_answers_its_error_with_one_run_record() {
     let mut server = RawServer::started(&[]);
     let env = server.compute(1, "{ 1 F } 'F' DEF F");
-    assert_eq!(env["schemaVersion"], 8);
+    assert_eq!(env["schemaVersion"], ajisai_core::envelope::SCHEMA_VERSION);
     assert_eq!(env["outcome"], "error:resourceLimitExceeded", "{env}");
     assert_eq!(env["error"]["resource"], "executionSteps");
     // F recurses without end: the message says how deep it was.

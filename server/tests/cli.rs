@@ -146,7 +146,7 @@ fn a_run_that_needs_more_memory_than_its_ceiling_exits_1_with_memory_exhausted()
             "backend"
         ]
     );
-    assert_eq!(doc["schemaVersion"], 8);
+    assert_eq!(doc["schemaVersion"], ajisai_core::envelope::SCHEMA_VERSION);
     assert_eq!(doc["status"], "hostError");
     assert_eq!(
         doc["error"],
@@ -322,7 +322,7 @@ fn run_json_is_one_envelope_with_host_fields_last() {
             "backend"
         ]
     );
-    assert_eq!(doc["schemaVersion"], 8);
+    assert_eq!(doc["schemaVersion"], ajisai_core::envelope::SCHEMA_VERSION);
     assert_eq!(doc["status"], "ok");
     assert_eq!(doc["outcome"], "nil:literal");
     assert_eq!(

@@ -64,8 +64,14 @@ fn the_appendix_envelope_of_an_elided_vector_is_exact() {
     let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
     assert_eq!((r.kept_slots, r.elided_slots), (1, 1));
     let expected = concat!(
-        r#"{"schemaVersion":8,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
-        r#""stack":[{"type":"vector","value":null,"elided":{"reason":"valueStackBudget","elements":7001,"approxBytes":501884}},"#,
+        r#"{"schemaVersion":9,"status":"ok","outcome":"value","specificationVersion":"1.0.0-beta.2","#,
+        r#""stack":[{"type":"vector","value":null,"elided":{"reason":"valueStackBudget","elements":7001,"approxBytes":501884,"#,
+        r#""head":[{"type":"number","value":{"numerator":"0","denominator":"1"}},{"type":"number","value":{"numerator":"1","denominator":"1"}},"#,
+        r#"{"type":"number","value":{"numerator":"2","denominator":"1"}},{"type":"number","value":{"numerator":"3","denominator":"1"}},"#,
+        r#"{"type":"number","value":{"numerator":"4","denominator":"1"}}],"#,
+        r#""tail":[{"type":"number","value":{"numerator":"6996","denominator":"1"}},{"type":"number","value":{"numerator":"6997","denominator":"1"}},"#,
+        r#"{"type":"number","value":{"numerator":"6998","denominator":"1"}},{"type":"number","value":{"numerator":"6999","denominator":"1"}},"#,
+        r#"{"type":"number","value":{"numerator":"7000","denominator":"1"}}]}},"#,
         r#"{"type":"number","value":{"numerator":"3","denominator":"1"}}],"#,
         r#""stackDisplay":["<elided vector of 7001 elements, ~501884 bytes>","3/1"],"#,
         r#""stackElided":{"reason":"valueStackBudget","budgetBytes":450560,"slots":[{"index":0,"elements":7001,"approxBytes":501884}]},"#,
@@ -110,6 +116,7 @@ fn selection_walks_from_the_top_and_keeps_what_fits() {
                 elements: Some(7001),
                 approx_bytes: costs[1],
                 algebraic_terms: None,
+                preview: None,
             }),
             Piece::Kept(2),
         ]
@@ -155,6 +162,141 @@ fn selection_walks_from_the_top_and_keeps_what_fits() {
     assert_eq!(j["stack"][0]["type"], "number");
     assert!(j["stack"][0]["value"].is_null());
     assert!(j["stack"][0].get("semantics").is_none());
+}
+
+/// The elided slot of `source`'s stack at `index` under a stack budget of `budget` bytes.
+fn elided_slot(source: &str, budget: u64, index: usize) -> Json {
+    let r = compute_json_within(&run(source), budget, &NO_HOST);
+    let j: Json = serde_json::from_str(&r.json).expect("JSON");
+    j["stack"][index].clone()
+}
+
+/// Envelope 9: an elided Vector's record shows its first and last elements, whole, and a
+/// side stops at an element too large for a preview; the two never overlap.
+#[test]
+fn an_elided_vector_shows_its_first_and_last_elements() {
+    let node = |n: i64| serde_json::json!({"type":"number","value":{"numerator":n.to_string(),"denominator":"1"}});
+    let slot = elided_slot("1 10000 RANGE", VALUE_STACK_BUDGET, 0);
+    assert_eq!(slot["elided"]["elements"], 10_000);
+    assert_eq!(
+        slot["elided"]["head"],
+        serde_json::json!((1..=5).map(node).collect::<Vec<_>>())
+    );
+    assert_eq!(
+        slot["elided"]["tail"],
+        serde_json::json!((9996..=10_000).map(node).collect::<Vec<_>>())
+    );
+    // Seven elements: five from the front and the two left from the back.
+    let slot = elided_slot("1 7 RANGE", 0, 0);
+    assert_eq!(
+        slot["elided"]["head"],
+        serde_json::json!((1..=5).map(node).collect::<Vec<_>>())
+    );
+    assert_eq!(
+        slot["elided"]["tail"],
+        serde_json::json!([node(6), node(7)])
+    );
+    // Three elements: all in the head, no tail.
+    let slot = elided_slot("1 3 RANGE", 0, 0);
+    assert_eq!(
+        slot["elided"]["head"],
+        serde_json::json!([node(1), node(2), node(3)])
+    );
+    assert!(slot["elided"].get("tail").is_none(), "{slot}");
+    // A first element of ~2 KB: no head, and the tail stops before it.
+    let slot = elided_slot("0 300 RANGE 1 2 3 4 COLLECT", 0, 0);
+    assert!(slot["elided"].get("head").is_none(), "{slot}");
+    assert_eq!(
+        slot["elided"]["tail"],
+        serde_json::json!([node(1), node(2), node(3)])
+    );
+    // An empty Vector, a number and a code block have none.
+    for source in ["[ ]", "7", "{ 1 2 }", "2 SQRT"] {
+        let slot = elided_slot(source, 0, 0);
+        assert!(slot["elided"].get("head").is_none(), "{source}: {slot}");
+        assert!(slot["elided"].get("tail").is_none(), "{source}: {slot}");
+    }
+    // An algebraic element is previewed as every node is: exact terms and approximation.
+    let slot = elided_slot("2 SQRT 3 SQRT 2 COLLECT", 0, 0);
+    assert_eq!(
+        slot["elided"]["head"][0]["semantics"]["approximate"], true,
+        "{slot}"
+    );
+}
+
+/// Envelope 9: an elided String shows its first and last 64 characters, or the whole text
+/// when it has at most 128.
+#[test]
+fn an_elided_string_shows_its_ends() {
+    let slot = elided_slot("0 99999 RANGE JSON-ENCODE", VALUE_STACK_BUDGET, 0);
+    assert_eq!(slot["type"], "string");
+    let head = slot["elided"]["head"].as_str().expect("a head");
+    let tail = slot["elided"]["tail"].as_str().expect("a tail");
+    assert_eq!(head.chars().count(), 64);
+    assert!(head.starts_with("[0,1,2,3"), "{head}");
+    assert_eq!(tail.chars().count(), 64);
+    assert!(tail.ends_with("99998,99999]"), "{tail}");
+    // Characters, not bytes: a multi-byte text is cut between characters.
+    let slot = elided_slot("0 99 RANGE { 'あいうえお' } MAP JSON-ENCODE", 0, 0);
+    let head = slot["elided"]["head"].as_str().expect("a head");
+    assert_eq!(head.chars().count(), 64);
+    assert!(head.starts_with("[\"あいうえお\",\"あ"), "{head}");
+    let tail = slot["elided"]["tail"].as_str().expect("a tail");
+    assert_eq!(tail.chars().count(), 64);
+    assert!(tail.ends_with("\"あいうえお\"]"), "{tail}");
+    let slot = elided_slot("'short text'", 0, 0);
+    assert_eq!(slot["elided"]["head"], "short text");
+    assert!(slot["elided"].get("tail").is_none(), "{slot}");
+}
+
+/// The previews of one result measure at most 8 KiB together, given from the top down: a
+/// stack of many elided Vectors previews the top ones and not the bottom ones.
+#[test]
+fn previews_share_one_budget_from_the_top_down() {
+    // One Vector bound once and pushed 200 times, each above a small kept slot (so that
+    // each is a single elided slot, not part of a run).
+    let source = format!("0 7000 RANGE 'V' BIND {}", "V 1 ".repeat(200));
+    let report = run(&source);
+    assert!(report.error.is_none(), "{:?}", report.error);
+    let r = compute_json_within(&report, VALUE_STACK_BUDGET, &NO_HOST);
+    let j: Json = serde_json::from_str(&r.json).expect("JSON");
+    let stack = j["stack"].as_array().expect("a stack");
+    let previewed: Vec<bool> = stack
+        .iter()
+        .filter(|n| n.get("elided").is_some())
+        .map(|n| n["elided"].get("head").is_some())
+        .collect();
+    assert!(
+        previewed.len() > 100,
+        "{} single elided slots",
+        previewed.len()
+    );
+    assert!(
+        previewed.last() == Some(&true),
+        "the top-most elided slot has its preview"
+    );
+    assert!(
+        previewed.first() == Some(&false),
+        "the bottom-most has none"
+    );
+    // Once a slot goes without, every one beneath it does too (equal Vectors here).
+    let first_with = previewed.iter().position(|p| *p).expect("some previews");
+    assert!(previewed[first_with..].iter().all(|p| *p));
+    let preview_bytes: usize = stack
+        .iter()
+        .filter_map(|n| n.get("elided"))
+        .map(|e| {
+            ["head", "tail"]
+                .iter()
+                .filter_map(|k| e.get(*k))
+                .map(|p| p.to_string().len())
+                .sum::<usize>()
+        })
+        .sum();
+    assert!(
+        preview_bytes as u64 <= ajisai_core::render::PREVIEW_BUDGET,
+        "{preview_bytes} bytes of previews"
+    );
 }
 
 #[test]

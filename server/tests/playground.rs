@@ -705,3 +705,233 @@ fn every_example_answers_on_the_page_what_its_menu_says() {
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     });
 }
+
+/// A program that runs until the Playground's deadline (10 s) stops it.
+const UNTIL_THE_DEADLINE: &str = "{ KEEP 5 < LENGTH [ ] BIND [ ] BIND F } 'F' DEF 0 99999 RANGE F";
+
+/// Send a run of [`UNTIL_THE_DEADLINE`] as the page does, over a connection of its own
+/// that the caller closes to stop the run (what the page's Stop button does: it aborts
+/// its `fetch`, and the browser closes the request's connection).
+async fn start_a_long_run(base: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let authority = base.trim_start_matches("http://");
+    let body = json!({ "source": UNTIL_THE_DEADLINE }).to_string();
+    let request = format!(
+        "POST /api/compute HTTP/1.1\r\nHost: {authority}\r\nOrigin: {base}\r\nSec-Fetch-Site: same-origin\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(authority)
+        .await
+        .expect("connects");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .expect("the request is sent");
+    stream
+}
+
+/// The Stop button (issue 36): a run whose page hangs up is stopped on the server — its
+/// engine stops and its slot is given back long before its deadline — with thread
+/// isolation (`ajisai playground`'s, checked on the gate itself) and with process
+/// isolation beside `/mcp` (checked on `/metrics` and by the next run on the one slot).
+#[test]
+fn a_run_whose_page_hangs_up_is_stopped_and_gives_its_slot_back() {
+    use ajisai_server::mcp::service::config::ServerOptions;
+    use ajisai_server::mcp::service::AjisaiServer;
+    use ajisai_server::playground::{Access, Playground};
+    use std::time::{Duration, Instant};
+    use tokio_util::sync::CancellationToken;
+    ajisai_server::host::backend::link();
+    let deadline = Duration::from_secs(10);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+
+    // Thread isolation, one slot: the slot is held until the engine has stopped.
+    let loopback = Access {
+        allowed_hosts: ajisai_server::host::web::LOOPBACK_HOSTS
+            .iter()
+            .map(|h| h.to_string())
+            .collect(),
+        allowed_origins: Vec::new(),
+    };
+    let page = Playground::new(AjisaiServer::new(ServerOptions::playground(1)), loopback);
+    let gate = std::sync::Arc::clone(page.server().executor().gate());
+    let stopped_after = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("binds");
+        let base = format!("http://{}", listener.local_addr().expect("an address"));
+        let shutdown = CancellationToken::new();
+        tokio::spawn(ajisai_server::host::web::serve(
+            listener,
+            page.router(),
+            None,
+            16,
+            shutdown.clone(),
+            Duration::from_secs(1),
+            || {},
+        ));
+        let connection = start_a_long_run(&base).await;
+        let started = Instant::now();
+        while gate.available() > 0 {
+            assert!(started.elapsed() < deadline, "the run never took its slot");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(gate.available(), 0, "the run still holds its slot");
+        let hung_up = Instant::now();
+        drop(connection);
+        while gate.available() == 0 {
+            assert!(
+                hung_up.elapsed() < deadline / 2,
+                "the slot was not given back when the page hung up"
+            );
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        let stopped_after = hung_up.elapsed();
+        let after = run(&base, "compute", json!({"source": "6 7 *"})).await;
+        assert_eq!(
+            after.json()["stackDisplay"],
+            json!(["42/1"]),
+            "{}",
+            after.body
+        );
+        shutdown.cancel();
+        stopped_after
+    });
+    eprintln!("thread isolation: the slot came back {stopped_after:?} after the hang-up");
+
+    // Process isolation beside /mcp, one slot for the page.
+    let server = HttpServer::spawn(&["--playground", "--playground-slots", "1"], &[]);
+    let in_flight = |metrics: &str| -> Option<u64> {
+        metrics
+            .lines()
+            .find(|l| l.starts_with("ajisai_executions_in_flight "))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|v| v.parse().ok())
+    };
+    runtime.block_on(async {
+        let metrics_url = format!("{}/metrics", server.base);
+        let connection = start_a_long_run(&server.base).await;
+        let started = Instant::now();
+        loop {
+            let m = http_support::get(&metrics_url, &[]).await;
+            if in_flight(&m.body) == Some(1) {
+                break;
+            }
+            assert!(
+                started.elapsed() < deadline,
+                "the run never started: {}",
+                m.body
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let busy = run(&server.base, "compute", json!({"source": "1"})).await;
+        assert_eq!(
+            busy.json()["error"]["code"],
+            "capacityExhausted",
+            "the page's one slot is taken: {}",
+            busy.body
+        );
+        let hung_up = Instant::now();
+        drop(connection);
+        loop {
+            let m = http_support::get(&metrics_url, &[]).await;
+            if in_flight(&m.body) == Some(0) {
+                break;
+            }
+            assert!(
+                hung_up.elapsed() < deadline / 2,
+                "the worker still runs the abandoned program: {}",
+                m.body
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        eprintln!(
+            "process isolation: nothing in flight {:?} after the hang-up",
+            hung_up.elapsed()
+        );
+        let after = run(&server.base, "compute", json!({"source": "6 7 *"})).await;
+        assert_eq!(
+            after.json()["stackDisplay"],
+            json!(["42/1"]),
+            "{}",
+            after.body
+        );
+        // The worker stopped when told to: nobody had to kill or replace it.
+        let m = http_support::get(&metrics_url, &[]).await.body;
+        for line in [
+            "ajisai_worker_kills_total{reason=\"deadline\"} 0",
+            "ajisai_worker_deaths_total{cause=\"crashed\"} 0",
+        ] {
+            assert!(m.lines().any(|l| l == line), "{line} in {m}");
+        }
+    });
+}
+
+/// A large result (issue 36): the page's run answers what an agent gets — an elided
+/// Vector with its first and last elements — and the page's Show all (`"whole": true`)
+/// lets the stack fill the response limit, so `1 10000 RANGE` arrives whole; what the
+/// response limit cannot hold stays elided, with its preview, in both process and
+/// thread isolation. `whole` is the page's member, refused when it is not a Boolean.
+#[test]
+fn a_large_result_shows_its_ends_and_all_of_it_on_request() {
+    let alone = Alone::spawn(&[]);
+    let beside = HttpServer::spawn(&["--playground"], &[]);
+    rt().block_on(async {
+        for base in [&alone.base, &beside.base] {
+            let first = run(base, "compute", json!({"source": "1 10000 RANGE"})).await;
+            let env = first.json();
+            let slot = &env["stack"][0];
+            assert_eq!(slot["elided"]["elements"], 10_000, "{}", first.body);
+            assert_eq!(slot["elided"]["head"][0]["value"]["numerator"], "1");
+            assert_eq!(slot["elided"]["tail"][4]["value"]["numerator"], "10000");
+
+            let all = run(
+                base,
+                "compute",
+                json!({"source": "1 10000 RANGE", "whole": true}),
+            )
+            .await;
+            let env = all.json();
+            assert!(env.get("stackElided").is_none(), "{}", &all.body[..300]);
+            let items = env["stack"][0]["value"]
+                .as_array()
+                .expect("the whole Vector");
+            assert_eq!(items.len(), 10_000);
+            assert_eq!(items[9_999]["value"]["numerator"], "10000");
+            let shown = env["stackDisplay"][0].as_str().expect("its display");
+            assert!(shown.starts_with("[ 1/1 2/1 ") && shown.ends_with(" 10000/1 ]"));
+
+            // 100,000 elements (~7 MB) do not fit the 4 MiB response even whole.
+            let huge = run(
+                base,
+                "compute",
+                json!({"source": "0 99999 RANGE", "whole": true}),
+            )
+            .await;
+            let env = huge.json();
+            assert_eq!(env["status"], "ok", "{}", huge.body);
+            assert_eq!(env["stack"][0]["elided"]["elements"], 100_000);
+            assert_eq!(
+                env["stack"][0]["elided"]["tail"][4]["value"]["numerator"],
+                "99999"
+            );
+            let budget = env["stackElided"]["budgetBytes"]
+                .as_u64()
+                .expect("a budget");
+            assert!(budget > 450_560, "the whole run's budget is {budget}");
+
+            for wrong in [json!("yes"), json!(1), json!(null)] {
+                let refused = run(base, "compute", json!({"source": "1", "whole": wrong})).await;
+                assert_eq!(refused.status, 400, "{wrong}: {}", refused.body);
+                assert!(refused.body.contains("whole"), "{}", refused.body);
+            }
+            let unwhole = run(base, "compute", json!({"source": "1", "whole": false})).await;
+            assert_eq!(unwhole.json()["stackDisplay"], json!(["1/1"]));
+        }
+    });
+}

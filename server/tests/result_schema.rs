@@ -112,7 +112,7 @@ fn word_contract_hit(name: &str) -> Json {
     let spec = reg.spec(reg.lookup(name).expect("a registry Word"));
     let entry = parse(&entry_json(spec));
     json!({
-        "schemaVersion": 8,
+        "schemaVersion": 9,
         "status": "ok",
         "specificationVersion": ajisai_core::SPECIFICATION_VERSION,
         "registrySchemaVersion": ajisai_core::word::REGISTRY_SCHEMA_VERSION,
@@ -123,7 +123,7 @@ fn word_contract_hit(name: &str) -> Json {
 
 fn word_contract_miss() -> Json {
     json!({
-        "schemaVersion": 8,
+        "schemaVersion": 9,
         "status": "error",
         "specificationVersion": ajisai_core::SPECIFICATION_VERSION,
         "message": "Unknown word: LENGHT; closest: LENGTH",
@@ -141,7 +141,7 @@ fn host_error(code: &str, retryable: bool, limit: Option<&str>) -> Json {
     if code == "capacityExhausted" {
         error["retryAfterMs"] = json!(1000);
     }
-    json!({ "schemaVersion": 8, "status": "hostError", "error": error, "mcp": mcp_block() })
+    json!({ "schemaVersion": 9, "status": "hostError", "error": error, "mcp": mcp_block() })
 }
 
 const HOST_ERRORS: [(&str, bool, Option<&str>); 10] = [

@@ -1,4 +1,4 @@
-//! The result envelope (docs/mcp/envelope.md, schema version 8; docs/envelope-changelog.md) shared by the CLI and the server.
+//! The result envelope (docs/mcp/envelope.md, schema version 9; docs/envelope-changelog.md) shared by the CLI and the server.
 //!
 //! Rendering is direct to compact JSON in the canonical key order (MCP-26; docs/mcp/envelope.md): optional
 //! fields are omitted, never `null`. Hosts append their own trailing fields — the
@@ -13,11 +13,15 @@ use crate::limits::{Halt, Limit, Meter, Profile};
 use crate::node::{write_node_metered, Approximations};
 use crate::outcome::{CallSite, ErrorCategory, LangError, Trap, MESSAGE_MAX_CHARS};
 use crate::phrasebook::PHRASEBOOK_ORIGIN;
-use crate::render::{plan, plan_sized, slot_sizes_metered, ElidedRun, Elision, Fit, Piece, Plan};
+use crate::render::{
+    plan, plan_sized, slot_sizes_metered, with_previews, ElidedRun, Elision, Fit, Piece, Plan,
+    Preview,
+};
+use crate::value::Value;
 use crate::SPECIFICATION_VERSION;
 
 /// The envelope schema version.
-pub const SCHEMA_VERSION: u64 = 8;
+pub const SCHEMA_VERSION: u64 = 9;
 
 pub use crate::node::{write_exact_terms, write_node, APPROXIMATION_BOUND};
 
@@ -185,8 +189,10 @@ pub fn compute_json_fitted(report: &ComputeReport, fit: &Fit, host: &HostFields)
     let planned = if *fit == Fit::UNLIMITED {
         Ok(plan(&report.stack, fit))
     } else {
-        slot_sizes_metered(&report.stack, &meter)
-            .map(|sizes| plan_sized(&report.stack, &sizes, fit))
+        slot_sizes_metered(&report.stack, &meter).and_then(|sizes| {
+            let mut plan = plan_sized(&report.stack, &sizes, fit);
+            with_previews(&report.stack, &mut plan, fit, &meter).map(|()| plan)
+        })
     };
     planned
         .and_then(|p| compute_json_planned(report, &p, fit, host, meter))
@@ -215,8 +221,10 @@ impl<'r> Fitter<'r> {
         let Some(sizes) = &self.sizes else {
             return Rendered::stopped();
         };
-        let plan = plan_sized(&self.report.stack, sizes, fit);
-        compute_json_planned(self.report, &plan, fit, host, render_meter(self.report))
+        let meter = render_meter(self.report);
+        let mut plan = plan_sized(&self.report.stack, sizes, fit);
+        with_previews(&self.report.stack, &mut plan, fit, &meter)
+            .and_then(|()| compute_json_planned(self.report, &plan, fit, host, meter))
             .unwrap_or_else(|_| Rendered::stopped())
     }
 }
@@ -267,7 +275,13 @@ fn compute_json_planned(
                         break;
                     }
                 }
-                Piece::Elided(e) => write_elided_node(out, e, reason),
+                Piece::Elided(e) => {
+                    let value = &report.stack[e.index];
+                    if let Err(h) = write_elided_node(out, e, reason, value, &mut approximations) {
+                        halted = Some(h);
+                        break;
+                    }
+                }
                 Piece::Run(r) => write_run_node(out, r),
             }
         }
@@ -347,8 +361,15 @@ fn write_run_node(out: &mut String, r: &ElidedRun) {
     );
 }
 
-/// The node of an elided slot: its real type, `value: null` and the `elided` record.
-fn write_elided_node(out: &mut String, e: &Elision, reason: &'static str) {
+/// The node of an elided slot: its real type, `value: null` and the `elided` record,
+/// whose preview of `value` (envelope 9: `head`, `tail`) comes last.
+fn write_elided_node<'v>(
+    out: &mut String,
+    e: &Elision,
+    reason: &'static str,
+    value: &'v Value,
+    approximations: &mut Approximations<'v>,
+) -> Result<(), Halt> {
     #[derive(serde::Serialize)]
     #[serde(rename_all = "camelCase")]
     struct ElidedNode {
@@ -366,8 +387,9 @@ fn write_elided_node(out: &mut String, e: &Elision, reason: &'static str) {
         #[serde(skip_serializing_if = "Option::is_none")]
         algebraic_terms: Option<u64>,
     }
+    let mut node = String::new();
     write_record(
-        out,
+        &mut node,
         &ElidedNode {
             r#type: e.kind,
             value: (),
@@ -379,6 +401,52 @@ fn write_elided_node(out: &mut String, e: &Elision, reason: &'static str) {
             },
         },
     );
+    // The record's preview members follow its fixed ones: previewed elements are nodes,
+    // written (and approximated) as every node is, so they are written here by hand.
+    let open = node
+        .strip_suffix("}}")
+        .expect("an elided node ends with its record");
+    out.push_str(open);
+    match (e.preview, value) {
+        (Some(Preview::Elements { head, tail }), Value::Vector(items)) => {
+            let items = items.items();
+            let mut elements =
+                |name: &str, part: &'v [Value], out: &mut String| -> Result<(), Halt> {
+                    if part.is_empty() {
+                        return Ok(());
+                    }
+                    out.push_str(name);
+                    out.push('[');
+                    for (i, v) in part.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        write_node_metered(out, v, approximations)?;
+                    }
+                    out.push(']');
+                    Ok(())
+                };
+            elements(",\"head\":", &items[..head], out)?;
+            elements(",\"tail\":", &items[items.len() - tail..], out)?;
+        }
+        (
+            Some(Preview::Text {
+                head_end,
+                tail_start,
+            }),
+            Value::Str(text),
+        ) => {
+            out.push_str(",\"head\":");
+            crate::json::write_str(out, &text[..head_end]);
+            if tail_start < text.len() {
+                out.push_str(",\"tail\":");
+                crate::json::write_str(out, &text[tail_start..]);
+            }
+        }
+        _ => {}
+    }
+    out.push_str("}}");
+    Ok(())
 }
 
 /// Append a flat record serde writes.

@@ -490,6 +490,43 @@ impl Fit {
     }
 }
 
+/// Elements of an elided Vector its record shows at each end (envelope 9).
+pub const PREVIEW_ELEMENTS: usize = 5;
+
+/// The most one previewed element's node may measure, in bytes: a larger element ends
+/// the preview on its side.
+pub const PREVIEW_ELEMENT_BYTES: u64 = 512;
+
+/// Characters of an elided String its record shows at each end.
+pub const PREVIEW_CHARS: usize = 64;
+
+/// The most the previews of one envelope measure together, in bytes: they are given from
+/// the top of the stack down while this lasts, so many elided slots cannot make a result
+/// large with their previews.
+pub const PREVIEW_BUDGET: u64 = 8_192;
+
+/// What an elided slot's record shows of its value (envelope 9): the ends of a Vector or
+/// of a String, so that a result too large to send whole still says how it begins and
+/// ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preview {
+    /// The first `head` and the last `tail` elements of a Vector (never overlapping).
+    Elements {
+        /// Elements from the front.
+        head: usize,
+        /// Elements from the back.
+        tail: usize,
+    },
+    /// A String's text up to byte `head_end` and from byte `tail_start` (a char
+    /// boundary, at or after `head_end`; equal to the length when there is no tail).
+    Text {
+        /// End of the head, in bytes.
+        head_end: usize,
+        /// Start of the tail, in bytes.
+        tail_start: usize,
+    },
+}
+
 /// Why and how one slot is elided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Elision {
@@ -503,6 +540,8 @@ pub struct Elision {
     pub approx_bytes: u64,
     /// Term count, for an algebraic Number.
     pub algebraic_terms: Option<u64>,
+    /// The ends of the value the record shows ([`with_previews`]).
+    pub preview: Option<Preview>,
 }
 
 impl Elision {
@@ -675,6 +714,7 @@ pub fn plan_sized(stack: &[Value], sizes: &[Size], fit: &Fit) -> Plan {
                     Value::Number(Number::Alg(a)) => Some(a.terms().len() as u64),
                     _ => None,
                 },
+                preview: None,
             })
         } else {
             Piece::Run(ElidedRun {
@@ -685,6 +725,126 @@ pub fn plan_sized(stack: &[Value], sizes: &[Size], fit: &Fit) -> Plan {
         });
     }
     plan
+}
+
+/// Give the single elided slots of `plan` their previews, from the top of the stack down
+/// while [`PREVIEW_BUDGET`] lasts: a Vector's first and last elements (at most
+/// [`PREVIEW_ELEMENTS`] each, every one whole, within [`PREVIEW_ELEMENT_BYTES`] and nested
+/// shallowly enough that its record stays within `fit`'s depth), a String's first and
+/// last [`PREVIEW_CHARS`] characters. Pricing ticks `meter`; `Err` when it stopped.
+pub fn with_previews(
+    stack: &[Value],
+    plan: &mut Plan,
+    fit: &Fit,
+    meter: &Meter,
+) -> Result<(), Halt> {
+    let mut sizer = Sizer::new();
+    sizer.meter = Some(meter.clone());
+    let mut remaining = PREVIEW_BUDGET;
+    for piece in plan.pieces.iter_mut().rev() {
+        let Piece::Elided(e) = piece else { continue };
+        e.preview = match &stack[e.index] {
+            Value::Vector(items) => {
+                let preview = element_preview(items.items(), &mut sizer, fit, &mut remaining);
+                if let Some(h) = sizer.halted.take() {
+                    return Err(h);
+                }
+                preview
+            }
+            Value::Str(text) => text_preview(text, &mut remaining),
+            _ => None,
+        };
+        if remaining == 0 {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The ends of a Vector's elements that fit `remaining` (which they use up).
+fn element_preview<'v>(
+    items: &'v [Value],
+    sizer: &mut Sizer<'v>,
+    fit: &Fit,
+    remaining: &mut u64,
+) -> Option<Preview> {
+    // An element costs its node and a comma; its record sits two JSON levels deeper than
+    // it would inside its Vector's `value`, so it must be a level shallower.
+    let mut take = |v: &'v Value, remaining: &mut u64| -> bool {
+        let hopeless = match v {
+            Value::Vector(x) => x.len() as u64 > PREVIEW_ELEMENT_BYTES / 2,
+            Value::Str(t) => t.len() as u64 > PREVIEW_ELEMENT_BYTES,
+            _ => false,
+        };
+        if hopeless || sizer.halted.is_some() {
+            return false;
+        }
+        let size = sizer.size(v);
+        let cost = size.node.saturating_add(1);
+        if size.node > PREVIEW_ELEMENT_BYTES
+            || size.depth.saturating_add(2) > fit.max_depth
+            || cost > *remaining
+        {
+            return false;
+        }
+        *remaining -= cost;
+        true
+    };
+    // A side that holds anything also costs its member: `,"head":[]`.
+    const SIDE: u64 = 10;
+    let mut side = |remaining: &mut u64, next: &mut dyn FnMut(usize) -> Option<&'v Value>| {
+        let Some(mut left) = remaining.checked_sub(SIDE) else {
+            return 0;
+        };
+        let mut taken = 0;
+        while let Some(v) = next(taken) {
+            if !take(v, &mut left) {
+                break;
+            }
+            taken += 1;
+        }
+        if taken > 0 {
+            *remaining = left;
+        }
+        taken
+    };
+    let head = side(remaining, &mut |i| {
+        (i < items.len().min(PREVIEW_ELEMENTS)).then(|| &items[i])
+    });
+    let tail = side(remaining, &mut |i| {
+        (i < PREVIEW_ELEMENTS && head + i < items.len()).then(|| &items[items.len() - 1 - i])
+    });
+    (head + tail > 0).then_some(Preview::Elements { head, tail })
+}
+
+/// The ends of a String that fit `remaining` (which they use up): the whole text when it
+/// has at most twice [`PREVIEW_CHARS`] characters, else its first and last
+/// [`PREVIEW_CHARS`] (so a tail means that text between was left out); `None` when even
+/// they do not fit.
+fn text_preview(text: &str, remaining: &mut u64) -> Option<Preview> {
+    if text.is_empty() {
+        return None;
+    }
+    let (head_end, tail_start) = match (
+        text.char_indices().nth(2 * PREVIEW_CHARS),
+        text.char_indices().nth(PREVIEW_CHARS),
+        text.char_indices().rev().nth(PREVIEW_CHARS - 1),
+    ) {
+        (Some(_), Some((head_end, _)), Some((tail_start, _))) => (head_end, tail_start),
+        _ => (text.len(), text.len()),
+    };
+    // The texts, their quotes and the members' names and punctuation.
+    let cost = escaped_len(&text[..head_end])
+        .saturating_add(escaped_len(&text[tail_start..]))
+        .saturating_add(20);
+    if cost > *remaining {
+        return None;
+    }
+    *remaining -= cost;
+    Some(Preview::Text {
+        head_end,
+        tail_start,
+    })
 }
 
 #[cfg(test)]

@@ -474,7 +474,8 @@ mod tests {
     fn envelope_shapes() {
         let e = HostError::capacity_exhausted(4, 1000).envelope(&prov());
         let expected = format!(
-            "{{\"schemaVersion\":8,\"status\":\"hostError\",\"error\":{{\"code\":\"capacityExhausted\",\"message\":\"All 4 execution slots stayed busy for 1000 ms; retry shortly.\",\"retryable\":true,\"limit\":\"concurrentExecutions\",\"retryAfterMs\":1000}},\"mcp\":{{\"serverVersion\":\"{}\",\"engineVersion\":\"{}\",\"assetDigest\":\"ab\",\"limitProfile\":\"mcp-local-stdio\",\"backend\":{{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}}}}}}",
+            "{{\"schemaVersion\":{},\"status\":\"hostError\",\"error\":{{\"code\":\"capacityExhausted\",\"message\":\"All 4 execution slots stayed busy for 1000 ms; retry shortly.\",\"retryable\":true,\"limit\":\"concurrentExecutions\",\"retryAfterMs\":1000}},\"mcp\":{{\"serverVersion\":\"{}\",\"engineVersion\":\"{}\",\"assetDigest\":\"ab\",\"limitProfile\":\"mcp-local-stdio\",\"backend\":{{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}}}}}}",
+            SCHEMA_VERSION,
             crate::host::SERVER_VERSION,
             ajisai_core::ENGINE_VERSION
         );

@@ -1,7 +1,9 @@
 //! The run endpoints: `POST /api/compute` and `POST /api/check` take `{"source": …,
 //! "words": [...]}` and answer the tool's envelope, HTTP 200 whatever its status — the
 //! same call an agent makes, validated by the tool itself (a wrong argument is the
-//! tool's `invalidRequest`, a long source its `sourceTooLarge`).
+//! tool's `invalidRequest`, a long source its `sourceTooLarge`). One member is the
+//! page's own: `"whole": true` lets an `ok` stack fill the response limit before
+//! anything is elided (the page's Show all).
 //!
 //! In front of them: JSON only, from the page's own origin (another site cannot drive
 //! them: a cross-site form cannot send JSON, and a cross-site `fetch` is refused by
@@ -31,6 +33,10 @@ pub const CHECK_PATH: &str = "/api/check";
 
 /// How long a request may take to send its body.
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The run endpoints' own member of a request body: `true` asks for as much of a large
+/// result as the response limit holds, rather than the agent's stack budget.
+pub const WHOLE: &str = "whole";
 
 /// Room in a body for the JSON around its source: the field names, the `words` list.
 const BODY_OVERHEAD: usize = 64 * 1024;
@@ -156,7 +162,7 @@ async fn answer(playground: &Playground, tool: &str, request: Request) -> Respon
     let Some(ReadBody(bytes)) = request.extensions().get::<ReadBody>().cloned() else {
         return refusal(StatusCode::BAD_REQUEST, "Bad Request: no body");
     };
-    let arguments: Value = match serde_json::from_slice(&bytes) {
+    let mut arguments: Value = match serde_json::from_slice(&bytes) {
         Ok(v @ Value::Object(_)) => v,
         Ok(_) => {
             return refusal(
@@ -172,13 +178,28 @@ async fn answer(playground: &Playground, tool: &str, request: Request) -> Respon
         }
     };
     drop(bytes);
+    // `"whole": true` (the page's Show all) is the page's own member, not the tool's: the
+    // run's `ok` stack may then take the whole response limit before slots are elided.
+    let whole = match arguments.as_object_mut().and_then(|o| o.remove(WHOLE)) {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) => true,
+        Some(_) => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: \"whole\" is true or false",
+            )
+        }
+    };
+    let delivery = Delivery {
+        value_stack_bytes: whole.then(|| playground.server.executor().options.response_bytes()),
+        ..Delivery::default()
+    };
     // The page going away drops this future: the call is cancelled and its engine stopped.
     let cancel = CancellationToken::new();
     let _cancel_when_dropped = cancel.clone().drop_guard();
-    let call =
-        playground
-            .server
-            .call_with_delivery(tool, Some(&arguments), cancel, Delivery::default());
+    let call = playground
+        .server
+        .call_with_delivery(tool, Some(&arguments), cancel, delivery);
     match call.await {
         Some(answer) => {
             let mut response = Response::new(Body::from(answer.envelope().to_owned()));

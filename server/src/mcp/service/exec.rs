@@ -331,6 +331,7 @@ impl Executor {
             source,
             words,
             frame_bytes: delivery.frame_bytes,
+            value_stack_bytes: delivery.value_stack_bytes,
         };
         let in_flight = crate::mcp::service::metrics::InFlight::start();
         let outcome = tokio::select! {
@@ -535,7 +536,9 @@ impl Executor {
         let mut budget = if report.error.is_some() {
             self.options.error_stack_bytes
         } else {
-            self.options.value_stack_bytes
+            delivery
+                .value_stack_bytes
+                .unwrap_or(self.options.value_stack_bytes)
         };
         let fitter = envelope::Fitter::new(report);
         let host = host_fields(prelude, &self.provenance);

@@ -12,6 +12,10 @@ use serde_json::Value;
 pub struct Delivery {
     /// Bytes the revision's frame adds to the result object.
     pub frame_bytes: u64,
+    /// The stack budget of `ok` results in place of the server's (MCP-53), when the
+    /// caller asks for more of a large result: the Playground's "Show all" asks for its
+    /// whole response limit. The response limit itself still holds.
+    pub value_stack_bytes: Option<u64>,
 }
 
 impl Delivery {
@@ -23,6 +27,7 @@ impl Delivery {
     pub fn with_result_type() -> Delivery {
         Delivery {
             frame_bytes: Self::RESULT_TYPE_MEMBER.len() as u64,
+            value_stack_bytes: None,
         }
     }
 }

@@ -303,6 +303,11 @@ fn serve_logged(args: &Args) -> u8 {
         .with_isolation(isolation);
     let profile = options.profile.name;
     let summary = phrasebook.summary();
+    if http.is_some() {
+        // Before the first worker starts: a start counted before the recorder exists is
+        // lost, and `/metrics` would count one worker start too few for each.
+        crate::mcp::service::metrics::install(selected.provenance().kind);
+    }
     // Worker processes start on the runtime, before the first call arrives.
     let server = {
         let _runtime = runtime.enter();

@@ -22,6 +22,7 @@ const IS_MAC = /Mac|iPhone|iPad|iPod/.test(navigator.userAgent);
 const state = {
   info: null,
   shownSource: null, // the program whose results are shown (null: none yet)
+  shownWhole: false, // the results shown came from a Show all (a run whose stack could fill the response limit)
   playgroundLimits: {},
   families: [],
   words: new Map(), // upper-case name -> word
@@ -45,6 +46,7 @@ const state = {
   checkTimer: 0,
   checkSeq: 0,
   checkAbort: null,
+  runAbort: null, // the running program's fetch: aborting it stops the run on the server
   checkCount: 0,
   fragmentTimer: 0,
   lastEnvelopeSpec: '',
@@ -766,9 +768,11 @@ function usedPhrasebookWords(text) {
   return out;
 }
 
-function requestBody(source) {
+function requestBody(source, whole) {
   const words = usedPhrasebookWords(source);
-  return JSON.stringify(words.length ? { source, words } : { source });
+  const body = words.length ? { source, words } : { source };
+  if (whole) body.whole = true; // the page's own member: a large result up to the response limit
+  return JSON.stringify(body);
 }
 
 async function readJson(res) {
@@ -776,11 +780,11 @@ async function readJson(res) {
   try { return JSON.parse(text); } catch { return { message: text.trim().slice(0, 500) || `HTTP ${res.status}` }; }
 }
 
-async function post(path, source, signal) {
+async function post(path, source, signal, whole) {
   const res = await fetch(path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: requestBody(source),
+    body: requestBody(source, whole),
     signal,
     cache: 'no-store',
     credentials: 'same-origin',
@@ -999,7 +1003,12 @@ function renderVector(items, depth) {
   };
   if (items.length <= LONG_VECTOR) return full();
   const wrap = h('span', { class: 'vec-long' });
-  const preview = h('span', { class: 'vec vec-preview' }, h('span', { class: 'br' }, '['), ' ', ...vectorChildren(items.slice(0, LONG_VECTOR), depth), ` … ${NF.format(items.length - LONG_VECTOR)} more `, h('span', { class: 'br' }, ']'));
+  // Collapsed: its first and last elements, and how many lie between them.
+  const half = LONG_VECTOR / 2;
+  const preview = h('span', { class: 'vec vec-preview' }, h('span', { class: 'br' }, '['), ' ',
+    ...vectorChildren(items.slice(0, half), depth),
+    h('span', { class: 'gap' }, ` … ${NF.format(items.length - 2 * half)} more … `),
+    ...vectorChildren(items.slice(items.length - half), depth), ' ', h('span', { class: 'br' }, ']'));
   const details = h('details', { class: 'more' }, h('summary', null, `show all ${NF.format(items.length)}`));
   details.addEventListener('toggle', () => {
     if (details.open && !details.dataset.filled) {
@@ -1020,11 +1029,39 @@ function elidedText(node) {
   return `elided (${parts.join(', ')})`;
 }
 
+// An elided slot: the ends of its value the envelope previews (a Vector's first and last
+// elements, a String's first and last characters), then what was not sent and why.
+function renderElided(node) {
+  const el = node.elided || {};
+  const why = h('span', { class: 'elided' }, elidedText(node));
+  const more = el.reason !== 'valueStackBudget' ? null
+    : state.shownWhole ? h('span', { class: 'elided' }, `Too large for this page even whole: an answer holds at most ${fmtBytes(state.playgroundLimits.responseBytes || 4194304)}.`)
+      : h('button', { type: 'button', class: 'linkish show-all', onclick: () => runProgram(true) }, 'Show all (runs the program again)');
+  const notes = [why, more];
+  if (node.type === 'vector' && (Array.isArray(el.head) || Array.isArray(el.tail))) {
+    const head = el.head || [];
+    const tail = el.tail || [];
+    const between = (el.elements || 0) - head.length - tail.length;
+    const parts = [h('span', { class: 'br' }, '['), ' ', ...vectorChildren(head, 0)];
+    if (between > 0) parts.push(h('span', { class: 'gap' }, ` … ${NF.format(between)} not sent … `));
+    else if (head.length && tail.length) parts.push(' ');
+    parts.push(...vectorChildren(tail, 0), ' ', h('span', { class: 'br' }, ']'));
+    return h('span', { class: 'elided-slot' }, h('span', { class: 'vec vec-preview' }, ...parts), ...notes);
+  }
+  if (node.type === 'string' && typeof el.head === 'string') {
+    const text = typeof el.tail === 'string'
+      ? [`'${el.head}`, h('span', { class: 'gap' }, ' … not sent … '), `${el.tail}'`]
+      : [`'${el.head}'`];
+    return h('span', { class: 'elided-slot' }, h('span', { class: 'v-str' }, ...text), ...notes);
+  }
+  return h('span', { class: 'elided-slot' }, ...notes);
+}
+
 function renderSlotValue(node, display) {
   if (node && node.type === 'elidedRun') {
     return h('span', { class: 'elided' }, `elided (${plural(node.count, 'slot', 'slots')}, ~${NF.format(node.approxBytes)} bytes)`);
   }
-  if (node && node.elided) return h('span', { class: 'elided' }, elidedText(node));
+  if (node && node.elided) return renderElided(node);
   if (!node) return h('span', null, display ?? '');
   switch (node.type) {
     case 'number':
@@ -1071,7 +1108,7 @@ function renderStack(env) {
   const notes = [];
   if (env.stackElided) {
     const se = env.stackElided;
-    notes.push(h('p', { class: 'stack-note' }, `Some slots were elided to keep the answer within ${fmtBytes(se.budgetBytes || 0)} (${se.reason}).`));
+    notes.push(h('p', { class: 'stack-note' }, `Some values were too large to send whole: the stack’s answer holds at most ${fmtBytes(se.budgetBytes || 0)} (${se.reason}). What was not sent is elided, with the first and last elements or characters of each elided value shown while they fit.`));
   }
   body.replaceChildren(
     h('p', { class: 'stack-order', id: 'stack-order' }, `${plural(slotIndex, 'slot', 'slots')}, bottom to top: the last one is the top of the stack.`),
@@ -1257,7 +1294,28 @@ function renderFailure(message, code, detail) {
 
 // ---------------------------------------------------------------- run
 
-async function runProgram() {
+// The Stop button: the run's request is aborted, its connection closes, and the server
+// stops the engine and gives the slot back (server/src/playground/run.rs).
+function stopRun() {
+  if (state.runAbort) state.runAbort.abort();
+}
+
+function renderStopped(elapsedMs) {
+  state.lastRun = { source: state.shownSource, failed: false }; // stopped by hand, not failed
+  setStatus('stopped', 'error');
+  els.outputBody.replaceChildren(h('div', { class: 'error-box', role: 'group', 'aria-label': 'Run stopped' },
+    h('h3', null, 'You stopped the run'),
+    h('p', null, `It was stopped after ${fmtMs(Math.round(elapsedMs))}; the server has stopped working on it. Change the program, or run it again.`)));
+  els.stackBody.replaceChildren(h('p', { class: 'muted' }, 'No stack: the run was stopped before it finished.'));
+  els.usageBody.replaceChildren(h('p', { class: 'muted' }, 'No usage: the run was stopped before it finished.'));
+  state.runMark = null;
+  renderEditor();
+  announce('Run stopped.');
+}
+
+// `whole`: the Show all of an elided value — the same run, its stack allowed the whole
+// response limit before anything is elided.
+async function runProgram(whole = false) {
   if (state.running) return;
   const source = els.source.value;
   closeCompletion();
@@ -1268,19 +1326,23 @@ async function runProgram() {
     return;
   }
   state.running = true;
+  const abort = new AbortController();
+  state.runAbort = abort;
   document.body.dataset.busy = '1';
   els.run.setAttribute('aria-disabled', 'true');
   els.run.classList.add('running');
   els.runLabel.textContent = 'Running…';
+  els.stop.hidden = false;
   els.results.setAttribute('aria-busy', 'true');
   const t0 = performance.now();
   // What is shown from here on is this program's (marked stale again if the editor moves on).
   state.shownSource = source;
   markStale();
   try {
-    const r = await post('/api/compute', source);
+    const r = await post('/api/compute', source, abort.signal, whole);
     const elapsed = performance.now() - t0;
     if (r.ok) {
+      state.shownWhole = whole;
       renderEnvelope(r.data, source, elapsed);
     } else {
       const msg = r.data?.message || `HTTP ${r.status}`;
@@ -1292,9 +1354,14 @@ async function runProgram() {
       renderFailure(why, `http:${r.status}`, `HTTP ${r.status}: ${msg}`);
     }
   } catch (err) {
-    renderFailure('The Playground server could not be reached (network error). Check that it is still running, then try again.', 'networkError', String(err && err.message ? err.message : err));
+    if (abort.signal.aborted) renderStopped(performance.now() - t0);
+    else renderFailure('The Playground server could not be reached (network error). Check that it is still running, then try again.', 'networkError', String(err && err.message ? err.message : err));
   } finally {
+    const stopHadFocus = document.activeElement === els.stop;
     state.running = false;
+    state.runAbort = null;
+    els.stop.hidden = true;
+    if (stopHadFocus) els.run.focus();
     els.run.removeAttribute('aria-disabled');
     els.run.classList.remove('running');
     els.runLabel.textContent = 'Run';
@@ -1833,7 +1900,7 @@ function applyExamples(doc) {
 async function main() {
   els = {
     source: $('source'), highlightCode: $('highlight-code'), gutterInner: $('gutter-inner'), editor: $('editor'), code: $('code'),
-    completion: $('completion'), diagnostics: $('diagnostics'), run: $('run'), share: $('share'), status: $('status'),
+    completion: $('completion'), diagnostics: $('diagnostics'), run: $('run'), stop: $('stop'), share: $('share'), status: $('status'),
     stackBody: $('stack-body'), outputBody: $('output-body'), usageBody: $('usage-body'), results: $('results'),
     badge: $('badge'), badgeTooltip: $('badge-tooltip'), about: $('about'), examplesButton: $('examples-button'),
     examplesMenu: $('examples-menu'), dictSearch: $('dict-search'), dictList: $('dict-list'), wordDetail: $('word-detail'),
@@ -1870,6 +1937,7 @@ async function main() {
     els.source.scrollIntoView({ block: 'nearest' });
   });
   els.run.addEventListener('click', () => { if (!state.running) runProgram(); });
+  els.stop.addEventListener('click', stopRun);
   els.share.addEventListener('click', copyLink);
   $('copy-fallback-close').addEventListener('click', () => { $('copy-fallback').hidden = true; els.share.focus(); });
   $('copy-url').addEventListener('keydown', (e) => { if (e.key === 'Escape') { $('copy-fallback').hidden = true; els.share.focus(); } });

@@ -25,6 +25,8 @@ pub struct Run {
     pub words: Vec<String>,
     /// The bytes the revision's frame adds to the result.
     pub frame_bytes: u64,
+    /// The stack budget of `ok` results asked for in place of the server's.
+    pub value_stack_bytes: Option<u64>,
 }
 
 /// What a worker sends the server.
@@ -150,6 +152,7 @@ mod tests {
             source: "1 2 +".into(),
             words: vec!["GCD".into()],
             frame_bytes: 3,
+            value_stack_bytes: Some(9),
         };
         write_sync(&mut buf, &run).expect("written");
         let back: Run = read_sync(&mut buf.as_slice()).expect("read");

@@ -165,6 +165,7 @@ fn answer(
             let prelude = phrasebook.prelude(&job.words);
             let delivery = Delivery {
                 frame_bytes: job.frame_bytes,
+                value_stack_bytes: job.value_stack_bytes,
             };
             let (answer, _) = exec.execute_measured(tool, &job.source, &prelude, flag, delivery);
             let memory = matches!(&answer, Ok(Err(e)) if e.code == HostErrorCode::MemoryExhausted);
