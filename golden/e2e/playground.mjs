@@ -9,13 +9,17 @@
 // badge, a limit beyond the MCP profile (also sent to the MCP server when a URL is given),
 // a memory bomb, a large result and its Show all, a run stopped by hand, completion, bracket matching, Tab and Escape-then-Tab in the editor, the
 // Examples menu by keyboard, landmarks / skip link / focus indicators, a hostile shared
-// link, a phrasebook Word, a phone-sized viewport and the dark theme. A full-page screenshot is
+// link, a phrasebook Word, a phone-sized viewport, the dark theme and an axe-core audit. A full-page screenshot is
 // taken after each check. Prints one JSON line: {"ok":true,"checks":[…],"screenshots":[…]}
 // or {"ok":false,"failed":"<check>","why":"…"}, and exits 0 or 1.
 
 import puppeteer from 'puppeteer-core';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
+
+// axe-core, pinned in package.json, injected into the one page that audits accessibility.
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const [baseArg, mcpArg, shotDir] = process.argv.slice(2);
 if (!baseArg || !mcpArg || !shotDir) {
@@ -930,6 +934,50 @@ try {
       assert(dark !== light, `the dark background equals the light one (${light})`);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert(width <= 390, `in the dark theme the page is ${width}px wide`);
+    }],
+    ['accessibility', async () => {
+      // axe-core over the states a visitor sees, in a page of its own. The page's CSP
+      // forbids injected script tags, so axe is evaluated by the DevTools protocol, which
+      // the policy does not govern; the page keeps its real policy.
+      const audit = await context.newPage();
+      watch(audit, 'axe');
+      await audit.setViewport({ width: 1280, height: 800, deviceScaleFactor: 1 });
+      await audit.goto(base.href, { waitUntil: 'load', timeout: UI_TIMEOUT });
+      await waitReady(audit);
+      const found = [];
+      const scan = async (what) => {
+        if (!(await audit.evaluate(() => typeof window.axe?.run === 'function'))) await audit.evaluate(AXE_SOURCE);
+        const violations = await audit.evaluate(async () => {
+          const r = await window.axe.run(document, { resultTypes: ['violations'] });
+          return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+        });
+        found.push(...violations.map((v) => `${what}: ${v}`));
+      };
+      await audit.evaluate(() => { const d = document.getElementById('about'); if (!d.open) d.showModal(); });
+      await scan('the welcome dialog');
+      await audit.evaluate(() => { const d = document.getElementById('about'); if (d.open) d.close(); });
+      for (const program of ['2 3 DIV 1 3 DIV ADD', '1 0 DIV', '1 FOO', '2 SQRT 1 10000 RANGE']) {
+        await runTyped(audit, program);
+        await scan(`after ${program}`);
+      }
+      await audit.focus('#source');
+      await audit.keyboard.press('End');
+      await audit.keyboard.type(' 7');
+      await audit.waitForFunction(() => document.getElementById('stack').dataset.stale === 'true', { timeout: UI_TIMEOUT });
+      await scan('stale results');
+      await audit.click('#examples-button');
+      await audit.waitForSelector('#examples-menu:not([hidden])', { timeout: UI_TIMEOUT });
+      await scan('the examples menu');
+      await audit.keyboard.press('Escape');
+      await audit.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+      await scan('the dark theme');
+      // A touch viewport reloads the page (and with it, axe).
+      await audit.setViewport({ width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+      await waitReady(audit);
+      await runTyped(audit, '[ 1 2 ] 0 GET 2 SQRT');
+      await scan('a phone');
+      await audit.close();
+      assert(found.length === 0, `axe-core: ${found.join(' | ')}`);
     }],
   ];
 
