@@ -182,7 +182,7 @@ impl AjisaiServer {
             Err(e) => return Some(exec.host_error(&crate::host::quote::echo(name), &e)),
         };
         match call {
-            Call::Immediate { tool, argument } => Some((tool.answer)(self, &argument, delivery)),
+            Call::Immediate { tool, arguments } => Some((tool.answer)(self, &arguments, delivery)),
             // The requested Words and their dependencies become the engine's prelude.
             Call::Source {
                 tool,
@@ -194,7 +194,7 @@ impl AjisaiServer {
 
     /// `word_contract` for a validated name (also the text of `ajisai://words/{name}`).
     pub fn word_contract(&self, written: &str) -> ToolAnswer {
-        tools::word_contract::answer(self, written, Delivery::default())
+        tools::word_contract::contract(self, written, Delivery::default())
     }
 
     /// The embedded content this server serves.
@@ -212,7 +212,9 @@ impl AjisaiServer {
             exec.options.source_bytes(),
             &self.inner.phrasebook,
         ) {
-            Ok(Call::Immediate { argument, .. }) => self.word_contract(&argument),
+            Ok(Call::Immediate { tool, arguments }) => {
+                (tool.answer)(self, &arguments, Delivery::default())
+            }
             Ok(Call::Source { .. }) => exec.host_error(
                 "word_contract",
                 &HostError::backend_failure("word_contract validated as a source tool"),

@@ -9,7 +9,7 @@ use crate::host::phrasebook::ServedPhrasebook;
 use crate::host::quote::echo;
 use crate::mcp::service::exec::SourceTool;
 pub use crate::mcp::service::tools::ToolKind;
-use crate::mcp::service::tools::{missing, type_name, Answer, ImmediateTool};
+use crate::mcp::service::tools::{missing, type_name, Answer, Arguments, ImmediateTool};
 use serde_json::Value;
 
 /// A validated call.
@@ -24,12 +24,13 @@ pub enum Call {
         /// The requested phrasebook Words, canonical spelling, as requested.
         words: Vec<String>,
     },
-    /// A tool answered at once (`word_contract`), with its validated argument.
+    /// A tool answered at once (`word_contract`), with its validated arguments.
     Immediate {
         /// Which tool.
         tool: ImmediateTool,
-        /// Its argument's value (`word_contract`: the name as given).
-        argument: String,
+        /// Its arguments as its validation accepted them (`word_contract`: `word`, the
+        /// name as given).
+        arguments: Arguments,
     },
 }
 
@@ -65,6 +66,16 @@ pub fn validate(
 ) -> Result<Call, HostError> {
     // 1. Unknown tool.
     let tool = ToolKind::from_name(name).ok_or_else(|| unknown_tool(name))?;
+    validate_tool(tool, arguments, source_bytes, phrasebook)
+}
+
+/// [`validate`]'s steps 2 onwards, for a known tool.
+pub fn validate_tool(
+    tool: ToolKind,
+    arguments: Option<&Value>,
+    source_bytes: u64,
+    phrasebook: &ServedPhrasebook,
+) -> Result<Call, HostError> {
     // 2. Arguments present but not an object; absent means `{}`.
     let empty = serde_json::Map::new();
     let args = match arguments {
@@ -99,12 +110,12 @@ pub fn validate(
     match tool.spec().answer {
         Answer::Immediate {
             validate, answer, ..
-        } => validate(args).map(|argument| Call::Immediate {
+        } => validate(args).map(|arguments| Call::Immediate {
             tool: ImmediateTool {
                 name: tool.name(),
                 answer,
             },
-            argument,
+            arguments,
         }),
         Answer::Source(run) => validate_source(
             SourceTool {
@@ -293,7 +304,7 @@ mod tests {
                     name: "word_contract",
                     answer: crate::mcp::service::tools::word_contract::answer
                 },
-                argument: " add ".into()
+                arguments: serde_json::Map::from_iter([("word".to_string(), json!(" add "))])
             })
         );
     }

@@ -18,6 +18,10 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
+/// An immediate tool's arguments as its `validate` accepted them: any shape its input
+/// schema allows, read by its `answer`.
+pub type Arguments = Map<String, Value>;
+
 /// How a tool is answered.
 #[derive(Clone, Copy)]
 pub enum Answer {
@@ -26,15 +30,15 @@ pub enum Answer {
     /// arguments, their schema and their validation are those of every source tool
     /// ([`source_schema`], `validate`'s steps 4 to 7).
     Source(Runner),
-    /// Answered at once from one validated argument, without running anything.
+    /// Answered at once from its validated arguments, without running anything.
     Immediate {
         /// The input schema (MCP-17).
         schema: fn(&ServedPhrasebook) -> JsonObject,
-        /// MCP-19's steps 4 onwards for the tool's argument (docs/mcp/host-errors.md); its
-        /// value.
-        validate: fn(&Map<String, Value>) -> Result<String, HostError>,
+        /// MCP-19's steps 4 onwards for the tool's arguments (docs/mcp/host-errors.md);
+        /// the arguments its answer reads.
+        validate: fn(&Map<String, Value>) -> Result<Arguments, HostError>,
         /// The answer in a revision's frame.
-        answer: fn(&AjisaiServer, &str, Delivery) -> ToolAnswer,
+        answer: fn(&AjisaiServer, &Arguments, Delivery) -> ToolAnswer,
     },
 }
 
@@ -44,7 +48,7 @@ pub struct ImmediateTool {
     /// The tool's name.
     pub name: &'static str,
     /// Its answer in a revision's frame.
-    pub answer: fn(&AjisaiServer, &str, Delivery) -> ToolAnswer,
+    pub answer: fn(&AjisaiServer, &Arguments, Delivery) -> ToolAnswer,
 }
 
 /// Tools are told apart by name (one answer per name).
@@ -297,7 +301,7 @@ pub fn missing(tool: &str, arg: &str) -> HostError {
     HostError::invalid(format!("Missing required argument `{arg}` for {tool}."))
 }
 
-/// The four tools, in order, each with `output_schema` as its output schema.
+/// The tools, in `tools/list` order, each with `output_schema` as its output schema.
 pub fn tools(
     output_schema: &Arc<JsonObject>,
     source_bytes: u64,
@@ -325,6 +329,72 @@ pub fn tools(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An immediate tool's arguments may be any shape its schema allows: a tool whose
+    /// arguments are an integer and an array of strings is validated (undeclared
+    /// arguments first, then its own rules) and answered with them as given.
+    #[test]
+    fn an_immediate_tool_takes_arguments_of_any_shape() {
+        use crate::mcp::service::validate::{validate_tool, Call};
+        fn schema(_: &ServedPhrasebook) -> JsonObject {
+            object(json!({ "type": "object" }))
+        }
+        fn validate(args: &Map<String, Value>) -> Result<Arguments, HostError> {
+            match (args.get("count"), args.get("names")) {
+                (Some(Value::Number(n)), Some(Value::Array(names)))
+                    if n.is_u64() && names.iter().all(Value::is_string) =>
+                {
+                    Ok(args.clone())
+                }
+                _ => Err(HostError::invalid(
+                    "`count` is an integer and `names` an array of strings",
+                )),
+            }
+        }
+        fn answer(server: &AjisaiServer, arguments: &Arguments, delivery: Delivery) -> ToolAnswer {
+            let text = Value::Object(arguments.clone()).to_string();
+            server
+                .executor()
+                .fit_plain(text, delivery)
+                .expect("a small answer")
+        }
+        static SHAPED: ToolSpec = ToolSpec {
+            name: "shaped",
+            title: "A tool of shaped arguments",
+            description: "Echoes its arguments.",
+            arguments: &["count", "names"],
+            answer: Answer::Immediate {
+                schema,
+                validate,
+                answer,
+            },
+        };
+        crate::host::backend::link();
+        let kind = ToolKind(&SHAPED);
+        let phrasebook = ServedPhrasebook::empty();
+        let given = json!({ "count": 3, "names": ["a", "b"] });
+        let Ok(Call::Immediate { tool, arguments }) =
+            validate_tool(kind, Some(&given), 65_536, &phrasebook)
+        else {
+            panic!("a valid call of an immediate tool");
+        };
+        assert_eq!(Value::Object(arguments.clone()), given);
+        let server = AjisaiServer::new(crate::mcp::service::config::ServerOptions::production());
+        let answered = (tool.answer)(&server, &arguments, Delivery::default());
+        assert_eq!(answered.envelope(), r#"{"count":3,"names":["a","b"]}"#);
+        let wrong = validate_tool(
+            kind,
+            Some(&json!({ "count": "3", "names": [] })),
+            65_536,
+            &phrasebook,
+        );
+        assert!(wrong.is_err_and(|e| e.message.contains("`count` is an integer")));
+        let extra = json!({ "count": 1, "names": [], "x": 1 });
+        let undeclared = validate_tool(kind, Some(&extra), 65_536, &phrasebook);
+        assert!(undeclared.is_err_and(
+            |e| e.message == "Unknown argument `x` for shaped; accepted: count, names."
+        ));
+    }
 
     #[test]
     fn families_come_from_the_registry() {

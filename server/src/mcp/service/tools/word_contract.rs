@@ -1,7 +1,7 @@
 //! `word_contract` (MCP-18; docs/mcp/tools.md): look a Word up in the registry or the
 //! phrasebook, answered at once without running anything.
 
-use super::{argument_description, object, type_name, ToolSpec};
+use super::{argument_description, object, type_name, Arguments, ToolSpec};
 use crate::host::hosterror::HostError;
 use crate::host::phrasebook::ServedPhrasebook;
 use crate::mcp::service::result::Delivery;
@@ -43,9 +43,9 @@ fn schema(phrasebook: &ServedPhrasebook) -> JsonObject {
 }
 
 /// MCP-19's steps 4, 5 and 8 for `word` (docs/mcp/host-errors.md): present, a string,
-/// neither blank nor longer than the schema allows. The name as given (the lookup trims
+/// neither blank nor longer than the schema allows. `word` as given (the lookup trims
 /// it).
-fn validate(args: &Map<String, Value>) -> Result<String, HostError> {
+fn validate(args: &Map<String, Value>) -> Result<Arguments, HostError> {
     let word = args
         .get("word")
         .ok_or_else(|| super::missing(SPEC.name, "word"))?;
@@ -65,12 +65,19 @@ fn validate(args: &Map<String, Value>) -> Result<String, HostError> {
             "Argument `word` of word_contract is longer than {MAX_WORD_CHARS} characters; no Word name is that long."
         )));
     }
-    Ok(word.clone())
+    Ok(Arguments::from_iter([("word".to_string(), Value::String(word.clone()))]))
+}
+
+/// The contract of the Word the validated `word` names, in `delivery`'s frame.
+pub fn answer(server: &AjisaiServer, arguments: &Arguments, delivery: Delivery) -> ToolAnswer {
+    // `validate` accepted only a string.
+    let written = arguments.get("word").and_then(Value::as_str).unwrap_or_default();
+    contract(server, written, delivery)
 }
 
 /// The contract of the Word `written` names (also the text of `ajisai://words/{name}`),
 /// in `delivery`'s frame.
-pub fn answer(server: &AjisaiServer, written: &str, delivery: Delivery) -> ToolAnswer {
+pub fn contract(server: &AjisaiServer, written: &str, delivery: Delivery) -> ToolAnswer {
     let exec = server.executor();
     match crate::host::lookup::word_contract(
         written,
