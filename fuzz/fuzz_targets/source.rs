@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 /// Allocations are counted as in the binaries.
 #[global_allocator]
-static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
+static ALLOCATOR: ajisai_host::memory::Counting = ajisai_host::memory::Counting;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(source) = std::str::from_utf8(data) {

@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 
 /// Allocations are counted as in the binaries.
 #[global_allocator]
-static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
+static ALLOCATOR: ajisai_host::memory::Counting = ajisai_host::memory::Counting;
 
 /// One token of a structured program.
 #[derive(Arbitrary, Debug)]

@@ -15,7 +15,7 @@
 use ajisai_core::limits::InterruptFlag;
 use ajisai_golden::programs;
 use ajisai_golden::{link, Rng};
-use ajisai_server::host::memory::{self, Counting};
+use ajisai_host::memory::{self, Counting};
 use ajisai_server::mcp::service::validate::ToolKind;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use serde_json::Value;
@@ -140,9 +140,9 @@ fn hostile() -> Vec<(String, String)> {
 fn main() {
     ajisai_numerics_gmp::route_allocations();
     memory::install();
-    ajisai_server::host::reaper::install();
+    ajisai_host::reaper::install();
     link();
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let server = AjisaiServer::new(ServerOptions::production());
     let backend = ajisai_core::numerics::process().provenance();
     println!(

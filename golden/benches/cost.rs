@@ -20,7 +20,7 @@
 mod cost_support;
 
 use ajisai_golden::{link, Rng};
-use ajisai_server::host::memory::{self, Counting};
+use ajisai_host::memory::{self, Counting};
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use std::time::Duration;
 
@@ -34,10 +34,10 @@ fn ms(d: Duration) -> f64 {
 
 fn main() {
     link();
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     ajisai_numerics_gmp::route_allocations();
     memory::install();
-    ajisai_server::host::reaper::install();
+    ajisai_host::reaper::install();
     cost_support::install_gap_meter();
     let count: usize = std::env::var("AJISAI_COST_PROGRAMS")
         .ok()

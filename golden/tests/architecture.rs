@@ -461,7 +461,7 @@ fn json_is_written_by_hand_in_four_files_at_most() {
     assert!(!uses_string_writer("f.write_str(\"0/1\")"));
 }
 
-/// The modules of `server/src` (`mcp::exec`, `host::memory`, …; the binaries excluded) and
+/// The modules of `server/src` (`mcp::service::exec`, `web`, …; the binaries excluded) and
 /// the modules each one's code (comments and `#[cfg(test)] mod tests` left out) names
 /// through `crate::` or `super::` paths, grouped imports included.
 fn server_module_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
@@ -606,12 +606,14 @@ fn the_server_crate_has_no_import_cycle() {
     assert!(found.is_empty(), "import cycles in server/src: {found:?}");
 }
 
-/// `host` uses none of the crate's hosts; the CLI and the MCP server use `host`, never
-/// each other. The Playground is a host on the MCP server's service (its runs are tool
-/// calls): it uses `host` and `mcp::service` only, and the CLI (`ajisai playground`) and
-/// the HTTP transport (`--playground`) may serve it.
+/// The server crate's hosts do not use each other: the CLI and the MCP server never; the
+/// Playground is a host on the MCP server's service (its runs are tool calls), so it uses
+/// `mcp::service` only, and the CLI (`ajisai playground`) and the HTTP transport
+/// (`--playground`) may serve it. `web` (what every HTTP host shares) uses none of them.
+/// What every host shares is the crate `ajisai-host`, below them all (the crate graph
+/// holds that: [`the_crates_depend_down`]).
 #[test]
-fn the_server_hosts_use_host_and_not_each_other() {
+fn the_server_hosts_do_not_use_each_other() {
     let graph = server_module_graph();
     let mut problems = Vec::new();
     let mut playground = 0;
@@ -621,17 +623,17 @@ fn the_server_hosts_use_host_and_not_each_other() {
         for t in targets {
             let to = t.split("::").next().unwrap_or("");
             let allowed = match layer {
-                "host" => to == "host",
-                "cli" => to == "cli" || to == "host" || to == "playground",
+                "web" => to == "web",
+                "cli" => to == "cli" || to == "web" || to == "playground",
                 "playground" => {
                     to == "playground"
-                        || to == "host"
+                        || to == "web"
                         || t == "mcp::service"
                         || t.starts_with("mcp::service::")
                 }
                 "mcp" => {
                     to == "mcp"
-                        || to == "host"
+                        || to == "web"
                         || (to == "playground" && module.starts_with("mcp::transport"))
                 }
                 _ => true,
@@ -648,12 +650,86 @@ fn the_server_hosts_use_host_and_not_each_other() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The workspace's crates, from the bottom, with the workspace crates each may depend on
+/// (normal dependencies; tests and benchmarks may use more) and the crates it must not
+/// use: the engine knows no host, and what every host shares knows no transport, no
+/// async runtime and no wire protocol.
+const CRATE_LAYERS: [(&str, &[&str], &[&str]); 6] = [
+    ("ajisai-core", &[], &["tokio", "rmcp", "axum", "hyper"]),
+    ("ajisai-numerics-pure", &["ajisai-core"], &["tokio", "rmcp"]),
+    ("ajisai-numerics-gmp", &["ajisai-core"], &["tokio", "rmcp"]),
+    ("ajisai-words", &["ajisai-core"], &["tokio", "rmcp"]),
+    (
+        "ajisai-host",
+        &[
+            "ajisai-core",
+            "ajisai-words",
+            "ajisai-numerics-pure",
+            "ajisai-numerics-gmp",
+        ],
+        &[
+            "tokio",
+            "tokio-util",
+            "rmcp",
+            "axum",
+            "hyper",
+            "tower",
+            "clap",
+        ],
+    ),
+    (
+        "ajisai-server",
+        &[
+            "ajisai-core",
+            "ajisai-words",
+            "ajisai-numerics-pure",
+            "ajisai-numerics-gmp",
+            "ajisai-host",
+        ],
+        &[],
+    ),
+];
+
+/// Each crate depends only on the crates below it ([`CRATE_LAYERS`], from `cargo
+/// metadata`): what the compiler then enforces, no scan of imports has to.
+#[test]
+fn the_crates_depend_down() {
+    let meta = crate::front_door::cargo_metadata();
+    let mut problems = Vec::new();
+    let mut seen = 0;
+    for package in meta["packages"].as_array().expect("packages") {
+        let name = package["name"].as_str().expect("a name");
+        let Some((_, allowed, forbidden)) = CRATE_LAYERS.iter().find(|(n, ..)| *n == name) else {
+            continue;
+        };
+        seen += 1;
+        for dep in package["dependencies"].as_array().expect("dependencies") {
+            if !dep["kind"].is_null() {
+                continue;
+            }
+            let dep = dep["name"].as_str().expect("a name");
+            if dep.starts_with("ajisai-") && !allowed.contains(&dep) {
+                problems.push(format!("{name} depends on {dep}, which is not below it"));
+            }
+            if forbidden.contains(&dep) {
+                problems.push(format!("{name} depends on {dep}"));
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        CRATE_LAYERS.len(),
+        "every layered crate is in the workspace"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// The MCP server's layers, from the top: each uses only those below it (and `logging`,
 /// which every layer may use, uses none).
 const MCP_LAYERS: [&str; 5] = ["startup", "transport", "protocol", "service", "logging"];
 
 /// Inside the MCP server, imports point down: startup → transport → protocol → service
-/// (→ `host`, checked above); a transport only moves messages, the service knows no wire.
+/// (→ the crate `ajisai-host`); a transport only moves messages, the service knows no wire.
 #[test]
 fn the_mcp_layers_point_down() {
     let graph = server_module_graph();

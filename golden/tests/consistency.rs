@@ -33,7 +33,7 @@ use ajisai_core::compile as parser;
 use ajisai_core::lexer;
 use ajisai_core::Profile;
 use ajisai_golden::{link, load, on_big_stack, Generator};
-use ajisai_server::host::phrasebook::ServedPhrasebook;
+use ajisai_host::phrasebook::ServedPhrasebook;
 use ajisai_server::mcp::service::validate::ToolKind;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use serde_json::Value;
@@ -568,8 +568,8 @@ fn verify_all(what: &str, sources: Vec<Source>) -> (usize, bool, bool) {
     let what = what.to_string();
     on_big_stack(move || {
         link();
-        ajisai_server::host::memory::install();
-        ajisai_server::host::reaper::install();
+        ajisai_host::memory::install();
+        ajisai_host::reaper::install();
         let server = AjisaiServer::new(ServerOptions::production());
         let mut problems = Vec::new();
         let (mut stricter, mut suggested, mut run_time_only) = (false, false, 0);
@@ -752,8 +752,8 @@ fn every_evaluation_case_answers_as_expected_through_the_server() {
     let cases: Vec<Value> = doc["cases"].as_array().expect("cases").clone();
     let failures = on_big_stack(move || {
         link();
-        ajisai_server::host::memory::install();
-        ajisai_server::host::reaper::install();
+        ajisai_host::memory::install();
+        ajisai_host::reaper::install();
         let server = AjisaiServer::new(ServerOptions::production());
         let rt = ajisai_server::mcp::startup::version::runtime().expect("a runtime");
         let mut failures = Vec::new();

@@ -225,7 +225,7 @@ fn every_install_and_run_keeps_to_the_lockfile() {
 }
 
 /// `cargo metadata --no-deps` of the workspace.
-fn cargo_metadata() -> serde_json::Value {
+pub(crate) fn cargo_metadata() -> serde_json::Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args([

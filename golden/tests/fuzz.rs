@@ -14,7 +14,7 @@
 
 /// Allocations are counted as in the binaries.
 #[global_allocator]
-static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
+static ALLOCATOR: ajisai_host::memory::Counting = ajisai_host::memory::Counting;
 
 use ajisai_core::engine::{compute, ComputeReport, Options};
 use ajisai_core::envelope::compute_json;
@@ -23,7 +23,7 @@ use ajisai_core::limits::InterruptFlag;
 use ajisai_core::{Limit, Profile, Value};
 use ajisai_golden::programs::{self, names};
 use ajisai_golden::{link, on_big_stack, Rng};
-use ajisai_server::host::memory::{self, Execution, OVERSHOOT_BYTES};
+use ajisai_host::memory::{self, Execution, OVERSHOOT_BYTES};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Why a run broke the trichotomy or the profile, if it did. Only the memory ceiling
@@ -184,7 +184,7 @@ fn random_programs_never_panic_and_stay_within_limits() {
     std::panic::set_hook(Box::new(|_| {}));
     ajisai_numerics_gmp::route_allocations();
     memory::install();
-    ajisai_server::host::reaper::install();
+    ajisai_host::reaper::install();
     assert!(memory::counting(), "the fuzzer counts allocations");
     let (findings, tally) = on_big_stack(move || fuzz(seed, count));
     std::panic::set_hook(hook);
@@ -286,10 +286,10 @@ mod cost_support;
 fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
     use ajisai_server::mcp::{AjisaiServer, ServerOptions};
     link();
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     ajisai_numerics_gmp::route_allocations();
     memory::install();
-    ajisai_server::host::reaper::install();
+    ajisai_host::reaper::install();
     cost_support::install_gap_meter();
     let count: usize = std::env::var("AJISAI_COST_PROGRAMS")
         .ok()

@@ -7,7 +7,7 @@
 /// Allocations are counted as in the binaries (the snapshot and the consistency checks
 /// hold every run to the MCP memory ceiling).
 #[global_allocator]
-static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
+static ALLOCATOR: ajisai_host::memory::Counting = ajisai_host::memory::Counting;
 
 mod architecture;
 mod conformance;

@@ -28,7 +28,7 @@ use ajisai_core::numerics::with_backend;
 use ajisai_core::Profile;
 use ajisai_golden::programs::{self, Numeric};
 use ajisai_golden::{backends, link, load, on_big_stack, Backend, Rng};
-use ajisai_server::host::memory::Execution;
+use ajisai_host::memory::Execution;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

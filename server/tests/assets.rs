@@ -6,12 +6,12 @@
 //! assets` it rewrites them (then rebuild, since the assets are compiled in):
 //!
 //! - `spec/vocabulary.json` — MCP-59;
-//! - `server/assets/result.schema.json` (compact) and `spec/result.schema.json`
+//! - `host/assets/result.schema.json` (compact) and `spec/result.schema.json`
 //!   (indented for reading) — MCP-39 (docs/mcp/envelope.md);
-//! - `server/assets/quickstart.md` — the hand-written `quickstart-preface.md`, the
+//! - `host/assets/quickstart.md` — the hand-written `quickstart-preface.md`, the
 //!   boundary line, then the writing protocol: the hand-written
 //!   `protocol-syntax.md` and every Word generated from the registry (MCP-58);
-//! - `server/assets/assets.sha256` — `<name> <sha256 hex>` per asset, sorted.
+//! - `host/assets/assets.sha256` — `<name> <sha256 hex>` per asset, sorted.
 //!
 //! The other embedded assets are embedded from their one source, not copied:
 //! `spec/words.json` and `spec/outcomes.json` (written by `words/tests/registry.rs`),
@@ -31,7 +31,7 @@ use ajisai_core::limits::Limit;
 use ajisai_core::outcome::{ErrorCategory, NilReason, Trap, TRACE_MAX_CALLS};
 use ajisai_core::word::{registry, Family, WordSpec};
 use ajisai_core::Profile;
-use ajisai_server::host::assets;
+use ajisai_host::assets;
 use ajisai_server::mcp::service::tools::ToolSpec;
 use serde_json::{json, Value as Json};
 use std::path::PathBuf;
@@ -43,7 +43,7 @@ const BOUNDARY: &str = "<!-- BEGIN GENERATED WRITING PROTOCOL -->";
 const QUICKSTART_MAX_BYTES: usize = 16_000;
 
 fn link() {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
 }
 
 fn root() -> PathBuf {
@@ -125,7 +125,7 @@ fn protocol() -> String {
          example.\n\n",
         ajisai_core::SPECIFICATION_VERSION
     ));
-    out.push_str(&read("server/assets/protocol-syntax.md"));
+    out.push_str(&read("host/assets/protocol-syntax.md"));
     out.push_str("\n## Words\n\n");
     out.push_str(
         "Every Core Word by family, as written (operands, then the Word) with its summary. \
@@ -163,7 +163,7 @@ fn protocol() -> String {
 
 /// The quickstart: preface, boundary line, protocol.
 fn quickstart() -> String {
-    let preface = read("server/assets/quickstart-preface.md");
+    let preface = read("host/assets/quickstart-preface.md");
     format!("{}\n{BOUNDARY}\n\n{}", preface.trim_end(), protocol())
 }
 
@@ -707,12 +707,12 @@ fn digest_record(assets: &[(&str, &str)]) -> String {
 }
 
 /// Where the embedded asset `name` is committed (relative to the workspace root): its one
-/// source, which `server/src/assets.rs` embeds.
+/// source, which `host/src/assets.rs` embeds.
 fn embedded_path(name: &str) -> String {
     match name {
         "phrasebook.ajisai" => "docs/phrasebook/phrasebook.ajisai".into(),
         "outcomes.json" | "vocabulary.json" | "words.json" => format!("spec/{name}"),
-        _ => format!("server/assets/{name}"),
+        _ => format!("host/assets/{name}"),
     }
 }
 
@@ -747,7 +747,7 @@ fn generated_files() -> Vec<(String, String)> {
         .into_iter()
         .map(|(n, b)| (embedded_path(n), b))
         .collect();
-    files.push(("server/assets/assets.sha256".into(), record));
+    files.push(("host/assets/assets.sha256".into(), record));
     files.push(("spec/result.schema.json".into(), schema_pretty));
     files
 }
@@ -838,7 +838,7 @@ fn embedded_assets_verify_and_the_digests_follow_mcp_83() {
         l.sort();
         l.concat()
     };
-    assert_eq!(lines, read("server/assets/assets.sha256"));
+    assert_eq!(lines, read("host/assets/assets.sha256"));
     assert_eq!(assets::asset_digest(), assets::sha256_hex(lines.as_bytes()));
     assert_eq!(
         assets::registry_digest(),
@@ -1084,7 +1084,7 @@ fn the_preface_covers_what_mcp_58_asks() {
     }
     let q = assets::quickstart_md();
     assert_eq!(q.matches(BOUNDARY).count(), 1);
-    assert!(q.starts_with(read("server/assets/quickstart-preface.md").trim_end()));
+    assert!(q.starts_with(read("host/assets/quickstart-preface.md").trim_end()));
     // One screen: the preface stays short.
     assert!(p.lines().count() <= 110, "{} lines", p.lines().count());
 }

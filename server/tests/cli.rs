@@ -334,7 +334,7 @@ fn run_json_is_one_envelope_with_host_fields_last() {
     assert_eq!(doc["stack"][1]["semantics"]["absence"]["reason"], "literal");
     assert_eq!(doc["limitProfile"], "cli-local");
     assert_eq!(keys(&doc["backend"]), ["kind", "library", "origin"]);
-    let auto = if ajisai_server::host::backend::GMP_BUILTIN {
+    let auto = if ajisai_host::backend::GMP_BUILTIN {
         "gmp"
     } else {
         "pure"
@@ -588,7 +588,7 @@ fn version_names_engine_specification_numerics_and_profile() {
         lines[1],
         format!("specification: {}", ajisai_core::SPECIFICATION_VERSION)
     );
-    let auto = if ajisai_server::host::backend::GMP_BUILTIN {
+    let auto = if ajisai_host::backend::GMP_BUILTIN {
         "numerics: gmp (GMP "
     } else {
         "numerics: pure (num-bigint "

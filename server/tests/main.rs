@@ -9,7 +9,7 @@
 
 /// Every allocation is charged to the execution that made it, as in the binaries.
 #[global_allocator]
-static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
+static ALLOCATOR: ajisai_host::memory::Counting = ajisai_host::memory::Counting;
 
 mod cli_support;
 mod http_support;

@@ -14,8 +14,8 @@ use crate::mcp_support;
 /// engine asks before big reservations.
 fn count_memory() {
     ajisai_numerics_gmp::route_allocations();
-    ajisai_server::host::memory::install();
-    ajisai_server::host::reaper::install();
+    ajisai_host::memory::install();
+    ajisai_host::reaper::install();
 }
 
 use ajisai_core::limits::InterruptFlag;
@@ -474,7 +474,7 @@ fn holding(vectors: usize) -> String {
 async fn memory_ceiling_stops_a_call_and_frees_its_slot() {
     count_memory();
     assert!(
-        ajisai_server::host::memory::counting(),
+        ajisai_host::memory::counting(),
         "this executable counts allocations"
     );
     let ceiling = 16 * 1024 * 1024;
@@ -555,7 +555,7 @@ async fn after_four_time_bombs_a_fifth_call_is_admitted() {
 #[test]
 fn a_growing_call_stops_within_the_overshoot() {
     count_memory();
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let ceiling: u64 = 16 * 1024 * 1024;
     let server = ajisai_server::mcp::AjisaiServer::new(
         ServerOptions::production()
@@ -586,7 +586,7 @@ fn a_growing_call_stops_within_the_overshoot() {
         assert_eq!(code, "memoryExhausted", "{source}");
         assert!(usage.exceeded);
         assert!(
-            usage.peak_bytes <= ceiling + ajisai_server::host::memory::OVERSHOOT_BYTES,
+            usage.peak_bytes <= ceiling + ajisai_host::memory::OVERSHOOT_BYTES,
             "held {} bytes under a {ceiling}-byte ceiling: {source}",
             usage.peak_bytes
         );
@@ -600,7 +600,7 @@ fn a_growing_call_stops_within_the_overshoot() {
 fn response_bytes_count_the_frame_of_each_revision() {
     use ajisai_server::mcp::service::result::Delivery;
     use ajisai_server::mcp::service::validate::ToolKind;
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let source = "0 99 RANGE 1 2 ADD";
     let measure = |limit: u64, delivery: Delivery| {
         let server = ajisai_server::mcp::AjisaiServer::new(

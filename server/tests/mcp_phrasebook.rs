@@ -9,8 +9,8 @@ use crate::mcp_support;
 use ajisai_core::identity;
 use ajisai_core::numerics;
 use ajisai_core::{Machine, Profile};
-use ajisai_server::host::assets;
-use ajisai_server::host::phrasebook::{Origin, ServedPhrasebook};
+use ajisai_host::assets;
+use ajisai_host::phrasebook::{Origin, ServedPhrasebook};
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use mcp_support::*;
 use serde_json::{json, Value};
@@ -27,14 +27,14 @@ fn read_repo(path: &str) -> String {
 
 /// The kinds of numeric backend this build links, as `AJISAI_NUMERICS` spells them.
 fn backend_kinds() -> Vec<&'static str> {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     numerics::registered().iter().map(|b| b.kind.id()).collect()
 }
 
 /// A phrasebook text with every `#:digest` line (re)computed: the lines that are not
 /// directives run as one program, and each Word's content identity follows its DEF line.
 fn bless(text: &str) -> String {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let program: String = text
         .lines()
         .filter(|l| !l.trim_start().starts_with("#:digest"))
@@ -199,7 +199,7 @@ async fn the_contract_cases_hold_on_the_live_server_on_every_backend() {
 
 #[tokio::test]
 async fn every_phrasebook_example_holds_with_only_its_word_requested() {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let book = ServedPhrasebook::embedded().expect("the embedded phrasebook loads");
     let mut failures = Vec::new();
     let mut count = 0;
@@ -246,7 +246,7 @@ async fn every_phrasebook_example_holds_with_only_its_word_requested() {
 
 #[tokio::test]
 async fn prelude_digests_are_the_digest_lines_and_the_engine_identity() {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let text = assets::phrasebook_ajisai();
     let book = ServedPhrasebook::embedded().expect("loads");
     assert!(book.entries().len() >= 25);
@@ -324,7 +324,7 @@ fn digests_follow_content_not_layout_and_dependencies_propagate() {
 
 #[tokio::test]
 async fn an_in_process_override_serves_its_own_words() {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let text = bless(
         "# Tiny\n#:contract TRIPLE inputs=1 outputs=1 field=closed\n#:example 2 TRIPLE => 6/1\n{ 3 * } 'TRIPLE' DEF\n{ TRIPLE TRIPLE } 'NINEFOLD' DEF\n",
     );
@@ -527,7 +527,7 @@ fn a_bad_override_is_refused_at_startup_and_fails_the_doctor() {
 
 #[tokio::test]
 async fn more_than_64_words_are_listed_by_the_resource_not_the_description() {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let mut text = String::new();
     for i in 0..65 {
         text.push_str(&format!("{{ {i} }} 'K{i}' DEF\n"));
@@ -599,7 +599,7 @@ async fn every_call_is_a_fresh_program() {
 
 #[test]
 fn the_doctor_runs_the_phrasebook_examples() {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let (code, stdout, _) = run_bin(&["--doctor"], &[]);
     assert_eq!(code, 0, "{stdout}");
     let book = ServedPhrasebook::embedded().expect("loads");
@@ -631,7 +631,7 @@ fn the_doctor_runs_the_phrasebook_examples() {
 
 #[test]
 fn the_guide_lists_every_phrasebook_word_with_its_contract() {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let guide = read_repo("docs/phrasebook.md");
     let book = ServedPhrasebook::embedded().expect("loads");
     for e in book.entries() {

@@ -481,7 +481,7 @@ async fn resources_and_the_word_template() {
     let version = String::from_utf8(version.stdout).expect("UTF-8");
     assert!(version.contains(&format!(
         "registry: {}",
-        ajisai_server::host::content::sha256_hex(registry.as_bytes())
+        ajisai_host::content::sha256_hex(registry.as_bytes())
     )));
 
     let (_, limits) = read(&client, "ajisai://limits").await;

@@ -542,7 +542,7 @@ fn beside_mcp_the_playground_has_slots_of_its_own() {
     use ajisai_server::playground::{Access, Playground};
     use std::sync::Arc;
     use tokio_util::sync::CancellationToken;
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let (release, held) = std::sync::mpsc::channel();
     let options = ServerOptions::serving(Transport::Http, 1)
         .with_hooks(Arc::new(Hold(std::sync::Mutex::new(held))));
@@ -610,7 +610,7 @@ fn the_playground_profile_host_limits_hold_on_its_path() {
     use ajisai_server::mcp::service::AjisaiServer;
     use ajisai_server::playground::{Access, Playground};
     use tokio_util::sync::CancellationToken;
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let page = |limit: Limit, value: u64| {
         let options = ServerOptions::playground(4).with_limit(limit, value);
         Playground::new(AjisaiServer::new(options), Access::default())
@@ -741,7 +741,7 @@ fn a_run_whose_page_hangs_up_is_stopped_and_gives_its_slot_back() {
     use ajisai_server::playground::{Access, Playground};
     use std::time::{Duration, Instant};
     use tokio_util::sync::CancellationToken;
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let deadline = Duration::from_secs(10);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -751,7 +751,7 @@ fn a_run_whose_page_hangs_up_is_stopped_and_gives_its_slot_back() {
 
     // Thread isolation, one slot: the slot is held until the engine has stopped.
     let loopback = Access {
-        allowed_hosts: ajisai_server::host::web::LOOPBACK_HOSTS
+        allowed_hosts: ajisai_server::web::LOOPBACK_HOSTS
             .iter()
             .map(|h| h.to_string())
             .collect(),
@@ -765,7 +765,7 @@ fn a_run_whose_page_hangs_up_is_stopped_and_gives_its_slot_back() {
             .expect("binds");
         let base = format!("http://{}", listener.local_addr().expect("an address"));
         let shutdown = CancellationToken::new();
-        tokio::spawn(ajisai_server::host::web::serve(
+        tokio::spawn(ajisai_server::web::serve(
             listener,
             page.router(),
             None,

@@ -279,7 +279,7 @@ fn an_unknown_choice_names_the_available_backends_and_the_plugin() {
     let missing = scratch().join("unused-plugin.so");
     let out = ajisai(&["run", "-"], "1 2 +", Some("fastest"), Some(&missing));
     assert_eq!((out.code, out.stdout.as_str()), (2, ""));
-    let builtin = if ajisai_server::host::backend::GMP_BUILTIN {
+    let builtin = if ajisai_host::backend::GMP_BUILTIN {
         "available backends: gmp (builtin), pure (builtin)"
     } else {
         "available backends: pure (builtin)"
@@ -298,7 +298,7 @@ fn an_unknown_choice_names_the_available_backends_and_the_plugin() {
 #[test]
 fn without_a_plugin_gmp_is_available_only_when_built_in() {
     let out = ajisai(&["--version"], "", Some("gmp"), None);
-    if ajisai_server::host::backend::GMP_BUILTIN {
+    if ajisai_host::backend::GMP_BUILTIN {
         assert_eq!(out.code, 0);
         assert!(out.stdout.contains("numerics: gmp (GMP "), "{}", out.stdout);
         assert!(out.stdout.contains(", builtin)"), "{}", out.stdout);

@@ -8,13 +8,13 @@ use ajisai_core::json::HostFields;
 use ajisai_core::render::{ERROR_STACK_BUDGET, VALUE_STACK_BUDGET};
 use ajisai_core::word::{entry_json, registry};
 use ajisai_core::Profile;
-use ajisai_server::host::assets;
+use ajisai_host::assets;
 use serde_json::{json, Value as Json};
 
 const ID: &str = "ajisai://schema/result";
 
 fn link() {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
 }
 
 fn schema() -> Json {

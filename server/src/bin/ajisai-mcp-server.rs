@@ -2,12 +2,12 @@
 
 /// Every allocation is charged to the execution that made it (`memoryBytes`).
 #[global_allocator]
-static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
+static ALLOCATOR: ajisai_host::memory::Counting = ajisai_host::memory::Counting;
 
 fn main() -> std::process::ExitCode {
     // GMP allocates through the counting allocator from its first block on.
     ajisai_numerics_gmp::route_allocations();
-    ajisai_server::host::memory::install();
-    ajisai_server::host::reaper::install();
+    ajisai_host::memory::install();
+    ajisai_host::reaper::install();
     ajisai_server::mcp::main()
 }

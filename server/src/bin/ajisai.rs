@@ -5,17 +5,17 @@ use ajisai_server::cli::{self, Exit, Io};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use ajisai_server::host::ENGINE_STACK_BYTES;
+use ajisai_host::ENGINE_STACK_BYTES;
 
 /// Every allocation is charged to the execution that made it (`memoryBytes`).
 #[global_allocator]
-static ALLOCATOR: ajisai_server::host::memory::Counting = ajisai_server::host::memory::Counting;
+static ALLOCATOR: ajisai_host::memory::Counting = ajisai_host::memory::Counting;
 
 fn main() -> ExitCode {
     // GMP allocates through the counting allocator from its first block on.
     ajisai_numerics_gmp::route_allocations();
-    ajisai_server::host::memory::install();
-    ajisai_server::host::reaper::install();
+    ajisai_host::memory::install();
+    ajisai_host::reaper::install();
     // A fault of a loaded numeric plugin unwinds the engine thread with a
     // `BackendFault`; it is reported below as one line, not as a panic.
     let default_hook = std::panic::take_hook();

@@ -10,13 +10,13 @@
 
 use super::source::{read_file, ReadError};
 use super::{Exit, Io};
-use crate::host::bounded::Bounded;
 use ajisai_core::display::{display_lower_bound, display_polled};
 use ajisai_core::envelope::one_line;
 use ajisai_core::lexer;
 use ajisai_core::machine::Dictionary;
 pub use ajisai_core::phrasebook::Example;
 use ajisai_core::{Halt, Machine, Profile};
+use ajisai_host::bounded::Bounded;
 use std::io;
 use std::path::{Path, PathBuf};
 

@@ -75,8 +75,8 @@ pub fn select_backend(
     choice: Option<OsString>,
     plugin: Option<OsString>,
     warn: &mut dyn FnMut(&str),
-) -> Result<Selected, crate::host::backend::BackendChoiceError> {
-    crate::host::backend::select_with(choice, plugin, warn)
+) -> Result<Selected, ajisai_host::backend::BackendChoiceError> {
+    ajisai_host::backend::select_with(choice, plugin, warn)
 }
 
 fn usage_error(io: &mut Io<'_>, e: &UsageError) -> Exit {
@@ -114,8 +114,8 @@ pub fn main(args: &[OsString], io: &mut Io<'_>) -> Exit {
     // A refused backend choice or plugin is a startup error (exit 2, nothing on
     // stdout): never a silent fallback to another backend.
     let selected = select_backend(
-        std::env::var_os(crate::host::backend::CHOICE_VAR),
-        std::env::var_os(crate::host::backend::PLUGIN_VAR),
+        std::env::var_os(ajisai_host::backend::CHOICE_VAR),
+        std::env::var_os(ajisai_host::backend::PLUGIN_VAR),
         &mut |w| {
             let _ = writeln!(io.stderr, "ajisai: warning: {w}");
         },

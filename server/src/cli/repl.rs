@@ -10,9 +10,9 @@
 
 use super::report::{error_line, host_error_line, shown_slots, slot_line_bounded};
 use super::{Exit, Io};
-use crate::host::bounded::Bounded;
-use crate::host::hosterror::HostError;
 use ajisai_core::{Halt, Machine, Profile};
+use ajisai_host::bounded::Bounded;
+use ajisai_host::hosterror::HostError;
 use std::io;
 
 /// The stack as one line: slots bottom to top joined by ` | `, or `(empty)`; at most

@@ -4,8 +4,6 @@
 //! two host fields, `limitProfile` and `backend`, where the server puts `mcp`.
 
 use super::{Exit, Io};
-use crate::host::bounded::Bounded;
-use crate::host::hosterror::HostError;
 use ajisai_core::contract::Verdict;
 use ajisai_core::display::{display, display_lower_bound, display_polled};
 use ajisai_core::engine::{self, CheckReport, ComputeReport, InferReport, Options};
@@ -16,6 +14,8 @@ use ajisai_core::render::Fit;
 use ajisai_core::value::Value;
 use ajisai_core::Halt;
 use ajisai_core::{ErrorCategory, LangError, Profile};
+use ajisai_host::bounded::Bounded;
+use ajisai_host::hosterror::HostError;
 use std::io;
 
 /// What one source command writes, and how it exits.

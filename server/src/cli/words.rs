@@ -4,9 +4,9 @@
 
 use super::report::Rendered;
 use super::Exit;
-use crate::host::lookup;
 use ajisai_core::code::normalize;
 use ajisai_core::word::{registry, Family, WordSpec};
+use ajisai_host::lookup;
 use std::fmt::Write;
 
 /// The Words of `family`, or of every family, one line each under a family heading:
@@ -152,7 +152,7 @@ mod tests {
 
     #[test]
     fn every_word_is_listed_once_under_its_family() {
-        crate::host::backend::link();
+        ajisai_host::backend::link();
         let all = words(None).stdout;
         for s in registry().specs() {
             let line = format!("\n  {} ", title(s));
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn doc_shows_the_contract_and_refuses_unknown_words_with_hints() {
-        crate::host::backend::link();
+        ajisai_host::backend::link();
         let add = doc("+");
         assert_eq!(add.exit, Exit::Ok);
         assert!(

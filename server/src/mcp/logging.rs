@@ -396,6 +396,7 @@ pub fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
 pub fn init() {
     let filter = Targets::new()
         .with_target("ajisai_server", Level::INFO)
+        .with_target("ajisai_host", Level::INFO)
         .with_default(Level::ERROR);
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(ToQueue)

@@ -8,7 +8,7 @@
 //! - [`service`] — what the server does, knowing no transport: four tools, six resources
 //!   and a Word template, validation, the concurrency gate, the deadline, the memory
 //!   account, fitting the result into the response limit with the `mcp` provenance block;
-//! - below them all, [`crate::host`] (what every host shares) and [`logging`] (every stderr
+//! - below them all, `ajisai_host` (what every host shares) and [`logging`] (every stderr
 //!   line through one bounded queue).
 //!
 //! The engine owns every language-visible field. Only JSON-RPC ever reaches stdout in
@@ -25,7 +25,7 @@ pub use service::AjisaiServer;
 
 use std::process::ExitCode;
 
-pub use crate::host::SERVER_VERSION;
+pub use ajisai_host::SERVER_VERSION;
 
 /// The executable's name.
 pub const PROGRAM: &str = "ajisai-mcp-server";

@@ -1,9 +1,9 @@
 //! `ajisai playground`: the Playground served on its own, until SIGINT or SIGTERM.
 
 use super::{Access, Playground};
-use crate::host::phrasebook::ServedPhrasebook;
 use crate::mcp::service::config::{ServerOptions, DEFAULT_SLOTS};
 use crate::mcp::service::AjisaiServer;
+use ajisai_host::phrasebook::ServedPhrasebook;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -35,7 +35,7 @@ impl Settings {
 pub enum ServeError {
     /// The embedded documents disagree with their record.
     #[error("embedded assets: {0}")]
-    Assets(#[from] crate::host::assets::IntegrityError),
+    Assets(#[from] ajisai_host::assets::IntegrityError),
     /// The phrasebook of `AJISAI_PHRASEBOOK` is refused (its diagnostic line).
     #[error("{0}")]
     Phrasebook(String),
@@ -63,15 +63,15 @@ pub fn serve(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), ServeError> {
-    crate::host::content::verify()?;
+    ajisai_host::content::verify()?;
     let phrasebook =
         ServedPhrasebook::from_env().map_err(|f| ServeError::Phrasebook(f.diagnostic()))?;
-    let mut hosts: Vec<String> = crate::host::web::LOOPBACK_HOSTS
+    let mut hosts: Vec<String> = crate::web::LOOPBACK_HOSTS
         .iter()
         .map(|h| h.to_string())
         .collect();
     for h in &settings.allowed_hosts {
-        if crate::host::web::parse_allowed_authority(h).is_none() {
+        if crate::web::parse_allowed_authority(h).is_none() {
             return Err(ServeError::AllowedHost(h.clone()));
         }
         hosts.push(h.clone());
@@ -87,7 +87,7 @@ pub fn serve(
         },
     );
     let app = playground.router();
-    let runtime = crate::host::web::runtime().map_err(ServeError::Runtime)?;
+    let runtime = crate::web::runtime().map_err(ServeError::Runtime)?;
     let result = runtime.block_on(async {
         let listening = |source| ServeError::Listen {
             addr: settings.addr,
@@ -105,8 +105,8 @@ pub fn serve(
                 "ajisai: note: the page answers only to localhost, 127.0.0.1 and ::1; name the host people use with --allowed-host"
             );
         }
-        let shutdown = crate::host::web::cancelled_on_signal("signal received; stopping");
-        crate::host::web::serve(
+        let shutdown = crate::web::cancelled_on_signal("signal received; stopping");
+        crate::web::serve(
             listener,
             app,
             None,

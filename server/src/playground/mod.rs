@@ -40,7 +40,7 @@ pub struct Playground {
     server: AjisaiServer,
     documents: catalogue::Documents,
     access: Access,
-    bodies: crate::host::web::BodyBudget,
+    bodies: crate::web::BodyBudget,
 }
 
 /// The Playground's route a request path names, for a log line (`/` for the page and

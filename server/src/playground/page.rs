@@ -74,7 +74,7 @@ pub async fn host_guard(
     request: Request,
     next: Next,
 ) -> Response<Body> {
-    match crate::host::web::host_allowed(request.headers(), &playground.access.allowed_hosts) {
+    match crate::web::host_allowed(request.headers(), &playground.access.allowed_hosts) {
         Ok(()) => next.run(request).await,
         Err(why) => refusal(StatusCode::FORBIDDEN, why),
     }

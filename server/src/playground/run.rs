@@ -13,8 +13,8 @@
 
 use super::page::refusal;
 use super::Playground;
-use crate::host::web::BodyBudget;
 use crate::mcp::service::result::Delivery;
+use crate::web::BodyBudget;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, Response, StatusCode};
@@ -79,7 +79,7 @@ pub async fn same_origin_json(
         return next.run(request).await;
     }
     let headers = request.headers();
-    if let Err(why) = crate::host::web::same_origin(headers, &playground.access.allowed_origins) {
+    if let Err(why) = crate::web::same_origin(headers, &playground.access.allowed_origins) {
         return refusal(StatusCode::FORBIDDEN, why);
     }
     let json = headers

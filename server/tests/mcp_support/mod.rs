@@ -24,7 +24,7 @@ struct Validator {
 fn validator() -> &'static Validator {
     static V: OnceLock<Validator> = OnceLock::new();
     V.get_or_init(|| {
-        let schema: Value = serde_json::from_str(ajisai_server::host::assets::result_schema_json())
+        let schema: Value = serde_json::from_str(ajisai_host::assets::result_schema_json())
             .expect("the schema asset is JSON");
         let mut schemas = boon::Schemas::new();
         let mut compiler = boon::Compiler::new();
@@ -157,7 +157,7 @@ pub async fn spawn_discovering() -> Client {
 
 /// Start an in-process server with `options` and connect to it over an in-memory pipe.
 pub async fn in_process(options: ServerOptions) -> Client {
-    ajisai_server::host::backend::link();
+    ajisai_host::backend::link();
     let server = AjisaiServer::new(options);
     let (client_io, server_io) = tokio::io::duplex(16 << 20);
     tokio::spawn(async move {

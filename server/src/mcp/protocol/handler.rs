@@ -76,7 +76,7 @@ impl AjisaiServer {
             self.phrasebook(),
         )
         .err()?;
-        let answer = exec.host_error(&crate::host::quote::echo(name), &error);
+        let answer = exec.host_error(&ajisai_host::quote::echo(name), &error);
         crate::mcp::service::tool_metrics::tool_call(name, answer.outcome(), started.elapsed());
         let wire = result::wire_value(&answer.to_call_tool_result());
         // A self-contained request names its revision in `_meta`; its results carry

@@ -45,7 +45,7 @@ impl Transport {
     }
 }
 
-pub use crate::host::RETRY_AFTER_MS;
+pub use ajisai_host::RETRY_AFTER_MS;
 
 /// The largest accepted message: ample for a 64 KiB source however escaped (6 bytes a
 /// character at most, plus the envelope of the request).

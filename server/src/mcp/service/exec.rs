@@ -10,11 +10,6 @@
 //! the interrupt flag is raised and the `timeout` result is sent at once, while the
 //! engine winds down on its own thread.
 
-use crate::host::bounded::Bounded;
-use crate::host::hosterror::HostError;
-use crate::host::memory;
-use crate::host::phrasebook::{self, ServedPhrasebook};
-use crate::host::provenance::Provenance;
 use crate::mcp::service::config::ServerOptions;
 use crate::mcp::service::gate::{Admission, Gate};
 use crate::mcp::service::isolation::pool::{Outcome, WorkerPool};
@@ -26,6 +21,11 @@ use ajisai_core::json::HostFields;
 use ajisai_core::limits::InterruptFlag;
 use ajisai_core::phrasebook::Entry;
 use ajisai_core::render::Fit;
+use ajisai_host::bounded::Bounded;
+use ajisai_host::hosterror::HostError;
+use ajisai_host::memory;
+use ajisai_host::phrasebook::{self, ServedPhrasebook};
+use ajisai_host::provenance::Provenance;
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -106,7 +106,7 @@ impl Evaluators {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(slots.max(1))
             .thread_name("ajisai-eval")
-            .thread_stack_size(crate::host::ENGINE_STACK_BYTES)
+            .thread_stack_size(ajisai_host::ENGINE_STACK_BYTES)
             .enable_time()
             .build()
             .map(|r| Evaluators(Some(r)))
@@ -233,7 +233,7 @@ impl Executor {
         delivery: Delivery,
     ) -> Option<ToolAnswer> {
         let name = tool.name;
-        if self.is_poisoned() || crate::host::backend::poisoned() {
+        if self.is_poisoned() || ajisai_host::backend::poisoned() {
             return Some(self.host_error(name, &HostError::backend_unavailable()));
         }
         let hooks = self.options.hooks.clone();

@@ -17,10 +17,10 @@ pub mod tool_metrics;
 pub mod tools;
 pub mod validate;
 
-use crate::host::content::{self, Content};
-use crate::host::hosterror::HostError;
-use crate::host::phrasebook::ServedPhrasebook;
-use crate::host::provenance::Provenance;
+use ajisai_host::content::{self, Content};
+use ajisai_host::hosterror::HostError;
+use ajisai_host::phrasebook::ServedPhrasebook;
+use ajisai_host::provenance::Provenance;
 use config::ServerOptions;
 use exec::Executor;
 use result::Delivery;
@@ -51,7 +51,7 @@ struct Inner {
 
 impl AjisaiServer {
     /// A server enforcing `options` with the embedded phrasebook, on the process's
-    /// numeric backend. The words and backends must be linked (`crate::host::backend::link`)
+    /// numeric backend. The words and backends must be linked (`ajisai_host::backend::link`)
     /// and the backend selected.
     pub fn new(options: ServerOptions) -> AjisaiServer {
         // The embedded phrasebook is verified by the build's tests and again at startup
@@ -179,7 +179,7 @@ impl AjisaiServer {
             &self.inner.phrasebook,
         ) {
             Ok(call) => call,
-            Err(e) => return Some(exec.host_error(&crate::host::quote::echo(name), &e)),
+            Err(e) => return Some(exec.host_error(&ajisai_host::quote::echo(name), &e)),
         };
         match call {
             Call::Immediate { tool, arguments } => Some((tool.answer)(self, &arguments, delivery)),
@@ -244,7 +244,7 @@ impl AjisaiServer {
                     })?;
                     return Ok(("application/json", self.word_contract_text(&name)));
                 }
-                let shown = crate::host::quote::uri(uri);
+                let shown = ajisai_host::quote::uri(uri);
                 return Err(ErrorData::resource_not_found(
                     format!("Resource not found: {shown}"),
                     Some(json!({ "uri": shown })),

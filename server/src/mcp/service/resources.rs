@@ -16,7 +16,7 @@ pub const SCHEMA: &str = "ajisai://schema/result";
 /// `ajisai://limits`.
 pub const LIMITS: &str = "ajisai://limits";
 /// `ajisai://phrasebook`.
-pub const PHRASEBOOK: &str = crate::host::phrasebook::URI;
+pub const PHRASEBOOK: &str = ajisai_host::phrasebook::URI;
 /// The Word template's prefix.
 pub const WORDS_PREFIX: &str = "ajisai://words/";
 /// The Word template.

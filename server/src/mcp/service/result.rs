@@ -2,7 +2,7 @@
 //! exactly one text block holding the same object's compact JSON, `isError: true` only
 //! for host errors; and its size as MCP-52 measures it.
 
-use crate::host::hosterror::HostError;
+use ajisai_host::hosterror::HostError;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
@@ -205,7 +205,7 @@ pub fn json_depth(json: &str) -> usize {
 /// The answer of a host error (always deliverable: it is small and flat).
 pub fn host_error_answer(
     error: &HostError,
-    provenance: &crate::host::provenance::Provenance,
+    provenance: &ajisai_host::provenance::Provenance,
 ) -> ToolAnswer {
     ToolAnswer {
         envelope: error.envelope(provenance),

@@ -4,12 +4,12 @@
 //! failure is a host error (`invalidRequest`, `unknownTool` or `sourceTooLarge`),
 //! delivered as a tool result, never as a JSON-RPC error.
 
-use crate::host::hosterror::{HostError, HostErrorCode};
-use crate::host::phrasebook::ServedPhrasebook;
-use crate::host::quote::echo;
 use crate::mcp::service::exec::SourceTool;
 pub use crate::mcp::service::tools::ToolKind;
 use crate::mcp::service::tools::{missing, type_name, Answer, Arguments, ImmediateTool};
+use ajisai_host::hosterror::{HostError, HostErrorCode};
+use ajisai_host::phrasebook::ServedPhrasebook;
+use ajisai_host::quote::echo;
 use serde_json::Value;
 
 /// A validated call.

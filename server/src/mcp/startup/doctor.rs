@@ -7,12 +7,12 @@
 //! `FAIL … skipped: <prerequisite>`.
 
 use super::version::{self, EXIT_FAULT, EXIT_OK};
-use crate::host::content;
-use crate::host::phrasebook::{Fault, ServedPhrasebook};
 use crate::mcp::service::config::ServerOptions;
 use crate::mcp::service::validate::ToolKind;
 use crate::mcp::service::AjisaiServer;
 use ajisai_core::numerics;
+use ajisai_host::content;
+use ajisai_host::phrasebook::{Fault, ServedPhrasebook};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -55,9 +55,9 @@ fn skipped(label: &'static str, prerequisite: &str) -> Check {
 
 /// Run every check and print the report; the result is the exit code.
 pub fn run() -> u8 {
-    crate::host::backend::link();
+    ajisai_host::backend::link();
     // Backend first: reading the phrasebook must not fix one by itself.
-    let selected = crate::host::backend::select_from_env();
+    let selected = ajisai_host::backend::select_from_env();
     let phrasebook = ServedPhrasebook::from_env();
     print!("{}", version::version_text(&selected, &phrasebook));
     println!();
@@ -78,7 +78,7 @@ pub fn run() -> u8 {
 
 /// The seven checks, D1 to D7, for the selected backend and the effective phrasebook.
 pub fn checks(
-    selected: &Result<numerics::Selected, crate::host::backend::BackendChoiceError>,
+    selected: &Result<numerics::Selected, ajisai_host::backend::BackendChoiceError>,
     phrasebook: &Result<ServedPhrasebook, Fault>,
 ) -> Vec<Check> {
     let mut out = Vec::with_capacity(7);
@@ -176,7 +176,7 @@ pub fn checks(
 
 fn build_detail() -> String {
     let memory = ServerOptions::production().memory_bytes();
-    let counted = if crate::host::memory::counting() {
+    let counted = if ajisai_host::memory::counting() {
         "every allocation counted"
     } else {
         "allocations not counted in this executable"
@@ -326,7 +326,7 @@ fn parity(
     examples: &[Program],
 ) -> Result<String, String> {
     // Every available backend: the built-in ones and a configured, loaded plugin.
-    let backends = crate::host::backend::available();
+    let backends = ajisai_host::backend::available();
     let label = |b: &numerics::Selected| format!("{} ({})", b.backend.kind().id(), b.origin.id());
     if backends.len() < 2 {
         let only = backends

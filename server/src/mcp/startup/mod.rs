@@ -3,8 +3,6 @@
 pub mod doctor;
 pub mod version;
 
-use crate::host::content;
-use crate::host::phrasebook::ServedPhrasebook;
 use crate::mcp::protocol::framing;
 use crate::mcp::service::config;
 use crate::mcp::service::config::{ServerOptions, Transport};
@@ -12,6 +10,8 @@ use crate::mcp::service::isolation::Isolation;
 use crate::mcp::service::AjisaiServer;
 use crate::mcp::transport::{http, stdio};
 use crate::mcp::{logging, PROGRAM, SERVER_VERSION};
+use ajisai_host::content;
+use ajisai_host::phrasebook::ServedPhrasebook;
 use rmcp::ServiceExt;
 use std::ffi::OsString;
 use std::time::Duration;
@@ -142,9 +142,9 @@ pub fn run(args: &[OsString]) -> u8 {
             EXIT_OK
         }
         Mode::Version => {
-            crate::host::backend::link();
+            ajisai_host::backend::link();
             // Backend first: reading the phrasebook must not fix one by itself.
-            let selected = crate::host::backend::select_from_env();
+            let selected = ajisai_host::backend::select_from_env();
             let phrasebook = ServedPhrasebook::from_env();
             print!("{}", version_text(&selected, &phrasebook));
             EXIT_OK
@@ -264,16 +264,16 @@ fn serve_logged(args: &Args) -> u8 {
         },
         None => None,
     };
-    crate::host::backend::link();
+    ajisai_host::backend::link();
     if let Err(e) = content::verify() {
         return fault("embedded assets", &e.to_string());
     }
     // The backend is fixed before the phrasebook is read, so that reading it cannot
     // fix one by itself (a big literal needs arithmetic); faults still answer in the
     // order of MCP-4: phrasebook before backend.
-    let selected = crate::host::backend::select_with(
-        std::env::var_os(crate::host::backend::CHOICE_VAR),
-        std::env::var_os(crate::host::backend::PLUGIN_VAR),
+    let selected = ajisai_host::backend::select_with(
+        std::env::var_os(ajisai_host::backend::CHOICE_VAR),
+        std::env::var_os(ajisai_host::backend::PLUGIN_VAR),
         &mut |w| logging::line(format_args!("warning: {w}")),
     );
     // Step 2 (MCP-78; docs/phrasebook.md): the fault line is `[ajisai-mcp] phrasebook: line <n>: <problem>`.
@@ -344,7 +344,7 @@ fn serve_http(
             Ok(l) => l,
             Err(e) => return fault("http", &format!("cannot listen on {}: {e}", settings.addr)),
         };
-        let shutdown = crate::host::web::cancelled_on_signal("signal received; draining");
+        let shutdown = crate::web::cancelled_on_signal("signal received; draining");
         match http::serve(listener, server, settings, shutdown).await {
             Ok(()) => EXIT_OK,
             Err(e) => fault("http", &e.to_string()),
@@ -367,7 +367,7 @@ fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
     };
     let draining = &writer;
     runtime.block_on(async move {
-        let ct = crate::host::web::cancelled_on_signal("signal received; stopping");
+        let ct = crate::web::cancelled_on_signal("signal received; stopping");
         match server.serve_with_ct(io, ct.clone()).await {
             Ok(service) => {
                 let _ = service.waiting().await;

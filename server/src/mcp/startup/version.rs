@@ -1,12 +1,12 @@
 //! What `--version` and `--doctor` print and what both, and serve mode, start with: the
 //! exit codes, the version block (MCP-7; docs/mcp/index.md) and the async runtime.
 
-use crate::host::backend::BackendChoiceError;
-use crate::host::content;
-use crate::host::phrasebook::{Fault, Origin, ServedPhrasebook};
 use crate::mcp::{PROGRAM, SERVER_VERSION};
 use ajisai_core::numerics::Selected;
 use ajisai_core::Profile;
+use ajisai_host::backend::BackendChoiceError;
+use ajisai_host::content;
+use ajisai_host::phrasebook::{Fault, Origin, ServedPhrasebook};
 
 /// Exit code: served until EOF, printed help/version, or every doctor check passed.
 pub const EXIT_OK: u8 = 0;
@@ -62,4 +62,4 @@ pub fn version_text(
     )
 }
 
-pub use crate::host::web::runtime;
+pub use crate::web::runtime;

@@ -12,7 +12,7 @@
 //! error), the rest is handed on.
 //!
 //! The accept loop and the `Host`/`Origin` rules are every HTTP host's
-//! ([`crate::host::web`]); the Playground's pages can be served beside `/mcp`
+//! ([`crate::web`]); the Playground's pages can be served beside `/mcp`
 //! (`--playground`).
 
 use crate::mcp::protocol::framing::{Body as Framed, Framing, MAX_MESSAGE_BYTES};
@@ -56,7 +56,7 @@ pub const MCP_BODIES_AT_ONCE: usize = 16;
 /// How long a successful readiness computation stays valid.
 pub const READY_FOR: Duration = Duration::from_secs(1);
 
-pub use crate::host::web::LOOPBACK_HOSTS;
+pub use crate::web::LOOPBACK_HOSTS;
 
 /// The MCP endpoint's path.
 pub const MCP_PATH: &str = "/mcp";
@@ -109,7 +109,7 @@ impl Settings {
         }
         if let Some(bad) = allowed_origins
             .iter()
-            .find(|o| crate::host::web::parse_allowed_origin(o).is_none())
+            .find(|o| crate::web::parse_allowed_origin(o).is_none())
         {
             return Err(format!(
                 "--allowed-origin {bad:?} is not an origin (scheme://host[:port], host:*, or null)"
@@ -117,7 +117,7 @@ impl Settings {
         }
         let mut hosts: Vec<String> = LOOPBACK_HOSTS.iter().map(|h| h.to_string()).collect();
         for h in allowed_hosts {
-            if crate::host::web::parse_allowed_authority(&h).is_none() {
+            if crate::web::parse_allowed_authority(&h).is_none() {
                 return Err(format!("--allowed-host {h:?} is not a host name"));
             }
             hosts.push(h);
@@ -162,7 +162,7 @@ struct Shared {
     allowed_origins: Vec<String>,
     readiness: Readiness,
     /// The bodies `/mcp` holds at once ([`MCP_BODIES_AT_ONCE`] of the largest size).
-    bodies: crate::host::web::BodyBudget,
+    bodies: crate::web::BodyBudget,
 }
 
 /// `/readyz`: a real computation through the compute path, cached for [`READY_FOR`];
@@ -262,7 +262,7 @@ pub async fn serve(
             last_ok: Mutex::new(None),
             checking: tokio::sync::Mutex::new(()),
         },
-        bodies: crate::host::web::BodyBudget::new(MAX_MESSAGE_BYTES, MCP_BODIES_AT_ONCE),
+        bodies: crate::web::BodyBudget::new(MAX_MESSAGE_BYTES, MCP_BODIES_AT_ONCE),
     });
     // The cross-cutting checks are layers, outermost first: the request's log line, then
     // Host, Origin and the token, then (for a negotiable POST) the body's size and time
@@ -321,7 +321,7 @@ pub async fn serve(
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .with_state(Arc::clone(&shared));
-    crate::host::web::serve(
+    crate::web::serve(
         listener,
         app,
         Some(probes),
@@ -478,7 +478,7 @@ fn log_request(
     let bytes = http_body::Body::size_hint(response.body())
         .exact()
         .map_or_else(|| "-".to_string(), |b| b.to_string());
-    let field = |v: Option<&str>| v.map_or_else(|| "-".to_string(), crate::host::quote::echo);
+    let field = |v: Option<&str>| v.map_or_else(|| "-".to_string(), ajisai_host::quote::echo);
     crate::mcp::logging::request(format_args!(
         "http method={method} path={path} rpc={} tool={} outcome={} status={} ms={} bytes={bytes}",
         field(logged.rpc.as_deref()),
@@ -544,10 +544,10 @@ async fn mcp_endpoint(State(shared): State<Arc<Shared>>, request: Request<Body>)
 impl Shared {
     /// Host, Origin and token checks: the refusal, if any.
     fn refusal(&self, headers: &HeaderMap) -> Option<Response<Body>> {
-        if let Err(why) = crate::host::web::host_allowed(headers, &self.allowed_hosts) {
+        if let Err(why) = crate::web::host_allowed(headers, &self.allowed_hosts) {
             return Some(text(StatusCode::FORBIDDEN, why));
         }
-        if let Err(why) = crate::host::web::origin_allowed(headers, &self.allowed_origins) {
+        if let Err(why) = crate::web::origin_allowed(headers, &self.allowed_origins) {
             return Some(text(StatusCode::FORBIDDEN, why));
         }
         if let Some(expected) = &self.token_digest {
@@ -745,7 +745,7 @@ fn json(status: StatusCode, body: Vec<u8>) -> Response<Body> {
 /// The MCP headers' rules (`MCP-Protocol-Version`, `Accept`), as rmcp's Streamable HTTP
 /// server applies them (rmcp applies them again behind this front; these run first so that
 /// nothing of a refused request is read or answered). `Host` and `Origin` are every HTTP
-/// host's rules ([`crate::host::web`]).
+/// host's rules ([`crate::web`]).
 pub mod guard {
     use axum::http::{header, HeaderMap};
 
@@ -835,7 +835,7 @@ pub mod guard {
     #[cfg(test)]
     mod tests {
         use super::*;
-        use crate::host::web::tests::headers;
+        use crate::web::tests::headers;
 
         #[test]
         fn negotiation() {

@@ -2,7 +2,7 @@
 //! one stderr line quoting at most 64 characters of the refused message.
 
 use super::ids::ClientId;
-use crate::host::quote::QUOTED_CHARS;
+use ajisai_host::quote::QUOTED_CHARS;
 use serde_json::{json, Value};
 
 /// JSON-RPC error codes used here.
@@ -101,5 +101,5 @@ pub(super) fn log_refusal(raw: &[u8], what: &str) {
 
 /// At most 64 characters of an id for a message.
 pub(super) fn shorten(s: &str) -> String {
-    crate::host::quote::excerpt(s)
+    ajisai_host::quote::excerpt(s)
 }

@@ -61,4 +61,4 @@ pub const OVERSHOOT_BYTES: u64 = 16 * 1024 * 1024;
 /// The exit code of a worker whose allocation the OS refused (its address-space limit).
 pub const EXIT_OUT_OF_MEMORY: i32 = 86;
 
-pub use crate::host::hosterror::WorkerLoss as Loss;
+pub use ajisai_host::hosterror::WorkerLoss as Loss;

@@ -10,14 +10,14 @@
 
 use super::wire::{self, Done, FromWorker};
 use super::{EXIT_OUT_OF_MEMORY, OVERSHOOT_BYTES};
-use crate::host::hosterror::HostErrorCode;
-use crate::host::phrasebook::ServedPhrasebook;
 use crate::mcp::service::config::{ServerOptions, Transport};
 use crate::mcp::service::exec::Executor;
 use crate::mcp::service::result::Delivery;
 use crate::mcp::service::tools::ToolKind;
 use crate::mcp::service::AjisaiServer;
 use ajisai_core::limits::InterruptFlag;
+use ajisai_host::hosterror::HostErrorCode;
+use ajisai_host::phrasebook::ServedPhrasebook;
 use std::os::fd::AsFd;
 use std::time::Duration;
 
@@ -56,10 +56,10 @@ fn run_logged(profile: &str) -> u8 {
     let Some(options) = options_for(profile) else {
         return fail(&format!("unknown profile {profile}"));
     };
-    crate::host::backend::link();
-    let selected = crate::host::backend::select_with(
-        std::env::var_os(crate::host::backend::CHOICE_VAR),
-        std::env::var_os(crate::host::backend::PLUGIN_VAR),
+    ajisai_host::backend::link();
+    let selected = ajisai_host::backend::select_with(
+        std::env::var_os(ajisai_host::backend::CHOICE_VAR),
+        std::env::var_os(ajisai_host::backend::PLUGIN_VAR),
         &mut |_| {},
     );
     if let Err(e) = selected {
@@ -87,7 +87,7 @@ fn run_logged(profile: &str) -> u8 {
         let phrasebook = server.phrasebook().clone();
         std::thread::Builder::new()
             .name("ajisai-worker".into())
-            .stack_size(crate::host::ENGINE_STACK_BYTES)
+            .stack_size(ajisai_host::ENGINE_STACK_BYTES)
             .spawn(move || {
                 let Ok(address_space) = go_rx.recv() else {
                     return 0;
@@ -101,7 +101,7 @@ fn run_logged(profile: &str) -> u8 {
     // Every thread is started (the engine's stack is mapped), so what the process maps
     // now is its size at rest; the call may add its ceiling, the overshoot and a margin.
     let address_space = limit_resources(memory_bytes);
-    crate::host::memory::exit_on_refused_allocation(EXIT_OUT_OF_MEMORY);
+    ajisai_host::memory::exit_on_refused_allocation(EXIT_OUT_OF_MEMORY);
     if go_tx.send(address_space).is_err() {
         return fail("the engine thread ended");
     }
@@ -172,7 +172,7 @@ fn answer(
             (exec.deliver(tool.name, answer), memory)
         }
         None => {
-            let e = crate::host::hosterror::HostError::backend_failure(format!(
+            let e = ajisai_host::hosterror::HostError::backend_failure(format!(
                 "a worker was sent the unknown tool {}",
                 job.tool
             ));
@@ -217,7 +217,7 @@ fn limit_resources(memory_bytes: u64) -> u64 {
                 maximum: Some(0),
             },
         );
-        crate::host::memory::one_arena();
+        ajisai_host::memory::one_arena();
         let Some(rest) = mapped_bytes() else {
             return 0;
         };

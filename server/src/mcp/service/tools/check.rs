@@ -1,7 +1,7 @@
 //! `check` (MCP-16; docs/mcp/tools.md): check a program without running it.
 
 use super::{ToolSpec, SOURCE_ARGUMENTS};
-use crate::host::hosterror::HostError;
+use ajisai_host::hosterror::HostError;
 use crate::mcp::service::exec::{host_fields, Executor, SourceCall};
 use crate::mcp::service::result::ToolAnswer;
 use ajisai_core::phrasebook::Entry;

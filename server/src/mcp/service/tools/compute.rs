@@ -1,7 +1,7 @@
 //! `compute` (MCP-16; docs/mcp/tools.md): run a program, answer its envelope.
 
 use super::{ToolSpec, SOURCE_ARGUMENTS};
-use crate::host::hosterror::HostError;
+use ajisai_host::hosterror::HostError;
 use crate::mcp::service::exec::{Executor, SourceCall};
 use crate::mcp::service::result::ToolAnswer;
 use ajisai_core::engine;

@@ -2,7 +2,7 @@
 //! source defines.
 
 use super::{ToolSpec, SOURCE_ARGUMENTS};
-use crate::host::hosterror::HostError;
+use ajisai_host::hosterror::HostError;
 use crate::mcp::service::exec::{host_fields, Executor, SourceCall};
 use crate::mcp::service::result::ToolAnswer;
 use ajisai_core::phrasebook::Entry;

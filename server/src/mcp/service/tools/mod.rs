@@ -7,13 +7,13 @@
 //! and the `words` argument's phrasebook sentence are generated at startup from the
 //! registry and the effective phrasebook, so they cannot drift from what runs.
 
-use crate::host::hosterror::HostError;
-use crate::host::phrasebook::{ServedPhrasebook, MAX_NAME_CHARS, MAX_WORDS};
 use crate::mcp::service::exec::{Runner, SourceTool};
 use crate::mcp::service::result::Delivery;
 use crate::mcp::service::result::ToolAnswer;
 use crate::mcp::service::AjisaiServer;
 use ajisai_core::word::{registry, Family};
+use ajisai_host::hosterror::HostError;
+use ajisai_host::phrasebook::{ServedPhrasebook, MAX_NAME_CHARS, MAX_WORDS};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
@@ -369,7 +369,7 @@ mod tests {
                 answer,
             },
         };
-        crate::host::backend::link();
+        ajisai_host::backend::link();
         let kind = ToolKind(&SHAPED);
         let phrasebook = ServedPhrasebook::empty();
         let given = json!({ "count": 3, "names": ["a", "b"] });
@@ -398,7 +398,7 @@ mod tests {
 
     #[test]
     fn families_come_from_the_registry() {
-        crate::host::backend::link();
+        ajisai_host::backend::link();
         let p = families_paragraph();
         assert!(p.contains("exactArithmetic: ABS ADD"), "{p}");
         assert!(p.contains("Symbolic aliases + - * / = != < <= > >= % ^ stand for ADD SUB MUL DIV EQ NEQ LT LTE GT GTE MOD VENT."), "{p}");
@@ -410,7 +410,7 @@ mod tests {
     /// description filled.
     #[test]
     fn tools_are_listed_as_the_guide_documents_them() {
-        crate::host::backend::link();
+        ajisai_host::backend::link();
         let guide =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/mcp/tools.md"))
                 .expect("docs/mcp/tools.md");

@@ -2,8 +2,8 @@
 //! phrasebook, answered at once without running anything.
 
 use super::{argument_description, object, type_name, Arguments, ToolSpec};
-use crate::host::hosterror::HostError;
-use crate::host::phrasebook::ServedPhrasebook;
+use ajisai_host::hosterror::HostError;
+use ajisai_host::phrasebook::ServedPhrasebook;
 use crate::mcp::service::result::Delivery;
 use crate::mcp::service::result::ToolAnswer;
 use crate::mcp::service::AjisaiServer;
@@ -79,7 +79,7 @@ pub fn answer(server: &AjisaiServer, arguments: &Arguments, delivery: Delivery) 
 /// in `delivery`'s frame.
 pub fn contract(server: &AjisaiServer, written: &str, delivery: Delivery) -> ToolAnswer {
     let exec = server.executor();
-    match crate::host::lookup::word_contract(
+    match ajisai_host::lookup::word_contract(
         written,
         server.content(),
         server.phrasebook(),

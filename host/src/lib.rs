@@ -1,13 +1,14 @@
-//! What every host of the engine shares — the `ajisai` CLI, the MCP server, and hosts to
-//! come: the embedded assets and their digests ([`assets`], [`content`]), the numeric
+//! `ajisai-host`: what every host of the engine shares — the `ajisai` CLI, the MCP
+//! server, and hosts to come: the embedded assets and their digests ([`assets`], [`content`]), the numeric
 //! backend's selection ([`backend`]), the memory account ([`memory`]) and one bounded
 //! execution on it ([`bounded`]), host errors ([`hosterror`]), the provenance block
 //! ([`provenance`]), the phrasebook a host serves ([`phrasebook`]), Word lookup with its
 //! near misses ([`lookup`]), the one way to quote client text in a message ([`quote`]),
-//! and what every HTTP host shares: the accept loop and the `Host`/`Origin` rules ([`web`]).
+//! and giving freed memory back to the system ([`reaper`]).
 //!
-//! Nothing here knows a wire format or a transport; the hosts depend on it, never the
-//! reverse.
+//! Nothing here knows a wire format, a transport or an async runtime: the crate depends on
+//! the engine only, and the hosts depend on it, never the reverse (the crate graph holds
+//! that; no host's code can be named here).
 
 pub mod assets;
 pub mod backend;
@@ -22,9 +23,8 @@ pub mod phrasebook;
 pub mod provenance;
 pub mod quote;
 pub mod reaper;
-pub mod web;
 
-/// The server crate's version (`serverVersion`, MCP-81; docs/mcp/resources.md).
+/// The release's version, which every crate of the workspace shares (`serverVersion`, MCP-81; docs/mcp/resources.md).
 pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The native stack of every thread that runs the engine (the CLI's engine thread, the

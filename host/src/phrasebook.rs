@@ -12,7 +12,7 @@
 
 use super::hosterror::HostError;
 use super::quote::echo;
-use crate::host::assets;
+use crate::assets;
 use ajisai_core::code::normalize;
 use ajisai_core::outcome::{ErrorCategory, LangError};
 use ajisai_core::phrasebook::{Entry, LoadError, Phrasebook as Book};
@@ -377,13 +377,13 @@ mod tests {
     use super::*;
 
     fn book() -> ServedPhrasebook {
-        crate::host::backend::link();
+        crate::backend::link();
         ServedPhrasebook::embedded().expect("the embedded phrasebook loads")
     }
 
     #[test]
     fn empty_phrasebook_refuses_every_name_but_accepts_none() {
-        crate::host::backend::link();
+        crate::backend::link();
         let p = ServedPhrasebook::empty();
         assert_eq!(p.resolve("compute", &[]), Ok(vec![]));
         let e = p.resolve("compute", &["double".to_string()]).unwrap_err();
@@ -464,7 +464,7 @@ mod tests {
 
     #[test]
     fn faults_are_one_line_with_the_line_number() {
-        crate::host::backend::link();
+        crate::backend::link();
         let text = format!(
             "{{ 2 * }} 'DOUBLE' DEF\n#:digest sha256:{}\n",
             "0".repeat(64)
@@ -485,7 +485,7 @@ mod tests {
 
     #[test]
     fn an_override_replaces_the_phrasebook_in_the_asset_digest() {
-        crate::host::backend::link();
+        crate::backend::link();
         let embedded = book();
         assert_eq!(embedded.asset_digest(), assets::asset_digest());
         let text = "# nothing here\n";

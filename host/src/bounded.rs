@@ -3,12 +3,12 @@
 //! every `ajisai test` example, a whole `repl` session (1 GiB in `cli-local`, the
 //! profile's value under `--profile mcp`); for the MCP server one tool call. Everything
 //! it allocates — the engine's values and the text rendered from them — counts against
-//! one account ([`crate::host::memory`]); a run that crosses the ceiling stops at its
+//! one account ([`crate::memory`]); a run that crosses the ceiling stops at its
 //! next poll and answers the host error `memoryExhausted`, never a panic, an abort or a
 //! signal.
 
-use crate::host::hosterror::HostError;
-use crate::host::memory;
+use crate::hosterror::HostError;
+use crate::memory;
 use ajisai_core::limits::{Halt, Interrupt, InterruptFlag};
 use ajisai_core::Profile;
 
@@ -90,14 +90,14 @@ impl Bounded {
         // the reaper (a futex and a context switch per call).
         let usage = self.account.usage();
         if usage.peak_bytes <= FREE_HERE_BYTES {
-            crate::host::reaper::free_now();
+            crate::reaper::free_now();
         } else {
-            crate::host::reaper::free_later();
+            crate::reaper::free_later();
         }
         let usage = self.account.usage();
         drop(self.account);
         if usage.peak_bytes > GIVE_BACK_AFTER_BYTES {
-            crate::host::reaper::give_back();
+            crate::reaper::give_back();
         }
         let exhausted = usage
             .exceeded

@@ -27,7 +27,7 @@ impl Provenance {
             backend: &'a BackendProvenance,
         }
         let block = Block {
-            server_version: crate::host::SERVER_VERSION,
+            server_version: crate::SERVER_VERSION,
             engine_version: ajisai_core::ENGINE_VERSION,
             asset_digest,
             limit_profile: profile,

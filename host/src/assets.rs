@@ -25,39 +25,39 @@ pub struct Asset {
 }
 
 /// The committed record: one `<name> <sha256 hex>` line per asset, sorted by name.
-const RECORD: &str = include_str!("../../assets/assets.sha256");
+const RECORD: &str = include_str!("../assets/assets.sha256");
 
 /// (name, MIME type, bytes), sorted by name.
 const EMBEDDED: [(&str, &str, &str); 6] = [
     (
         "outcomes.json",
         "application/json",
-        include_str!("../../../spec/outcomes.json"),
+        include_str!("../../spec/outcomes.json"),
     ),
     (
         "phrasebook.ajisai",
         "text/plain",
-        include_str!("../../../docs/phrasebook/phrasebook.ajisai"),
+        include_str!("../../docs/phrasebook/phrasebook.ajisai"),
     ),
     (
         "quickstart.md",
         "text/markdown",
-        include_str!("../../assets/quickstart.md"),
+        include_str!("../assets/quickstart.md"),
     ),
     (
         "result.schema.json",
         "application/json",
-        include_str!("../../assets/result.schema.json"),
+        include_str!("../assets/result.schema.json"),
     ),
     (
         "vocabulary.json",
         "application/json",
-        include_str!("../../../spec/vocabulary.json"),
+        include_str!("../../spec/vocabulary.json"),
     ),
     (
         "words.json",
         "application/json",
-        include_str!("../../../spec/words.json"),
+        include_str!("../../spec/words.json"),
     ),
 ];
 

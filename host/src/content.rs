@@ -3,11 +3,11 @@
 //! quickstart and the result schema, with `assetDigest` and `registryDigest` (MCP-82 (docs/mcp/resources.md),
 //! MCP-83).
 //!
-//! The bytes and digests come from the embedded assets ([`crate::host::assets`]); this module
+//! The bytes and digests come from the embedded assets ([`crate::assets`]); this module
 //! adds what the server derives from them (the registry indexed by Word name) so the
 //! rest of the server asks one place.
 
-use crate::host::assets;
+use crate::assets;
 use ajisai_core::word::registry;
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
@@ -142,7 +142,7 @@ mod tests {
 
     #[test]
     fn every_registry_entry_is_served_verbatim() {
-        crate::host::backend::link();
+        crate::backend::link();
         assert_eq!(verify(), Ok(()));
         let c = content();
         for spec in registry().specs() {

@@ -26,7 +26,7 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("ajisai-serve")
-        .thread_stack_size(super::ENGINE_STACK_BYTES)
+        .thread_stack_size(ajisai_host::ENGINE_STACK_BYTES)
         .max_blocking_threads(16)
         .build()
 }

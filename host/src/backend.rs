@@ -28,7 +28,7 @@ pub fn link() {
     ajisai_numerics_pure::link();
     ajisai_numerics_gmp::link();
     #[cfg(feature = "fault-injection")]
-    crate::host::faults::link();
+    crate::faults::link();
 }
 
 /// Whether the GMP backend is compiled into this binary (the `gmp` feature).

@@ -150,7 +150,7 @@ mod tests {
     /// hint after the suggestions; a hit or a plain misspelling carries none.
     #[test]
     fn misses_carry_the_hint_for_the_name() {
-        crate::host::backend::link();
+        crate::backend::link();
         let provenance = Provenance::new(
             "ab",
             "mcp-local-stdio",
@@ -162,7 +162,7 @@ mod tests {
         );
         let book = ServedPhrasebook::embedded().expect("the embedded phrasebook loads");
         let answer = |name: &str| -> serde_json::Value {
-            let json = word_contract(name, crate::host::content::content(), &book, &provenance)
+            let json = word_contract(name, crate::content::content(), &book, &provenance)
                 .expect("an envelope");
             serde_json::from_str(&json).expect("JSON")
         };
@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn names_resolve_case_insensitively_and_through_aliases() {
-        crate::host::backend::link();
+        crate::backend::link();
         assert_eq!(canonical("add"), Some("ADD"));
         assert_eq!(canonical(" + "), Some("ADD"));
         assert_eq!(canonical("/"), Some("DIV"));

@@ -476,7 +476,7 @@ mod tests {
         let expected = format!(
             "{{\"schemaVersion\":{},\"status\":\"hostError\",\"error\":{{\"code\":\"capacityExhausted\",\"message\":\"All 4 execution slots stayed busy for 1000 ms; retry shortly.\",\"retryable\":true,\"limit\":\"concurrentExecutions\",\"retryAfterMs\":1000}},\"mcp\":{{\"serverVersion\":\"{}\",\"engineVersion\":\"{}\",\"assetDigest\":\"ab\",\"limitProfile\":\"mcp-local-stdio\",\"backend\":{{\"kind\":\"pure\",\"library\":\"num-bigint 0.4\",\"origin\":\"builtin\"}}}}}}",
             SCHEMA_VERSION,
-            crate::host::SERVER_VERSION,
+            crate::SERVER_VERSION,
             ajisai_core::ENGINE_VERSION
         );
         assert_eq!(e, expected);

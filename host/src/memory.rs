@@ -589,7 +589,7 @@ pub fn install() {
 
 /// Let every thread allocate from glibc's one main arena: each further arena reserves
 /// 64 MiB of address space, which a worker under an address-space limit
-/// (`crate::mcp::service::isolation`) cannot spare.
+/// (the MCP server's process isolation) cannot spare.
 pub fn one_arena() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a tunable of the allocator; glibc allows it at any time.

@@ -10,7 +10,7 @@
 //! at once. The channel is bounded: when the reaper falls behind, a batch is freed where
 //! it was, so memory never waits in an unbounded queue.
 //! Frees count against the account of the execution that allocated the values while it is
-//! open, whichever thread frees them ([`crate::host::memory`]). Giving freed memory back
+//! open, whichever thread frees them ([`crate::memory`]). Giving freed memory back
 //! to the system after a big execution (`malloc_trim`, which walks the whole heap) is
 //! the reaper's job too ([`give_back`]).
 
@@ -45,7 +45,7 @@ pub fn install() {
                             drop(leftovers);
                             free_all(Vec::new());
                         }
-                        Job::GiveBack => crate::host::memory::give_back(),
+                        Job::GiveBack => crate::memory::give_back(),
                     }
                 }
             });
@@ -111,7 +111,7 @@ pub fn give_back() {
         .get()
         .is_some_and(|tx| tx.try_send(Job::GiveBack).is_ok());
     if !queued {
-        crate::host::memory::give_back();
+        crate::memory::give_back();
     }
 }
 
