@@ -244,13 +244,10 @@ struct Answer {
 
 /// Run `tool` on a source; `None` when its `words` do not resolve (a host error).
 fn answer(server: &AjisaiServer, tool: ToolKind, text: &str, words: &[String]) -> Option<Answer> {
-    let result = server.execute_now_with(tool, text, words).ok()?;
-    let text = result
-        .content
-        .first()
-        .and_then(|c| c.as_text())
-        .map(|t| t.text.clone())
-        .expect("a text block");
+    let text = server
+        .execute_now_with(tool, text, words)
+        .ok()?
+        .into_envelope();
     let v: Value = serde_json::from_str(&text).expect("the text block is JSON");
     Some(Answer { text, v })
 }
@@ -762,17 +759,15 @@ fn every_evaluation_case_answers_as_expected_through_the_server() {
             let Some(tool) = c["expectedTool"].as_str() else {
                 continue;
             };
-            let result = rt
-                .block_on(server.call(
+            let answer = rt
+                .block_on(server.call_with_delivery(
                     tool,
                     Some(&c["arguments"]),
                     tokio_util::sync::CancellationToken::new(),
+                    Default::default(),
                 ))
                 .expect("not cancelled");
-            let v = result
-                .structured_content
-                .clone()
-                .expect("structuredContent");
+            let v: Value = serde_json::from_str(answer.envelope()).expect("JSON");
             if v["status"] == "hostError" && c["expect"]["/status"] != "hostError" {
                 failures.push(format!("{id}: unexpected host error {v}"));
                 continue;

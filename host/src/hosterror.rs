@@ -336,6 +336,19 @@ impl HostError {
     }
 }
 
+/// The text of a panic payload: a message, or a numeric plugin's fault report.
+pub fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else if let Some(fault) = ajisai_numerics_gmp::BackendFault::from_panic(payload) {
+        fault.to_string()
+    } else {
+        "a panic with a non-text payload".to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -631,7 +631,7 @@ fn response_bytes_count_the_frame_of_each_revision() {
     let modern = ajisai_server::mcp::protocol::revision::delivery(Some("2026-07-28"));
     assert_eq!(
         modern.frame_bytes,
-        Delivery::RESULT_TYPE_MEMBER.len() as u64
+        ajisai_server::mcp::protocol::tool_result::RESULT_TYPE_MEMBER.len() as u64
     );
     assert_eq!(
         ajisai_server::mcp::protocol::revision::delivery(Some("2025-11-25")),

@@ -350,7 +350,7 @@ async fn an_in_process_override_serves_its_own_words() {
             &["NineFold".to_string()],
         )
         .expect("runs");
-    let v = envelope(&r);
+    let v = answer_envelope(&r);
     assert_eq!(v["stackDisplay"], json!(["18/1"]));
     let names: Vec<&str> = v["prelude"]
         .as_array()
@@ -565,7 +565,7 @@ async fn more_than_64_words_are_listed_by_the_resource_not_the_description() {
             .collect::<Vec<_>>(),
     );
     // K64 was not requested: it is an unknownWord that points to `words`.
-    let v = envelope(&r.expect("runs"));
+    let v = answer_envelope(&r.expect("runs"));
     assert_eq!(v["error"]["category"], "unknownWord");
     assert!(
         v["message"]

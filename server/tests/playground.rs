@@ -558,13 +558,13 @@ fn beside_mcp_the_playground_has_slots_of_its_own() {
         let agent = {
             let server = server.clone();
             tokio::spawn(async move {
-                server
-                    .call(
-                        "compute",
-                        Some(&json!({"source": "1"})),
-                        CancellationToken::new(),
-                    )
-                    .await
+                ajisai_server::mcp::protocol::handler::call(
+                    &server,
+                    "compute",
+                    Some(&json!({"source": "1"})),
+                    CancellationToken::new(),
+                )
+                .await
             })
         };
         while server.executor().gate().available() > 0 {
@@ -573,15 +573,15 @@ fn beside_mcp_the_playground_has_slots_of_its_own() {
         let page_run = |source: &'static str| {
             let page = Arc::clone(&page);
             async move {
-                page.server()
-                    .call(
-                        "compute",
-                        Some(&json!({ "source": source })),
-                        CancellationToken::new(),
-                    )
-                    .await
-                    .and_then(|r| r.structured_content)
-                    .expect("an answer")
+                ajisai_server::mcp::protocol::handler::call(
+                    page.server(),
+                    "compute",
+                    Some(&json!({ "source": source })),
+                    CancellationToken::new(),
+                )
+                .await
+                .and_then(|r| r.structured_content)
+                .expect("an answer")
             }
         };
         for _ in 0..4 {
@@ -616,7 +616,8 @@ fn the_playground_profile_host_limits_hold_on_its_path() {
         Playground::new(AjisaiServer::new(options), Access::default())
     };
     let run = |page: &std::sync::Arc<Playground>, source: &str| {
-        rt().block_on(page.server().call(
+        rt().block_on(ajisai_server::mcp::protocol::handler::call(
+            page.server(),
             "compute",
             Some(&json!({ "source": source })),
             CancellationToken::new(),

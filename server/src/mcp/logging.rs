@@ -378,19 +378,6 @@ impl OutcomeCell {
     }
 }
 
-/// The text of a panic payload: a message, or a numeric plugin's fault report.
-pub fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else if let Some(fault) = ajisai_numerics_gmp::BackendFault::from_panic(payload) {
-        fault.to_string()
-    } else {
-        "a panic with a non-text payload".to_string()
-    }
-}
-
 /// Install the logger (once; later calls do nothing) and the panic hook, both writing
 /// through the queue.
 pub fn init() {
@@ -407,7 +394,7 @@ pub fn init() {
         .with(filter)
         .try_init();
     std::panic::set_hook(Box::new(|info| {
-        let msg = payload_text(info.payload());
+        let msg = ajisai_host::hosterror::payload_text(info.payload());
         let at = info
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))

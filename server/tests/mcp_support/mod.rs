@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+use ajisai_server::mcp::protocol::handler::Handler;
+use ajisai_server::mcp::service::result::ToolAnswer;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ReadResourceRequestParams, ResourceContents,
@@ -161,7 +163,7 @@ pub async fn in_process(options: ServerOptions) -> Client {
     let server = AjisaiServer::new(options);
     let (client_io, server_io) = tokio::io::duplex(16 << 20);
     tokio::spawn(async move {
-        if let Ok(service) = server.serve(server_io).await {
+        if let Ok(service) = Handler::new(server).serve(server_io).await {
             let _ = service.waiting().await;
         }
     });
@@ -200,6 +202,11 @@ pub fn envelope(result: &CallToolResult) -> Value {
         .structured_content
         .clone()
         .expect("every result has structuredContent")
+}
+
+/// The envelope of a service's answer.
+pub fn answer_envelope(answer: &ToolAnswer) -> Value {
+    serde_json::from_str(answer.envelope()).expect("an envelope is JSON")
 }
 
 /// The text block of a result.

@@ -1,46 +1,142 @@
-//! The thin rmcp adapter: [`AjisaiServer`] as rmcp's `ServerHandler` (initialize, MCP-10;
-//! docs/mcp/index.md; `server/discover`, tools, resources), and the one request the
-//! protocol answers before rmcp sees it (MCP-19's non-object `arguments`;
-//! docs/mcp/host-errors.md). Every tool call rmcp hands over goes to the service's one
-//! entry point.
+//! The thin rmcp adapter: [`Handler`], the service's [`AjisaiServer`] as rmcp's
+//! `ServerHandler` (initialize, MCP-10; docs/mcp/index.md; `server/discover`, tools,
+//! resources), and the one request the protocol answers before rmcp sees it (MCP-19's
+//! non-object `arguments`; docs/mcp/host-errors.md). Every tool call rmcp hands over goes
+//! to the service's one entry point; the service's tool and resource descriptions and its
+//! answers become rmcp's types here, so the service knows no wire format.
 
 use crate::mcp::protocol::framing::DirectCall;
 use crate::mcp::protocol::revision;
-use crate::mcp::service::resources;
-use crate::mcp::service::result::{self, ToolAnswer};
+use crate::mcp::protocol::tool_result::{self, WireAnswer};
+use crate::mcp::service::resources::{self, ReadError};
+use crate::mcp::service::result::ToolAnswer;
+use crate::mcp::service::tools::ToolDescription;
 use crate::mcp::service::validate;
 use crate::mcp::service::AjisaiServer;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
-    ResourcesCapability, ServerCapabilities, ServerConfig, ToolsCapability,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, ResourcesCapability, ServerCapabilities, ServerConfig,
+    Tool, ToolAnnotations, ToolsCapability,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::borrow::Cow;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
 
-impl AjisaiServer {
-    /// A tool call its transport answers itself ([`DirectCall`]), fitted in the frame
-    /// of the revision it is answered in; with [`AjisaiServer::direct_response`] that
-    /// writes it. `None`: it was cancelled.
-    pub async fn call_direct(&self, call: &DirectCall) -> Option<ToolAnswer> {
-        self.call_with_delivery(
+/// The service as rmcp's `ServerHandler`: cheap to clone, every clone serves the same
+/// server.
+#[derive(Clone)]
+pub struct Handler {
+    server: AjisaiServer,
+    tools: Arc<[Tool]>,
+}
+
+impl Handler {
+    /// The handler of `server`.
+    pub fn new(server: AjisaiServer) -> Handler {
+        let tools = server.tool_list().iter().map(tool).collect();
+        Handler { server, tools }
+    }
+
+    /// The server it hands calls to.
+    pub fn server(&self) -> &AjisaiServer {
+        &self.server
+    }
+}
+
+/// A tool as rmcp lists it: every Ajisai tool only computes, so each is read-only,
+/// idempotent, not destructive and closed-world.
+fn tool(description: &ToolDescription) -> Tool {
+    let annotations = ToolAnnotations::with_title(description.title)
+        .read_only(true)
+        .destructive(false)
+        .idempotent(true)
+        .open_world(false);
+    Tool::new(
+        description.name,
+        description.description.clone(),
+        Arc::clone(&description.input_schema),
+    )
+    .with_title(description.title)
+    .with_raw_output_schema(Arc::clone(&description.output_schema))
+    .with_annotations(annotations)
+}
+
+/// `resources/list`.
+pub fn resource_list() -> Vec<Resource> {
+    resources::LISTED
+        .iter()
+        .map(|r| {
+            Resource::new(r.uri, r.name)
+                .with_title(r.title)
+                .with_description(r.description)
+                .with_mime_type(r.mime)
+        })
+        .collect()
+}
+
+/// `resources/templates/list`.
+pub fn resource_templates() -> Vec<ResourceTemplate> {
+    let t = &resources::WORDS;
+    vec![ResourceTemplate::new(t.uri, t.name)
+        .with_title(t.title)
+        .with_description(t.description)
+        .with_mime_type(t.mime)]
+}
+
+/// A failed `resources/read` as its JSON-RPC error (MCP-65; docs/mcp/resources.md).
+pub fn read_error(error: ReadError) -> ErrorData {
+    match error {
+        ReadError::InvalidName(reason) => ErrorData::invalid_params(
+            format!("invalidRequest: {reason}"),
+            Some(json!({ "code": "invalidRequest" })),
+        ),
+        ReadError::NotFound(shown) => ErrorData::resource_not_found(
+            format!("Resource not found: {shown}"),
+            Some(json!({ "uri": shown })),
+        ),
+    }
+}
+
+/// One `tools/call` answered as rmcp's type (in the frame of the revisions before
+/// 2026-07-28). `None`: it was cancelled.
+pub async fn call(
+    server: &AjisaiServer,
+    name: &str,
+    arguments: Option<&Value>,
+    ct: CancellationToken,
+) -> Option<CallToolResult> {
+    server
+        .call_with_delivery(name, arguments, ct, Default::default())
+        .await
+        .map(|a| a.to_call_tool_result())
+}
+
+/// A tool call its transport answers itself ([`DirectCall`]), fitted in the frame of the
+/// revision it is answered in; with [`direct_response`] that writes it. `None`: it was
+/// cancelled.
+pub async fn call_direct(server: &AjisaiServer, call: &DirectCall) -> Option<ToolAnswer> {
+    server
+        .call_with_delivery(
             &call.name,
             call.arguments.as_ref(),
             call.cancel.clone(),
             revision::delivery(call.revision.as_deref()),
         )
         .await
-    }
+}
 
-    /// The JSON-RPC response to the direct call `call`, answered `answer`, byte for byte
-    /// as rmcp writes it in the call's revision.
-    pub fn direct_response(answer: &ToolAnswer, call: &DirectCall) -> Vec<u8> {
-        answer.response(&call.id_json, revision::delivery(call.revision.as_deref()))
-    }
+/// The JSON-RPC response to the direct call `call`, answered `answer`, byte for byte as
+/// rmcp writes it in the call's revision.
+pub fn direct_response(answer: &ToolAnswer, call: &DirectCall) -> Vec<u8> {
+    answer.response(&call.id_json, revision::delivery(call.revision.as_deref()))
+}
 
+impl Handler {
     /// The initialize answer (MCP-10).
     pub fn config() -> ServerConfig {
         let mut tools_cap = ToolsCapability::default();
@@ -56,47 +152,47 @@ impl AjisaiServer {
             .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
             .with_instructions(crate::mcp::service::INSTRUCTIONS)
     }
+}
 
-    /// Answer a `tools/call` before rmcp parses it, given its raw `params`: a call whose
-    /// `arguments` are present but not an object gets its MCP-19 tool result here (rmcp's
-    /// typed parameters would reject it as a protocol error). Everything else is `None`.
-    pub fn precheck(&self, raw: &Value) -> Option<Value> {
-        let started = std::time::Instant::now();
-        let params = raw.as_object()?;
-        let name = params.get("name")?.as_str()?;
-        let arguments = params.get("arguments")?;
-        if arguments.is_object() {
-            return None;
+/// Answer a `tools/call` before rmcp parses it, given its raw `params`: a call whose
+/// `arguments` are present but not an object gets its MCP-19 tool result here (rmcp's
+/// typed parameters would reject it as a protocol error). Everything else is `None`.
+pub fn precheck(server: &AjisaiServer, raw: &Value) -> Option<Value> {
+    let started = std::time::Instant::now();
+    let params = raw.as_object()?;
+    let name = params.get("name")?.as_str()?;
+    let arguments = params.get("arguments")?;
+    if arguments.is_object() {
+        return None;
+    }
+    let exec = server.executor();
+    let error = validate::validate(
+        name,
+        Some(arguments),
+        exec.options.source_bytes(),
+        server.phrasebook(),
+    )
+    .err()?;
+    let answer = exec.host_error(&ajisai_host::quote::echo(name), &error);
+    crate::mcp::service::tool_metrics::tool_call(name, answer.outcome(), started.elapsed());
+    let wire = tool_result::wire_value(&answer.to_call_tool_result());
+    // A self-contained request names its revision in `_meta`; its results carry
+    // `resultType`, first, as rmcp writes them.
+    let revision = revision::named_in_meta(Some(raw));
+    match wire {
+        Value::Object(members) if revision::delivery(revision).frame_bytes > 0 => {
+            let mut framed = serde_json::Map::new();
+            framed.insert("resultType".into(), Value::from("complete"));
+            framed.extend(members);
+            Some(Value::Object(framed))
         }
-        let exec = self.executor();
-        let error = validate::validate(
-            name,
-            Some(arguments),
-            exec.options.source_bytes(),
-            self.phrasebook(),
-        )
-        .err()?;
-        let answer = exec.host_error(&ajisai_host::quote::echo(name), &error);
-        crate::mcp::service::tool_metrics::tool_call(name, answer.outcome(), started.elapsed());
-        let wire = result::wire_value(&answer.to_call_tool_result());
-        // A self-contained request names its revision in `_meta`; its results carry
-        // `resultType`, first, as rmcp writes them.
-        let revision = revision::named_in_meta(Some(raw));
-        match wire {
-            Value::Object(members) if revision::delivery(revision).frame_bytes > 0 => {
-                let mut framed = serde_json::Map::new();
-                framed.insert("resultType".into(), Value::from("complete"));
-                framed.extend(members);
-                Some(Value::Object(framed))
-            }
-            other => Some(other),
-        }
+        other => Some(other),
     }
 }
 
-impl ServerHandler for AjisaiServer {
+impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
-        AjisaiServer::config()
+        Handler::config()
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -110,7 +206,7 @@ impl ServerHandler for AjisaiServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tool_list().to_vec()))
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
     }
 
     async fn call_tool(
@@ -128,6 +224,7 @@ impl ServerHandler for AjisaiServer {
         let revision = context.protocol_version();
         let delivery = revision::delivery(revision.as_ref().map(|v| v.as_str()));
         match self
+            .server
             .call_with_delivery(&request.name, arguments.as_ref(), context.ct, delivery)
             .await
         {
@@ -147,7 +244,7 @@ impl ServerHandler for AjisaiServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(resources::list()))
+        Ok(ListResourcesResult::with_all_items(resource_list()))
     }
 
     async fn list_resource_templates(
@@ -156,7 +253,7 @@ impl ServerHandler for AjisaiServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         Ok(ListResourceTemplatesResult::with_all_items(
-            resources::templates(),
+            resource_templates(),
         ))
     }
 
@@ -165,7 +262,7 @@ impl ServerHandler for AjisaiServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let (mime, text) = self.read(&request.uri)?;
+        let (mime, text) = self.server.read(&request.uri).map_err(read_error)?;
         Ok(ReadResourceResult::new(vec![
             ResourceContents::text(text, request.uri).with_mime_type(mime)
         ])

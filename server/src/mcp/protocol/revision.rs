@@ -80,7 +80,7 @@ pub fn opens_a_session(method: &str) -> bool {
 /// 2026-07-28): a self-contained revision's results carry `resultType` first.
 pub fn delivery(revision: Option<&str>) -> Delivery {
     if revision.is_some_and(is_self_contained) {
-        Delivery::with_result_type()
+        crate::mcp::protocol::tool_result::with_result_type()
     } else {
         Delivery::default()
     }
@@ -103,7 +103,10 @@ mod tests {
             None
         );
         assert_eq!(named_in_meta(None), None);
-        assert_eq!(delivery(Some("2026-07-28")), Delivery::with_result_type());
+        assert_eq!(
+            delivery(Some("2026-07-28")),
+            crate::mcp::protocol::tool_result::with_result_type()
+        );
         assert_eq!(delivery(Some("2025-06-18")), Delivery::default());
         assert_eq!(delivery(None), Delivery::default());
     }

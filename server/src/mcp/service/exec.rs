@@ -591,5 +591,5 @@ fn undeliverable(u: Undeliverable) -> HostError {
 
 /// The operator-facing text of a caught panic.
 pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    format!("panic: {}", crate::mcp::logging::payload_text(payload))
+    format!("panic: {}", ajisai_host::hosterror::payload_text(payload))
 }

@@ -1,11 +1,12 @@
-//! Prometheus metrics for `GET /metrics` (HTTP mode), through the `metrics` facade.
+//! What the service counts, through the `metrics` facade: tool calls and their durations,
+//! executions in flight and waiting, capacity and memory refusals, worker starts, kills
+//! and deaths.
 //!
-//! The recorder is installed only when the server serves HTTP; over stdio every call
-//! below is a no-op of the facade. Recording sits on the tool-call path both transports
-//! share, so the numbers mean the same wherever they are read. The exporter is built
-//! without its own listener or TLS stack: the server renders the text itself.
+//! The service only records: whoever serves `/metrics` installs a recorder and renders it
+//! (the MCP server's `transport::metrics`); without one every call below is a no-op of
+//! the facade. Recording sits on the tool-call path both transports share, so the
+//! numbers mean the same wherever they are read.
 
-use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
 
 /// Tool calls by tool and outcome (`ok`, `error`, `hostError`; unknown tools are `other`).
@@ -29,21 +30,15 @@ pub const WORKER_KILLS: &str = "ajisai_worker_kills_total";
 /// Workers that died on their own, by cause (`memory`: past their address-space limit;
 /// `cpuTime`: past their CPU-time limit; `crashed`: anything else).
 pub const WORKER_DEATHS: &str = "ajisai_worker_deaths_total";
-/// stderr lines the server dropped: its log queue was full (stderr was not keeping up)
-/// or stderr was gone (read when `/metrics` is scraped).
-pub const LOG_LINES_DROPPED: &str = "ajisai_log_lines_dropped_total";
-/// Always 1, labelled with the server version and the numeric backend.
-pub const BUILD_INFO: &str = "ajisai_build_info";
-
-/// Upper bounds of the duration histogram, in seconds: sub-millisecond calls up to
-/// the 5 s deadline.
-const DURATION_BUCKETS: [f64; 14] = [
+/// Upper bounds of the duration histogram ([`TOOL_CALL_DURATION`]), in seconds:
+/// sub-millisecond calls up to the 5 s deadline.
+pub const DURATION_BUCKETS: [f64; 14] = [
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 2.5, 5.0,
 ];
 
 /// Every metric's handle, registered once: a call then costs an atomic add, not a
-/// registry lookup. Taken after the recorder is installed (HTTP mode installs it before
-/// serving); without a recorder they are the facade's no-op handles.
+/// registry lookup. Taken after the recorder is installed (the server installs it before
+/// it serves); without a recorder they are the facade's no-op handles.
 struct Handles {
     in_flight: metrics::Gauge,
     capacity_exhausted: metrics::Counter,
@@ -59,28 +54,10 @@ fn handles() -> &'static Handles {
     })
 }
 
-static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
-
-/// Install the process's recorder (once; later calls return the same handle), with
-/// `ajisai_build_info` set. `None` when another recorder was installed first.
-pub fn install(backend: &str) -> Option<&'static PrometheusHandle> {
-    if let Some(h) = HANDLE.get() {
-        return Some(h);
-    }
-    let recorder = PrometheusBuilder::new()
-        .set_buckets_for_metric(
-            metrics_exporter_prometheus::Matcher::Full(TOOL_CALL_DURATION.to_string()),
-            &DURATION_BUCKETS,
-        )
-        .ok()?
-        .build_recorder();
-    let handle = recorder.handle();
-    metrics::set_global_recorder(recorder).ok()?;
-    let _ = HANDLE.set(handle);
+/// Describe every metric of the service to the installed recorder and set those that
+/// should be present from the start to zero, so a scrape before the first call sees them.
+pub fn describe_and_zero() {
     describe();
-    metrics::gauge!(BUILD_INFO, "version" => crate::mcp::SERVER_VERSION, "backend" => backend.to_string())
-        .set(1.0);
-    // Present from the start, so a scrape before the first call sees zeros.
     metrics::gauge!(EXECUTIONS_IN_FLIGHT).set(0.0);
     metrics::gauge!(EXECUTIONS_WAITING).set(0.0);
     metrics::counter!(CAPACITY_EXHAUSTED).absolute(0);
@@ -90,8 +67,6 @@ pub fn install(backend: &str) -> Option<&'static PrometheusHandle> {
     for cause in ["memory", "cpuTime", "crashed"] {
         metrics::counter!(WORKER_DEATHS, "cause" => cause).absolute(0);
     }
-    metrics::counter!(LOG_LINES_DROPPED).absolute(crate::mcp::logging::dropped_total());
-    HANDLE.get()
 }
 
 fn describe() {
@@ -123,20 +98,12 @@ fn describe() {
         WORKER_DEATHS,
         "Workers that died on their own, by cause (memory, cpuTime, crashed)."
     );
-    metrics::describe_counter!(
-        LOG_LINES_DROPPED,
-        "stderr lines dropped because stderr was not keeping up (or was gone)."
-    );
-    metrics::describe_gauge!(BUILD_INFO, "Server version and numeric backend.");
 }
 
-/// The Prometheus text of every metric, or `None` when no recorder is installed;
-/// `waiting` is the gate's queue length now (read here, not on every admission).
-pub fn render(waiting: usize) -> Option<String> {
-    let handle = HANDLE.get()?;
+/// Record the gate's queue length now (read when `/metrics` is scraped, not on every
+/// admission).
+pub fn set_waiting(waiting: usize) {
     metrics::gauge!(EXECUTIONS_WAITING).set(waiting as f64);
-    metrics::counter!(LOG_LINES_DROPPED).absolute(crate::mcp::logging::dropped_total());
-    Some(handle.render())
 }
 
 /// Count a `capacityExhausted` answer.

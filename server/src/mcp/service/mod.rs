@@ -25,11 +25,10 @@ use config::ServerOptions;
 use exec::Executor;
 use result::Delivery;
 use result::ToolAnswer;
-use rmcp::model::{CallToolResult, JsonObject, Tool};
-use rmcp::ErrorData;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
+use tools::ToolDescription;
 use validate::{Call, ToolKind};
 
 /// The `instructions` sent at initialize (MCP-10; docs/mcp/index.md).
@@ -45,7 +44,7 @@ struct Inner {
     exec: Arc<Executor>,
     content: &'static Content,
     phrasebook: ServedPhrasebook,
-    tools: Vec<Tool>,
+    tools: Vec<ToolDescription>,
     limits: String,
 }
 
@@ -83,10 +82,10 @@ impl AjisaiServer {
             options.profile.name,
             &selected.provenance(),
         );
-        let output_schema: Arc<JsonObject> =
+        let output_schema: Arc<Map<String, Value>> =
             Arc::new(match serde_json::from_str::<Value>(content.schema.text) {
                 Ok(Value::Object(m)) => m,
-                _ => JsonObject::new(),
+                _ => Map::new(),
             });
         let tools = tools::tools(&output_schema, options.source_bytes(), &phrasebook);
         let limits = resources::limits_document(&options);
@@ -112,8 +111,8 @@ impl AjisaiServer {
         &self.inner.exec
     }
 
-    /// The tool list.
-    pub fn tool_list(&self) -> &[Tool] {
+    /// The tools, in `tools/list` order.
+    pub fn tool_list(&self) -> &[ToolDescription] {
         &self.inner.tools
     }
 
@@ -135,20 +134,9 @@ impl AjisaiServer {
         &self.inner.phrasebook
     }
 
-    /// One `tools/call`, the whole path: validation, admission, execution, fitting.
-    /// `None` means it was cancelled and gets no answer. Counted in the metrics.
-    pub async fn call(
-        &self,
-        name: &str,
-        arguments: Option<&Value>,
-        ct: CancellationToken,
-    ) -> Option<CallToolResult> {
-        self.call_with_delivery(name, arguments, ct, Delivery::default())
-            .await
-            .map(|a| a.to_call_tool_result())
-    }
-
-    /// [`AjisaiServer::call`] answered in `delivery`'s frame (its protocol revision).
+    /// One `tools/call`, the whole path — validation, admission, execution, fitting —
+    /// answered in `delivery`'s frame (its protocol revision). `None` means it was
+    /// cancelled and gets no answer. Counted in the metrics.
     pub async fn call_with_delivery(
         &self,
         name: &str,
@@ -224,8 +212,8 @@ impl AjisaiServer {
         answer.envelope().to_owned()
     }
 
-    /// Read a resource: `(mime type, text)`, or the JSON-RPC error of MCP-65 (docs/mcp/resources.md).
-    pub fn read(&self, uri: &str) -> Result<(&'static str, String), ErrorData> {
+    /// Read a resource: `(mime type, text)`, or why not (MCP-65; docs/mcp/resources.md).
+    pub fn read(&self, uri: &str) -> Result<(&'static str, String), resources::ReadError> {
         let c = self.inner.content;
         let text = match uri {
             resources::QUICKSTART => c.quickstart.text.to_string(),
@@ -236,19 +224,11 @@ impl AjisaiServer {
             resources::PHRASEBOOK => self.inner.phrasebook.text().to_string(),
             _ => {
                 if let Some(encoded) = uri.strip_prefix(resources::WORDS_PREFIX) {
-                    let name = resources::decode_name(encoded).map_err(|reason| {
-                        ErrorData::invalid_params(
-                            format!("invalidRequest: {reason}"),
-                            Some(json!({ "code": "invalidRequest" })),
-                        )
-                    })?;
+                    let name = resources::decode_name(encoded)
+                        .map_err(|reason| resources::ReadError::InvalidName(reason.to_string()))?;
                     return Ok(("application/json", self.word_contract_text(&name)));
                 }
-                let shown = ajisai_host::quote::uri(uri);
-                return Err(ErrorData::resource_not_found(
-                    format!("Resource not found: {shown}"),
-                    Some(json!({ "uri": shown })),
-                ));
+                return Err(resources::ReadError::NotFound(ajisai_host::quote::uri(uri)));
             }
         };
         let mime = resources::LISTED
@@ -261,7 +241,7 @@ impl AjisaiServer {
 
     /// Run a source tool on the current thread, outside the gate and without a deadline
     /// (`--doctor` uses it to compare backends under `with_backend`).
-    pub fn execute_now(&self, tool: ToolKind, source: &str) -> Result<CallToolResult, HostError> {
+    pub fn execute_now(&self, tool: ToolKind, source: &str) -> Result<ToolAnswer, HostError> {
         self.execute_now_with(tool, source, &[])
     }
 
@@ -272,7 +252,7 @@ impl AjisaiServer {
         tool: ToolKind,
         source: &str,
         words: &[String],
-    ) -> Result<CallToolResult, HostError> {
+    ) -> Result<ToolAnswer, HostError> {
         let Some(tool) = tool.source_tool() else {
             return Err(HostError::invalid(format!(
                 "{} runs no source text",
@@ -288,7 +268,7 @@ impl AjisaiServer {
             &prelude,
             ajisai_core::limits::InterruptFlag::new(),
         ) {
-            Ok(answer) => answer.map(|a| a.to_call_tool_result()),
+            Ok(answer) => answer,
             Err(payload) => Err(HostError::backend_failure(
                 crate::mcp::service::exec::panic_text(payload.as_ref()),
             )),

@@ -3,7 +3,6 @@
 
 use crate::mcp::service::config::ServerOptions;
 use ajisai_core::{Limit, Profile};
-use rmcp::model::{Resource, ResourceTemplate};
 
 /// `ajisai://guide/quickstart`.
 pub const QUICKSTART: &str = "ajisai://guide/quickstart";
@@ -83,27 +82,24 @@ pub const LISTED: [Listed; 6] = [
     },
 ];
 
-/// `resources/list`.
-pub fn list() -> Vec<Resource> {
-    LISTED
-        .iter()
-        .map(|r| {
-            Resource::new(r.uri, r.name)
-                .with_title(r.title)
-                .with_description(r.description)
-                .with_mime_type(r.mime)
-        })
-        .collect()
-}
+/// The resource template (`resources/templates/list`): one Word's contract by name.
+pub const WORDS: Listed = Listed {
+    uri: WORDS_TEMPLATE,
+    name: "word",
+    title: "Ajisai Word contract",
+    description: "The registry entry of one Word or alias, matched case-insensitively: the same text word_contract returns (an unknownWord answer with suggestions on a miss). Percent-encode symbols other than +, e.g. %2F for /.",
+    mime: "application/json",
+};
 
-/// `resources/templates/list`.
-pub fn templates() -> Vec<ResourceTemplate> {
-    vec![ResourceTemplate::new(WORDS_TEMPLATE, "word")
-        .with_title("Ajisai Word contract")
-        .with_description(
-            "The registry entry of one Word or alias, matched case-insensitively: the same text word_contract returns (an unknownWord answer with suggestions on a miss). Percent-encode symbols other than +, e.g. %2F for /.",
-        )
-        .with_mime_type("application/json")]
+/// Why a resource cannot be read (MCP-65; docs/mcp/resources.md).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// A Word resource whose name does not decode (`invalidRequest`).
+    #[error("invalidRequest: {0}")]
+    InvalidName(String),
+    /// No resource has this URI (as quoted for the message).
+    #[error("Resource not found: {0}")]
+    NotFound(String),
 }
 
 /// The limits document (MCP-62), built from the values the server enforces.

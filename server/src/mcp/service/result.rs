@@ -3,7 +3,6 @@
 //! for host errors; and its size as MCP-52 measures it.
 
 use ajisai_host::hosterror::HostError;
-use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
 /// How an answer is framed on the wire: the bytes the negotiated protocol revision adds
@@ -16,20 +15,6 @@ pub struct Delivery {
     /// caller asks for more of a large result: the Playground's "Show all" asks for its
     /// whole response limit. The response limit itself still holds.
     pub value_stack_bytes: Option<u64>,
-}
-
-impl Delivery {
-    /// The member 2026-07-28 adds to every result (`"resultType":"complete",`).
-    pub const RESULT_TYPE_MEMBER: &'static str = "\"resultType\":\"complete\",";
-
-    /// The delivery of a revision whose results carry `resultType` first (the protocol
-    /// decides which: `protocol::revision::delivery`).
-    pub fn with_result_type() -> Delivery {
-        Delivery {
-            frame_bytes: Self::RESULT_TYPE_MEMBER.len() as u64,
-            value_stack_bytes: None,
-        }
-    }
 }
 
 /// The deepest envelope the server sends. The envelope sits two levels inside its
@@ -48,9 +33,10 @@ pub enum Undeliverable {
 /// whether it reports a host error (`isError: true`).
 ///
 /// The text mirror and `structuredContent` are both this text: the engine writes the
-/// envelope as the compact serialization of its own value, so the result's bytes are
-/// written around it ([`ToolAnswer::write_result`]) and nothing is parsed back. Only
-/// rmcp's typed path ([`ToolAnswer::to_call_tool_result`]) builds a JSON value of it.
+/// envelope as the compact serialization of its own value, so the protocol writes the
+/// result's bytes around it and parses nothing back (the MCP server's
+/// `protocol::tool_result`); what it would measure, [`ToolAnswer::measure`] computes
+/// from the text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolAnswer {
     envelope: String,
@@ -90,7 +76,7 @@ impl ToolAnswer {
         self.host_error
     }
 
-    /// The size MCP-52 bounds ([`measure`] of the delivered result).
+    /// The size MCP-52 bounds: the bytes of the delivered result ([`measure_envelope`]).
     pub fn measure(&self) -> u64 {
         measure_envelope(&self.envelope, self.host_error)
     }
@@ -124,51 +110,6 @@ impl ToolAnswer {
             Some("hostError") => "hostError",
             _ => "other",
         }
-    }
-
-    /// The result as rmcp's type, for answers rmcp serializes itself.
-    pub fn to_call_tool_result(&self) -> CallToolResult {
-        let mut result = CallToolResult::default();
-        result.content = vec![ContentBlock::text(self.envelope.clone())];
-        // The envelope is a JSON object (checked by `new` in debug builds and by every
-        // golden test): this parse cannot fail for what the engine writes.
-        result.structured_content = serde_json::from_str(&self.envelope).ok();
-        result.is_error = self.host_error.then_some(true);
-        result
-    }
-
-    /// Append the result object's compact JSON, byte for byte as rmcp serializes
-    /// [`ToolAnswer::to_call_tool_result`] in `delivery`'s revision (a self-contained
-    /// revision's result starts with `"resultType":"complete"`).
-    pub fn write_result(&self, out: &mut Vec<u8>, delivery: Delivery) {
-        out.push(b'{');
-        if delivery.frame_bytes > 0 {
-            out.extend_from_slice(Delivery::RESULT_TYPE_MEMBER.as_bytes());
-        }
-        out.extend_from_slice(b"\"content\":[{\"type\":\"text\",\"text\":");
-        // serde_json's own string escaping, as rmcp's serialization uses.
-        serde_json::to_writer(&mut *out, self.envelope.as_str())
-            .expect("writing to a vector cannot fail");
-        out.extend_from_slice(b"}],\"structuredContent\":");
-        out.extend_from_slice(self.envelope.as_bytes());
-        if self.host_error {
-            out.extend_from_slice(b",\"isError\":true");
-        }
-        out.push(b'}');
-    }
-
-    /// The JSON-RPC response carrying this result for the request whose id is
-    /// `id_json` (its JSON text), in `delivery`'s revision.
-    pub fn response(&self, id_json: &str, delivery: Delivery) -> Vec<u8> {
-        let mut out = Vec::with_capacity(
-            64 + id_json.len() + 2 * self.envelope.len() + self.envelope.len() / 8,
-        );
-        out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
-        out.extend_from_slice(id_json.as_bytes());
-        out.extend_from_slice(b",\"result\":");
-        self.write_result(&mut out, delivery);
-        out.push(b'}');
-        out
     }
 }
 
@@ -228,10 +169,12 @@ pub fn escaped_len(s: &str) -> u64 {
     n
 }
 
-/// [`measure`] of the result [`tool_result`] builds from `envelope`, computed from the
-/// envelope's text without serializing anything: the engine writes the envelope as the
+/// The size MCP-52 bounds — UTF-8 bytes of the compact serialization of the whole result
+/// (`content`, `structuredContent`, `isError`) that carries `envelope`, as a JavaScript
+/// client's `JSON.stringify(result)` measures it — computed from the envelope's text
+/// without serializing anything: the engine writes the envelope as the
 /// compact serialization of its own value, so `structuredContent` serializes to exactly
-/// that text (`server/tests/performance.rs` checks the two measures agree on every golden
+/// that text (`server/tests/golden_live.rs` checks the two measures agree on every golden
 /// case).
 pub fn measure_envelope(envelope: &str, host_error: bool) -> u64 {
     const BEFORE_TEXT: &str = "{\"content\":[{\"type\":\"text\",\"text\":";
@@ -243,43 +186,6 @@ pub fn measure_envelope(envelope: &str, host_error: bool) -> u64 {
         n += IS_ERROR.len() as u64;
     }
     n + 1
-}
-
-/// The size MCP-52 bounds: UTF-8 bytes of the compact serialization of the whole result
-/// (`content`, `structuredContent`, `isError`), as a JavaScript client's
-/// `JSON.stringify(result)` measures it.
-pub fn measure(result: &CallToolResult) -> u64 {
-    // Counted while serializing: neither a copy of the result nor its text is held.
-    struct Count(u64);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len() as u64;
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    let written = if result.result_type.is_none() {
-        serde_json::to_writer(&mut count, result)
-    } else {
-        // The protocol revisions this server negotiates carry no `resultType` on the wire.
-        let mut r = result.clone();
-        r.result_type = None;
-        serde_json::to_writer(&mut count, &r)
-    };
-    match written {
-        Ok(()) => count.0,
-        Err(_) => u64::MAX,
-    }
-}
-
-/// The wire form of a result for a protocol revision without `resultType`.
-pub fn wire_value(result: &CallToolResult) -> Value {
-    let mut r = result.clone();
-    r.result_type = None;
-    serde_json::to_value(&r).unwrap_or(Value::Null)
 }
 
 #[cfg(test)]
@@ -299,73 +205,6 @@ mod tests {
         ("{\"schemaVersion\":8,\"status\":\"error\",\"stack\":[]}", false),
         ("{}", false),
     ];
-
-    #[test]
-    fn text_mirror_equals_structured_content() {
-        let env = "{\"schemaVersion\":8,\"status\":\"ok\",\"s\":\"é/\\n\"}".to_string();
-        let r = ToolAnswer::new(env.clone(), false)
-            .unwrap()
-            .to_call_tool_result();
-        let text = r.content[0].as_text().map(|t| t.text.clone()).unwrap();
-        assert_eq!(text, env);
-        assert_eq!(
-            serde_json::to_string(r.structured_content.as_ref().unwrap()).unwrap(),
-            env
-        );
-        assert_eq!(r.is_error, None);
-        let wire = serde_json::to_string(&wire_value(&r)).unwrap();
-        assert_eq!(measure(&r), wire.len() as u64);
-        assert!(
-            wire.starts_with("{\"content\":[{\"type\":\"text\",\"text\":"),
-            "{wire}"
-        );
-    }
-
-    #[test]
-    fn the_measure_of_an_envelope_is_the_measure_of_its_result() {
-        for (env, host_error) in ENVELOPES {
-            let a = ToolAnswer::new(env.to_string(), host_error).expect("deliverable");
-            assert_eq!(a.measure(), measure(&a.to_call_tool_result()), "{env}");
-        }
-    }
-
-    #[test]
-    fn written_answers_are_what_rmcp_serializes() {
-        use rmcp::model::{JsonRpcResponse, JsonRpcVersion2_0, NumberOrString, ServerResult};
-        for (env, host_error) in ENVELOPES {
-            let a = ToolAnswer::new(env.to_string(), host_error).expect("deliverable");
-            for delivery in [Delivery::default(), Delivery::with_result_type()] {
-                let mut result = a.to_call_tool_result();
-                // Before 2026-07-28 rmcp strips `resultType`; from it on, it comes first.
-                if delivery.frame_bytes == 0 {
-                    result.result_type = None;
-                }
-                let mut written = Vec::new();
-                a.write_result(&mut written, delivery);
-                let serialized = serde_json::to_string(&result).unwrap();
-                assert_eq!(String::from_utf8(written).unwrap(), serialized);
-                assert_eq!(
-                    serialized.starts_with("{\"resultType\":\"complete\","),
-                    delivery.frame_bytes > 0
-                );
-                for id in [
-                    NumberOrString::Number(7),
-                    NumberOrString::String("a\"b".into()),
-                ] {
-                    let response = rmcp::model::ServerJsonRpcMessage::Response(JsonRpcResponse {
-                        jsonrpc: JsonRpcVersion2_0,
-                        id: id.clone(),
-                        result: ServerResult::CallToolResult(result.clone()),
-                    });
-                    let id_json = serde_json::to_string(&id).unwrap();
-                    assert_eq!(
-                        String::from_utf8(a.response(&id_json, delivery)).unwrap(),
-                        serde_json::to_string(&response).unwrap()
-                    );
-                }
-            }
-        }
-    }
 
     #[test]
     fn the_outcome_is_the_status() {

@@ -196,12 +196,15 @@ fn compute(
     source: &str,
 ) -> Result<Value, String> {
     let args = serde_json::json!({ "source": source });
-    let result = rt
-        .block_on(server.call("compute", Some(&args), CancellationToken::new()))
+    let answer = rt
+        .block_on(server.call_with_delivery(
+            "compute",
+            Some(&args),
+            CancellationToken::new(),
+            Default::default(),
+        ))
         .ok_or_else(|| "the call was cancelled".to_string())?;
-    result
-        .structured_content
-        .ok_or_else(|| "the result has no structuredContent".to_string())
+    serde_json::from_str(answer.envelope()).map_err(|e| format!("the envelope is not JSON: {e}"))
 }
 
 fn exact_rational(rt: &tokio::runtime::Runtime, server: &AjisaiServer) -> Result<String, String> {
@@ -276,11 +279,7 @@ fn envelope_text(server: &AjisaiServer, program: &Program) -> Result<String, Str
     let r = server
         .execute_now_with(ToolKind::COMPUTE, &program.source, &program.words)
         .map_err(|e| format!("{}: {}", program.label, e.message))?;
-    Ok(r.content
-        .first()
-        .and_then(|c| c.as_text())
-        .map(|t| t.text.clone())
-        .unwrap_or_default())
+    Ok(r.into_envelope())
 }
 
 /// D3's examples: each runs with only its own Word requested and must show its

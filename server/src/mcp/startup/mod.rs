@@ -4,6 +4,7 @@ pub mod doctor;
 pub mod version;
 
 use crate::mcp::protocol::framing;
+use crate::mcp::protocol::handler;
 use crate::mcp::service::config;
 use crate::mcp::service::config::{ServerOptions, Transport};
 use crate::mcp::service::isolation::Isolation;
@@ -150,7 +151,12 @@ pub fn run(args: &[OsString]) -> u8 {
             EXIT_OK
         }
         Mode::Doctor => doctor::run(),
-        Mode::Worker(profile) => crate::mcp::service::isolation::worker::run(&profile),
+        Mode::Worker(profile) => {
+            logging::init();
+            let code = crate::mcp::service::isolation::worker::run(&profile);
+            logging::finish(logging::FINISH_WAIT);
+            code
+        }
         Mode::Serve(args) => serve(&args),
     }
 }
@@ -306,7 +312,7 @@ fn serve_logged(args: &Args) -> u8 {
     if http.is_some() {
         // Before the first worker starts: a start counted before the recorder exists is
         // lost, and `/metrics` would count one worker start too few for each.
-        crate::mcp::service::metrics::install(selected.provenance().kind);
+        crate::mcp::transport::metrics::install(selected.provenance().kind);
     }
     // Worker processes start on the runtime, before the first call arrives.
     let server = {
@@ -358,7 +364,7 @@ fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
     let framing = {
         let s = server.clone();
         framing::Framing::connection(Box::new(move |params: &serde_json::Value| {
-            s.precheck(params)
+            handler::precheck(&s, params)
         }))
     };
     let (io, writer) = match stdio::stdio(framing, server.clone()) {
@@ -368,7 +374,10 @@ fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
     let draining = &writer;
     runtime.block_on(async move {
         let ct = crate::web::cancelled_on_signal("signal received; stopping");
-        match server.serve_with_ct(io, ct.clone()).await {
+        match handler::Handler::new(server)
+            .serve_with_ct(io, ct.clone())
+            .await
+        {
             Ok(service) => {
                 let _ = service.waiting().await;
             }

@@ -16,6 +16,7 @@
 //! (`--playground`).
 
 use crate::mcp::protocol::framing::{Body as Framed, Framing, MAX_MESSAGE_BYTES};
+use crate::mcp::protocol::handler;
 use crate::mcp::service::validate::ToolKind;
 use crate::mcp::service::AjisaiServer;
 use axum::body::Body;
@@ -155,7 +156,7 @@ impl Settings {
 struct Shared {
     server: AjisaiServer,
     framing: Arc<Framing>,
-    mcp: StreamableHttpService<AjisaiServer, NeverSessionManager>,
+    mcp: StreamableHttpService<handler::Handler, NeverSessionManager>,
     /// SHA-256 of the token: compared in constant time and constant length.
     token_digest: Option<[u8; 32]>,
     allowed_hosts: Vec<String>,
@@ -206,9 +207,8 @@ impl Readiness {
 /// `2 3 DIV 1 3 DIV ADD` through the compute path answers `1/1`.
 fn readiness_computation(server: &AjisaiServer) -> bool {
     match server.execute_now(ToolKind::COMPUTE, "2 3 DIV 1 3 DIV ADD") {
-        Ok(result) => result.structured_content.as_ref().is_some_and(|e| {
-            e["status"] == "ok" && e["stackDisplay"] == serde_json::json!(["1/1"])
-        }),
+        Ok(answer) => serde_json::from_str::<serde_json::Value>(answer.envelope())
+            .is_ok_and(|e| e["status"] == "ok" && e["stackDisplay"] == serde_json::json!(["1/1"])),
         Err(_) => false,
     }
 }
@@ -225,7 +225,7 @@ pub async fn serve(
     let local = listener.local_addr()?;
     let wall_time = server.executor().options.wall_time();
     let backend = server.provenance_backend();
-    crate::mcp::service::metrics::install(&backend);
+    crate::mcp::transport::metrics::install(&backend);
     let rmcp_ct = CancellationToken::new();
     // Host and Origin are checked once, by `layers::guard` in front of every guarded
     // route (`/mcp`, `/metrics`; the Playground's routes have the same check): rmcp's own
@@ -238,7 +238,7 @@ pub async fn serve(
         .disable_allowed_origins()
         .with_max_request_body_bytes(MAX_MESSAGE_BYTES)
         .with_cancellation_token(rmcp_ct.clone());
-    let factory = server.clone();
+    let factory = handler::Handler::new(server.clone());
     let mcp = StreamableHttpService::new(
         move || Ok(factory.clone()),
         Arc::new(NeverSessionManager::default()),
@@ -247,7 +247,7 @@ pub async fn serve(
     let framing = {
         let s = server.clone();
         Framing::stateless(Box::new(move |params: &serde_json::Value| {
-            s.precheck(params)
+            handler::precheck(&s, params)
         }))
     };
     let shared = Arc::new(Shared {
@@ -509,7 +509,7 @@ async fn readyz(State(shared): State<Arc<Shared>>) -> Response<Body> {
 }
 
 async fn metrics_endpoint(State(shared): State<Arc<Shared>>) -> Response<Body> {
-    match crate::mcp::service::metrics::render(shared.server.executor().waiting()) {
+    match crate::mcp::transport::metrics::render(shared.server.executor().waiting()) {
         Some(body) => Response::builder()
             .status(StatusCode::OK)
             .header(
@@ -592,13 +592,11 @@ impl Shared {
             Framed::Direct(call) => {
                 // Over HTTP a call ends when its client hangs up: this future is dropped,
                 // and the execution with it (it stops its engine).
-                match self.server.call_direct(&call).await {
+                match handler::call_direct(&self.server, &call).await {
                     Some(answer) => {
                         logged.outcome = Some(answer.outcome());
-                        let mut response = json(
-                            StatusCode::OK,
-                            AjisaiServer::direct_response(&answer, &call),
-                        );
+                        let mut response =
+                            json(StatusCode::OK, handler::direct_response(&answer, &call));
                         retry_after(&mut response, answer.retry_after_ms());
                         response
                     }

@@ -13,6 +13,7 @@
 //! `ping`, a resource read or `word_contract` sent after it.
 
 use crate::mcp::protocol::framing::{DirectCall, Framing, Held, Inbound, MAX_MESSAGE_BYTES};
+use crate::mcp::protocol::handler;
 use crate::mcp::service::tools::ToolKind;
 use crate::mcp::service::AjisaiServer;
 use rmcp::model::{ClientRequest, JsonRpcMessage, NumberOrString};
@@ -223,11 +224,11 @@ impl StdioTransport {
         let server = self.server.clone();
         let framing = Arc::clone(&self.framing);
         self.calls.spawn(async move {
-            let answer = server.call_direct(&call).await;
+            let answer = handler::call_direct(&server, &call).await;
             // `complete` is `None` once the client cancelled the call.
             if let (Some(answer), Some(held)) = (answer, framing.complete(internal)) {
                 let _ = tx
-                    .send((AjisaiServer::direct_response(&answer, &call), Some(held)))
+                    .send((handler::direct_response(&answer, &call), Some(held)))
                     .await;
             }
         });

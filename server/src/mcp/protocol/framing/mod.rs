@@ -890,7 +890,8 @@ mod tests {
     /// The `initialize` answer rmcp sends in `revision`, as the transport hands it back.
     fn initialize_answer(f: &Framing, internal: i64, revision: rmcp::model::ProtocolVersion) {
         use rmcp::model::{JsonRpcResponse, JsonRpcVersion2_0, NumberOrString, ServerResult};
-        let result = crate::mcp::service::AjisaiServer::config().with_protocol_version(revision);
+        let result =
+            crate::mcp::protocol::handler::Handler::config().with_protocol_version(revision);
         let answer = JsonRpcMessage::Response(JsonRpcResponse {
             jsonrpc: JsonRpcVersion2_0,
             id: NumberOrString::Number(internal),

@@ -39,17 +39,11 @@ pub fn options_for(profile: &str) -> Option<ServerOptions> {
     Some(options.with_test_overrides())
 }
 
-/// Run as a worker of `profile` until stdin closes; the result is the exit code.
+/// Run as a worker of `profile` until stdin closes; the result is the exit code. Its
+/// faults are `tracing` events: the caller installs the process's logger first.
 pub fn run(profile: &str) -> u8 {
-    crate::mcp::logging::init();
-    let code = run_logged(profile);
-    crate::mcp::logging::finish(crate::mcp::logging::FINISH_WAIT);
-    code
-}
-
-fn run_logged(profile: &str) -> u8 {
     let fail = |why: &str| {
-        crate::mcp::logging::line(format_args!("worker: {why}"));
+        tracing::error!("worker: {why}");
         EXIT_FAULT
     };
     die_with_parent();
@@ -137,7 +131,7 @@ fn engine_loop(
             Ok(job) => job,
             Err(wire::FrameError::Io(_)) => return 0,
             Err(e) => {
-                crate::mcp::logging::line(format_args!("worker: stdin: {e}"));
+                tracing::error!("worker: stdin: {e}");
                 return EXIT_FAULT;
             }
         };

@@ -14,13 +14,30 @@ use crate::mcp::service::AjisaiServer;
 use ajisai_core::word::{registry, Family};
 use ajisai_host::hosterror::HostError;
 use ajisai_host::phrasebook::{ServedPhrasebook, MAX_NAME_CHARS, MAX_WORDS};
-use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
 /// An immediate tool's arguments as its `validate` accepted them: any shape its input
 /// schema allows, read by its `answer`.
 pub type Arguments = Map<String, Value>;
+
+/// A JSON object: a tool's input or output schema.
+pub type JsonObject = Map<String, Value>;
+
+/// A tool as `tools/list` describes it (the protocol gives it the wire's shape).
+#[derive(Clone, Debug)]
+pub struct ToolDescription {
+    /// Its name (MCP-16).
+    pub name: &'static str,
+    /// Its title (MCP-21).
+    pub title: &'static str,
+    /// Its description, placeholders filled (MCP-24).
+    pub description: String,
+    /// Its input schema (MCP-17/18).
+    pub input_schema: Arc<JsonObject>,
+    /// Its output schema: the result schema (MCP-25).
+    pub output_schema: Arc<JsonObject>,
+}
 
 /// How a tool is answered.
 #[derive(Clone, Copy)]
@@ -306,22 +323,14 @@ pub fn tools(
     output_schema: &Arc<JsonObject>,
     source_bytes: u64,
     phrasebook: &ServedPhrasebook,
-) -> Vec<Tool> {
+) -> Vec<ToolDescription> {
     ToolKind::all()
-        .map(|kind| {
-            let annotations = ToolAnnotations::with_title(title(kind))
-                .read_only(true)
-                .destructive(false)
-                .idempotent(true)
-                .open_world(false);
-            Tool::new(
-                kind.name(),
-                description(kind, phrasebook),
-                input_schema(kind, source_bytes, phrasebook),
-            )
-            .with_title(title(kind))
-            .with_raw_output_schema(Arc::clone(output_schema))
-            .with_annotations(annotations)
+        .map(|kind| ToolDescription {
+            name: kind.name(),
+            title: title(kind),
+            description: description(kind, phrasebook),
+            input_schema: Arc::new(input_schema(kind, source_bytes, phrasebook)),
+            output_schema: Arc::clone(output_schema),
         })
         .collect()
 }
@@ -449,14 +458,14 @@ mod tests {
         };
         let schema = Arc::new(JsonObject::new());
         let listed = tools(&schema, 65_536, &ServedPhrasebook::empty());
-        let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
+        let names: Vec<&str> = listed.iter().map(|t| t.name).collect();
         let documented: Vec<&str> = table.iter().map(|t| t.0.as_str()).collect();
         assert_eq!(names, documented, "the tools, in the guide's order");
         for (tool, (name, title, takes_slot)) in listed.iter().zip(&table) {
-            assert_eq!(tool.title.as_deref(), Some(title.as_str()), "{name}");
+            assert_eq!(tool.title, title.as_str(), "{name}");
             let kind = ToolKind::from_name(name).expect("a tool");
             assert_eq!(kind.is_source_tool(), *takes_slot, "{name}");
-            let description = tool.description.as_deref().unwrap_or("");
+            let description = tool.description.as_str();
             // Filled: no `{placeholder}` of the description texts is left.
             let placeholder = description.split('{').skip(1).any(|rest| {
                 rest.split_once('}').is_some_and(|(word, _)| {

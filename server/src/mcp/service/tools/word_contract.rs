@@ -1,13 +1,12 @@
 //! `word_contract` (MCP-18; docs/mcp/tools.md): look a Word up in the registry or the
 //! phrasebook, answered at once without running anything.
 
-use super::{argument_description, object, type_name, Arguments, ToolSpec};
+use super::{argument_description, object, type_name, Arguments, JsonObject, ToolSpec};
 use ajisai_host::hosterror::HostError;
 use ajisai_host::phrasebook::ServedPhrasebook;
 use crate::mcp::service::result::Delivery;
 use crate::mcp::service::result::ToolAnswer;
 use crate::mcp::service::AjisaiServer;
-use rmcp::model::JsonObject;
 use serde_json::{json, Map, Value};
 
 /// The longest `word` argument, in characters (MCP-18; docs/mcp/tools.md).
