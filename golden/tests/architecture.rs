@@ -461,7 +461,7 @@ fn json_is_written_by_hand_in_four_files_at_most() {
     assert!(!uses_string_writer("f.write_str(\"0/1\")"));
 }
 
-/// The modules of `server/src` (`mcp::service::exec`, `web`, …; the binaries excluded) and
+/// The modules of `server/src` (`mcp::protocol::handler`, `web`, …; the binaries excluded) and
 /// the modules each one's code (comments and `#[cfg(test)] mod tests` left out) names
 /// through `crate::` or `super::` paths, grouped imports included.
 fn server_module_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
@@ -607,11 +607,11 @@ fn the_server_crate_has_no_import_cycle() {
 }
 
 /// The server crate's hosts do not use each other: the CLI and the MCP server never; the
-/// Playground is a host on the MCP server's service (its runs are tool calls), so it uses
-/// `mcp::service` only, and the CLI (`ajisai playground`) and the HTTP transport
-/// (`--playground`) may serve it. `web` (what every HTTP host shares) uses none of them.
-/// What every host shares is the crate `ajisai-host`, below them all (the crate graph
-/// holds that: [`the_crates_depend_down`]).
+/// Playground is a host on the MCP server's service (its runs are tool calls, through the
+/// crate `ajisai-service`), so it uses none of the MCP server's modules, and the CLI
+/// (`ajisai playground`) and the HTTP transport (`--playground`) may serve it. `web` (what
+/// every HTTP host shares) uses none of them. The service and what every host shares are
+/// crates below them all (the crate graph holds that: [`the_crates_depend_down`]).
 #[test]
 fn the_server_hosts_do_not_use_each_other() {
     let graph = server_module_graph();
@@ -625,12 +625,7 @@ fn the_server_hosts_do_not_use_each_other() {
             let allowed = match layer {
                 "web" => to == "web",
                 "cli" => to == "cli" || to == "web" || to == "playground",
-                "playground" => {
-                    to == "playground"
-                        || to == "web"
-                        || t == "mcp::service"
-                        || t.starts_with("mcp::service::")
-                }
+                "playground" => to == "playground" || to == "web",
                 "mcp" => {
                     to == "mcp"
                         || to == "web"
@@ -652,9 +647,10 @@ fn the_server_hosts_do_not_use_each_other() {
 
 /// The workspace's crates, from the bottom, with the workspace crates each may depend on
 /// (normal dependencies; tests and benchmarks may use more) and the crates it must not
-/// use: the engine knows no host, and what every host shares knows no transport, no
-/// async runtime and no wire protocol.
-const CRATE_LAYERS: [(&str, &[&str], &[&str]); 6] = [
+/// use: the engine knows no host; what every host shares knows no transport, no async
+/// runtime and no wire protocol; the service knows no transport, no wire protocol, no
+/// command line and no exporter (it records metrics; a host serves them).
+const CRATE_LAYERS: [(&str, &[&str], &[&str]); 7] = [
     ("ajisai-core", &[], &["tokio", "rmcp", "axum", "hyper"]),
     ("ajisai-numerics-pure", &["ajisai-core"], &["tokio", "rmcp"]),
     ("ajisai-numerics-gmp", &["ajisai-core"], &["tokio", "rmcp"]),
@@ -678,6 +674,18 @@ const CRATE_LAYERS: [(&str, &[&str], &[&str]); 6] = [
         ],
     ),
     (
+        "ajisai-service",
+        &["ajisai-core", "ajisai-numerics-gmp", "ajisai-host"],
+        &[
+            "rmcp",
+            "axum",
+            "hyper",
+            "tower",
+            "clap",
+            "metrics-exporter-prometheus",
+        ],
+    ),
+    (
         "ajisai-server",
         &[
             "ajisai-core",
@@ -685,6 +693,7 @@ const CRATE_LAYERS: [(&str, &[&str], &[&str]); 6] = [
             "ajisai-numerics-pure",
             "ajisai-numerics-gmp",
             "ajisai-host",
+            "ajisai-service",
         ],
         &[],
     ),
@@ -726,10 +735,10 @@ fn the_crates_depend_down() {
 
 /// The MCP server's layers, from the top: each uses only those below it (and `logging`,
 /// which every layer may use, uses none).
-const MCP_LAYERS: [&str; 5] = ["startup", "transport", "protocol", "service", "logging"];
+const MCP_LAYERS: [&str; 4] = ["startup", "transport", "protocol", "logging"];
 
-/// Inside the MCP server, imports point down: startup → transport → protocol → service
-/// (→ the crate `ajisai-host`); a transport only moves messages, the service knows no wire.
+/// Inside the MCP server, imports point down: startup → transport → protocol (→ the
+/// crates `ajisai-service` and `ajisai-host`); a transport only moves messages.
 #[test]
 fn the_mcp_layers_point_down() {
     let graph = server_module_graph();
@@ -748,7 +757,7 @@ fn the_mcp_layers_point_down() {
             }
         }
     }
-    assert!(seen > 15, "the scan sees the layers: {seen}");
+    assert!(seen > 10, "the scan sees the layers: {seen}");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -757,9 +766,12 @@ fn the_mcp_layers_point_down() {
 /// that revision (unit tests may).
 #[test]
 fn the_revision_rule_is_decided_in_one_place() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src");
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let files = ["server/src", "service/src", "host/src"]
+        .iter()
+        .flat_map(|dir| ajisai_golden::rust_files(&workspace.join(dir)));
     let mut found = Vec::new();
-    for (path, text) in ajisai_golden::rust_files(&root) {
+    for (path, text) in files {
         if path.ends_with("mcp/protocol/revision.rs") {
             continue;
         }

@@ -18,8 +18,8 @@
 
 use ajisai_core::limits::InterruptFlag;
 use ajisai_golden::cost::CostProgram;
-use ajisai_server::mcp::service::validate::ToolKind;
 use ajisai_server::mcp::AjisaiServer;
+use ajisai_service::validate::ToolKind;
 use serde_json::Value;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -32,7 +32,7 @@ use ajisai_core::outcome::{ErrorCategory, NilReason, Trap, TRACE_MAX_CALLS};
 use ajisai_core::word::{registry, Family, WordSpec};
 use ajisai_core::Profile;
 use ajisai_host::assets;
-use ajisai_server::mcp::service::tools::ToolSpec;
+use ajisai_service::tools::ToolSpec;
 use serde_json::{json, Value as Json};
 use std::path::PathBuf;
 

@@ -336,10 +336,7 @@ async fn run_cases(client: &Client, label: &str) -> (Vec<String>, Vec<(String, S
         let env = envelope(&result);
         // The server's fast measure (MCP-52) equals the size of what arrived.
         let text = mcp_support::text(&result);
-        let fast = ajisai_server::mcp::service::result::measure_envelope(
-            &text,
-            result.is_error == Some(true),
-        );
+        let fast = ajisai_service::result::measure_envelope(&text, result.is_error == Some(true));
         if fast != mcp_support::sizes(&result).0 as u64 {
             problems.push(format!(
                 "[{label}] {name}: measured {fast} bytes, delivered {}",

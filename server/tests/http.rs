@@ -10,7 +10,7 @@
 use crate::http_support;
 use crate::mcp_support;
 
-use ajisai_server::mcp::service::tools::ToolSpec;
+use ajisai_service::tools::ToolSpec;
 use http_support::{call, envelope_text, get, post, tools_call, HttpServer, TOKEN};
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt};

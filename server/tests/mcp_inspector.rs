@@ -4,7 +4,7 @@
 //! error and no warning in any tool's input or output schema (no boolean schema where a
 //! sub-schema is expected, no `type` arrays), and it sees every tool.
 
-use ajisai_server::mcp::service::tools::ToolSpec;
+use ajisai_service::tools::ToolSpec;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;

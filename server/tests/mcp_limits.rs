@@ -571,7 +571,7 @@ fn a_growing_call_stops_within_the_overshoot() {
     let integers = "{ [ 'N' ] BIND 3 N POW N 1000 + F } 'F' DEF 1000 F";
     for source in [holding(2000), wide_fractions, integers.to_string()] {
         let (answer, usage) = server.executor().execute_measured(
-            ajisai_server::mcp::service::validate::ToolKind::COMPUTE
+            ajisai_service::validate::ToolKind::COMPUTE
                 .source_tool()
                 .expect("compute runs source"),
             &source,
@@ -598,8 +598,8 @@ fn a_growing_call_stops_within_the_overshoot() {
 /// exactly under an earlier revision does not fit under 2026-07-28 and is elided there.
 #[test]
 fn response_bytes_count_the_frame_of_each_revision() {
-    use ajisai_server::mcp::service::result::Delivery;
-    use ajisai_server::mcp::service::validate::ToolKind;
+    use ajisai_service::result::Delivery;
+    use ajisai_service::validate::ToolKind;
     ajisai_host::backend::link();
     let source = "0 99 RANGE 1 2 ADD";
     let measure = |limit: u64, delivery: Delivery| {

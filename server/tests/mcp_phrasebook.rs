@@ -345,7 +345,7 @@ async fn an_in_process_override_serves_its_own_words() {
     );
     let r = server
         .execute_now_with(
-            ajisai_server::mcp::service::validate::ToolKind::COMPUTE,
+            ajisai_service::validate::ToolKind::COMPUTE,
             "2 ninefold",
             &["NineFold".to_string()],
         )
@@ -361,7 +361,7 @@ async fn an_in_process_override_serves_its_own_words() {
     assert_eq!(names, ["TRIPLE", "NINEFOLD"]);
     let e = server
         .execute_now_with(
-            ajisai_server::mcp::service::validate::ToolKind::CHECK,
+            ajisai_service::validate::ToolKind::CHECK,
             "1",
             &["MEAN".to_string()],
         )
@@ -547,15 +547,11 @@ async fn more_than_64_words_are_listed_by_the_resource_not_the_description() {
     // All 65 exist, but one call takes at most 64.
     let all: Vec<String> = (0..65).map(|i| format!("k{i}")).collect();
     let e = server
-        .execute_now_with(
-            ajisai_server::mcp::service::validate::ToolKind::COMPUTE,
-            "1",
-            &all,
-        )
+        .execute_now_with(ajisai_service::validate::ToolKind::COMPUTE, "1", &all)
         .expect_err("65 entries");
     assert!(e.message.contains("at most 64"), "{}", e.message);
     let r = server.execute_now_with(
-        ajisai_server::mcp::service::validate::ToolKind::COMPUTE,
+        ajisai_service::validate::ToolKind::COMPUTE,
         "K0 K64 +",
         &all[..64]
             .iter()

@@ -4,7 +4,7 @@
 
 use crate::mcp_support;
 
-use ajisai_server::mcp::service::tools::{ToolKind, ToolSpec};
+use ajisai_service::tools::{ToolKind, ToolSpec};
 use mcp_support::*;
 use rmcp::model::{ErrorCode, ReadResourceRequestParams};
 use rmcp::service::ServiceError;

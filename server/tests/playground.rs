@@ -525,7 +525,7 @@ fn the_page_works_in_a_real_browser() {
 /// Holds every call's slot until released (the MCP server's test hook).
 struct Hold(std::sync::Mutex<std::sync::mpsc::Receiver<()>>);
 
-impl ajisai_server::mcp::service::config::Hooks for Hold {
+impl ajisai_service::config::Hooks for Hold {
     fn before_run(&self, _source: &str, _interrupt: &ajisai_core::limits::InterruptFlag) {
         let release = self.0.lock().expect("the hook's channel");
         let _ = release.recv_timeout(std::time::Duration::from_secs(30));
@@ -537,9 +537,9 @@ impl ajisai_server::mcp::service::config::Hooks for Hold {
 /// agent's call is answered when its hook lets it go.
 #[test]
 fn beside_mcp_the_playground_has_slots_of_its_own() {
-    use ajisai_server::mcp::service::config::{ServerOptions, Transport};
-    use ajisai_server::mcp::service::AjisaiServer;
     use ajisai_server::playground::{Access, Playground};
+    use ajisai_service::config::{ServerOptions, Transport};
+    use ajisai_service::AjisaiServer;
     use std::sync::Arc;
     use tokio_util::sync::CancellationToken;
     ajisai_host::backend::link();
@@ -606,9 +606,9 @@ fn beside_mcp_the_playground_has_slots_of_its_own() {
 #[test]
 fn the_playground_profile_host_limits_hold_on_its_path() {
     use ajisai_core::Limit;
-    use ajisai_server::mcp::service::config::ServerOptions;
-    use ajisai_server::mcp::service::AjisaiServer;
     use ajisai_server::playground::{Access, Playground};
+    use ajisai_service::config::ServerOptions;
+    use ajisai_service::AjisaiServer;
     use tokio_util::sync::CancellationToken;
     ajisai_host::backend::link();
     let page = |limit: Limit, value: u64| {
@@ -737,9 +737,9 @@ async fn start_a_long_run(base: &str) -> tokio::net::TcpStream {
 /// isolation beside `/mcp` (checked on `/metrics` and by the next run on the one slot).
 #[test]
 fn a_run_whose_page_hangs_up_is_stopped_and_gives_its_slot_back() {
-    use ajisai_server::mcp::service::config::ServerOptions;
-    use ajisai_server::mcp::service::AjisaiServer;
     use ajisai_server::playground::{Access, Playground};
+    use ajisai_service::config::ServerOptions;
+    use ajisai_service::AjisaiServer;
     use std::time::{Duration, Instant};
     use tokio_util::sync::CancellationToken;
     ajisai_host::backend::link();

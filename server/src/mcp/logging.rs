@@ -384,6 +384,7 @@ pub fn init() {
     let filter = Targets::new()
         .with_target("ajisai_server", Level::INFO)
         .with_target("ajisai_host", Level::INFO)
+        .with_target("ajisai_service", Level::INFO)
         .with_default(Level::ERROR);
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(ToQueue)

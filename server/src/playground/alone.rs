@@ -1,9 +1,9 @@
 //! `ajisai playground`: the Playground served on its own, until SIGINT or SIGTERM.
 
 use super::{Access, Playground};
-use crate::mcp::service::config::{ServerOptions, DEFAULT_SLOTS};
-use crate::mcp::service::AjisaiServer;
 use ajisai_host::phrasebook::ServedPhrasebook;
+use ajisai_service::config::{ServerOptions, DEFAULT_SLOTS};
+use ajisai_service::AjisaiServer;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -4,10 +4,10 @@
 //! examples (`GET /api/examples`).
 
 use super::Playground;
-use crate::mcp::service::AjisaiServer;
 use ajisai_core::word::{registry, Family};
 use ajisai_core::{Limit, Profile};
 use ajisai_host::lookup;
+use ajisai_service::AjisaiServer;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, Response};

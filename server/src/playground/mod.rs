@@ -18,8 +18,8 @@ pub mod catalogue;
 pub mod page;
 pub mod run;
 
-use crate::mcp::service::config::ServerOptions;
-use crate::mcp::service::AjisaiServer;
+use ajisai_service::config::ServerOptions;
+use ajisai_service::AjisaiServer;
 use axum::routing::{get, post};
 use axum::{middleware, Router};
 use std::sync::Arc;
@@ -63,7 +63,7 @@ pub fn route_of(path: &str) -> &'static str {
 
 /// The Playground's own execution slots beside `/mcp` when `--playground-slots` is not
 /// given.
-pub const DEFAULT_SLOTS: u64 = crate::mcp::service::config::DEFAULT_PLAYGROUND_SLOTS;
+pub const DEFAULT_SLOTS: u64 = ajisai_service::config::DEFAULT_PLAYGROUND_SLOTS;
 
 impl Playground {
     /// A Playground running its programs on `server` (built for [`ServerOptions::playground`]).

@@ -13,8 +13,8 @@
 
 use super::page::refusal;
 use super::Playground;
-use crate::mcp::service::result::Delivery;
 use crate::web::BodyBudget;
+use ajisai_service::result::Delivery;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, Response, StatusCode};

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use ajisai_server::mcp::protocol::handler::Handler;
-use ajisai_server::mcp::service::result::ToolAnswer;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
+use ajisai_service::result::ToolAnswer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ReadResourceRequestParams, ResourceContents,
 };

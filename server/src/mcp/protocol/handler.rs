@@ -8,11 +8,11 @@
 use crate::mcp::protocol::framing::DirectCall;
 use crate::mcp::protocol::revision;
 use crate::mcp::protocol::tool_result::{self, WireAnswer};
-use crate::mcp::service::resources::{self, ReadError};
-use crate::mcp::service::result::ToolAnswer;
-use crate::mcp::service::tools::ToolDescription;
-use crate::mcp::service::validate;
-use crate::mcp::service::AjisaiServer;
+use ajisai_service::resources::{self, ReadError};
+use ajisai_service::result::ToolAnswer;
+use ajisai_service::tools::ToolDescription;
+use ajisai_service::validate;
+use ajisai_service::AjisaiServer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -150,7 +150,7 @@ impl Handler {
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("ajisai", crate::mcp::SERVER_VERSION))
             .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
-            .with_instructions(crate::mcp::service::INSTRUCTIONS)
+            .with_instructions(ajisai_service::INSTRUCTIONS)
     }
 }
 
@@ -174,7 +174,7 @@ pub fn precheck(server: &AjisaiServer, raw: &Value) -> Option<Value> {
     )
     .err()?;
     let answer = exec.host_error(&ajisai_host::quote::echo(name), &error);
-    crate::mcp::service::tool_metrics::tool_call(name, answer.outcome(), started.elapsed());
+    ajisai_service::tool_metrics::tool_call(name, answer.outcome(), started.elapsed());
     let wire = tool_result::wire_value(&answer.to_call_tool_result());
     // A self-contained request names its revision in `_meta`; its results carry
     // `resultType`, first, as rmcp writes them.

@@ -7,7 +7,7 @@
 //! first. Before it, the revision is the session's, agreed at `initialize` (over HTTP,
 //! the `MCP-Protocol-Version` header, 2025-03-26 when absent).
 
-use crate::mcp::service::result::Delivery;
+use ajisai_service::result::Delivery;
 use rmcp::model::{JsonObject, ProtocolVersion, RequestMetaObject};
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! it, in the frame of the revision it is answered in (a self-contained revision's result
 //! starts with `"resultType":"complete"`), without building a JSON value of the envelope.
 
-use crate::mcp::service::result::{Delivery, ToolAnswer};
+use ajisai_service::result::{Delivery, ToolAnswer};
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 

@@ -7,12 +7,12 @@
 //! `FAIL … skipped: <prerequisite>`.
 
 use super::version::{self, EXIT_FAULT, EXIT_OK};
-use crate::mcp::service::config::ServerOptions;
-use crate::mcp::service::validate::ToolKind;
-use crate::mcp::service::AjisaiServer;
 use ajisai_core::numerics;
 use ajisai_host::content;
 use ajisai_host::phrasebook::{Fault, ServedPhrasebook};
+use ajisai_service::config::ServerOptions;
+use ajisai_service::validate::ToolKind;
+use ajisai_service::AjisaiServer;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 

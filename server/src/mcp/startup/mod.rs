@@ -5,14 +5,14 @@ pub mod version;
 
 use crate::mcp::protocol::framing;
 use crate::mcp::protocol::handler;
-use crate::mcp::service::config;
-use crate::mcp::service::config::{ServerOptions, Transport};
-use crate::mcp::service::isolation::Isolation;
-use crate::mcp::service::AjisaiServer;
 use crate::mcp::transport::{http, stdio};
 use crate::mcp::{logging, PROGRAM, SERVER_VERSION};
 use ajisai_host::content;
 use ajisai_host::phrasebook::ServedPhrasebook;
+use ajisai_service::config;
+use ajisai_service::config::{ServerOptions, Transport};
+use ajisai_service::isolation::Isolation;
+use ajisai_service::AjisaiServer;
 use rmcp::ServiceExt;
 use std::ffi::OsString;
 use std::time::Duration;
@@ -70,7 +70,7 @@ pub struct Args {
     /// Where evaluations run: `process` (pre-started worker processes under OS limits,
     /// the default with `--http`) or `thread` (the server's own threads, the default on
     /// stdio).
-    #[arg(long, value_enum, value_name = "MODE")]
+    #[arg(long, value_name = "MODE", value_parser = isolation_parser())]
     pub isolation: Option<Isolation>,
     /// Run as a worker process of this profile (process isolation; started by the server
     /// itself, not by hand).
@@ -103,6 +103,15 @@ pub enum Mode {
     Doctor,
     /// `--worker <PROFILE>`: a worker process of process isolation.
     Worker(String),
+}
+
+/// `--isolation`'s parser: the modes' names, listed in help and in a refusal.
+fn isolation_parser() -> impl clap::builder::TypedValueParser<Value = Isolation> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Isolation::ALL.map(Isolation::name)).map(|name| {
+        // The parser above only accepts the modes' names.
+        Isolation::from_name(&name).unwrap_or_default()
+    })
 }
 
 /// Parse the arguments (without the program name). The error is clap's usage error,
@@ -153,7 +162,7 @@ pub fn run(args: &[OsString]) -> u8 {
         Mode::Doctor => doctor::run(),
         Mode::Worker(profile) => {
             logging::init();
-            let code = crate::mcp::service::isolation::worker::run(&profile);
+            let code = ajisai_service::isolation::worker::run(&profile);
             logging::finish(logging::FINISH_WAIT);
             code
         }

@@ -17,8 +17,8 @@
 
 use crate::mcp::protocol::framing::{Body as Framed, Framing, MAX_MESSAGE_BYTES};
 use crate::mcp::protocol::handler;
-use crate::mcp::service::validate::ToolKind;
-use crate::mcp::service::AjisaiServer;
+use ajisai_service::validate::ToolKind;
+use ajisai_service::AjisaiServer;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
@@ -130,7 +130,7 @@ impl Settings {
             allowed_origins,
             max_connections: max_connections.max(1),
             playground: false,
-            playground_slots: crate::mcp::service::config::DEFAULT_PLAYGROUND_SLOTS,
+            playground_slots: ajisai_service::config::DEFAULT_PLAYGROUND_SLOTS,
         })
     }
 
@@ -486,7 +486,7 @@ fn log_request(
             logged
                 .tool
                 .as_deref()
-                .map(crate::mcp::service::tool_metrics::tool_label)
+                .map(ajisai_service::tool_metrics::tool_label)
         ),
         logged.outcome.unwrap_or("-"),
         response.status().as_u16(),

@@ -3,7 +3,7 @@
 //! (the build, and the stderr lines the log queue dropped). The exporter is built without
 //! its own listener or TLS stack: the HTTP transport serves the text itself.
 
-use crate::mcp::service::metrics as service;
+use ajisai_service::metrics as service;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
 

@@ -14,8 +14,8 @@
 
 use crate::mcp::protocol::framing::{DirectCall, Framing, Held, Inbound, MAX_MESSAGE_BYTES};
 use crate::mcp::protocol::handler;
-use crate::mcp::service::tools::ToolKind;
-use crate::mcp::service::AjisaiServer;
+use ajisai_service::tools::ToolKind;
+use ajisai_service::AjisaiServer;
 use rmcp::model::{ClientRequest, JsonRpcMessage, NumberOrString};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;

@@ -46,7 +46,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 
-pub use crate::mcp::service::config::MAX_MESSAGE_BYTES;
+pub use ajisai_service::config::MAX_MESSAGE_BYTES;
 
 use crate::mcp::protocol::revision;
 
@@ -78,7 +78,7 @@ pub enum Inbound {
 /// Such a call is the server's busiest message, and rmcp's path for it costs more than
 /// the computation: a typed parse, a task, a JSON value of the result and its
 /// serialization. Answered here, the result is written around the envelope's text once
-/// ([`crate::mcp::service::result::ToolAnswer::response`]), byte for byte as rmcp writes it
+/// ([`ajisai_service::result::ToolAnswer::response`]), byte for byte as rmcp writes it
 /// (`result::tests::written_answers_are_what_rmcp_serializes`, and `server/tests/direct.rs`
 /// against rmcp's own answers on both transports). Everything else still goes to rmcp.
 #[derive(Debug)]

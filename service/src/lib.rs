@@ -1,9 +1,12 @@
-//! What the server does, knowing no transport: one entry point per request kind —
+//! `ajisai-service`: what the MCP server does, knowing no transport and no wire format
+//! (its hosts — the MCP server's protocol layer, the Playground — give its answers their
+//! wire's shape): one entry point per request kind —
 //! [`AjisaiServer::call_with_delivery`] for every tool call, [`AjisaiServer::read`] for every resource
 //! — over the tools (one file each in [`tools`]), argument validation ([`validate`]), the
 //! concurrency gate ([`gate`]), execution under the deadline and the memory account and
 //! delivery in the revision's frame ([`exec`], [`result`]), the limits per transport
-//! ([`config`]), resources and metrics. `tools/call` takes its arguments as a raw JSON
+//! ([`config`]), resources, what it counts ([`metrics`], [`tool_metrics`]) and where
+//! evaluations run ([`isolation`]). `tools/call` takes its arguments as a raw JSON
 //! object and validates them itself (MCP-19; docs/mcp/host-errors.md).
 
 pub mod config;
@@ -147,7 +150,7 @@ impl AjisaiServer {
         let started = std::time::Instant::now();
         let answer = self.call_uncounted(name, arguments, ct, delivery).await;
         if let Some(a) = &answer {
-            crate::mcp::service::tool_metrics::tool_call(name, a.outcome(), started.elapsed());
+            crate::tool_metrics::tool_call(name, a.outcome(), started.elapsed());
         }
         answer
     }
@@ -269,9 +272,9 @@ impl AjisaiServer {
             ajisai_core::limits::InterruptFlag::new(),
         ) {
             Ok(answer) => answer,
-            Err(payload) => Err(HostError::backend_failure(
-                crate::mcp::service::exec::panic_text(payload.as_ref()),
-            )),
+            Err(payload) => Err(HostError::backend_failure(crate::exec::panic_text(
+                payload.as_ref(),
+            ))),
         }
     }
 }

@@ -7,10 +7,10 @@
 //! and the `words` argument's phrasebook sentence are generated at startup from the
 //! registry and the effective phrasebook, so they cannot drift from what runs.
 
-use crate::mcp::service::exec::{Runner, SourceTool};
-use crate::mcp::service::result::Delivery;
-use crate::mcp::service::result::ToolAnswer;
-use crate::mcp::service::AjisaiServer;
+use crate::exec::{Runner, SourceTool};
+use crate::result::Delivery;
+use crate::result::ToolAnswer;
+use crate::AjisaiServer;
 use ajisai_core::word::{registry, Family};
 use ajisai_host::hosterror::HostError;
 use ajisai_host::phrasebook::{ServedPhrasebook, MAX_NAME_CHARS, MAX_WORDS};
@@ -344,7 +344,7 @@ mod tests {
     /// arguments first, then its own rules) and answered with them as given.
     #[test]
     fn an_immediate_tool_takes_arguments_of_any_shape() {
-        use crate::mcp::service::validate::{validate_tool, Call};
+        use crate::validate::{validate_tool, Call};
         fn schema(_: &ServedPhrasebook) -> JsonObject {
             object(json!({ "type": "object" }))
         }
@@ -388,7 +388,7 @@ mod tests {
             panic!("a valid call of an immediate tool");
         };
         assert_eq!(Value::Object(arguments.clone()), given);
-        let server = AjisaiServer::new(crate::mcp::service::config::ServerOptions::production());
+        let server = AjisaiServer::new(crate::config::ServerOptions::production());
         let answered = (tool.answer)(&server, &arguments, Delivery::default());
         assert_eq!(answered.envelope(), r#"{"count":3,"names":["a","b"]}"#);
         let wrong = validate_tool(

@@ -5,8 +5,8 @@
 
 use super::wire::{self, Done, FromWorker};
 use super::{Loss, EXIT_OUT_OF_MEMORY, STOP_GRACE};
-use crate::mcp::service::gate::Slot;
-use crate::mcp::service::metrics;
+use crate::gate::Slot;
+use crate::metrics;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,7 +1,7 @@
 //! Resources (MCP-57..65; docs/mcp/resources.md): the guide, the vocabulary, the registry, the result schema,
 //! the limits and the phrasebook, plus the `ajisai://words/{name}` template.
 
-use crate::mcp::service::config::ServerOptions;
+use crate::config::ServerOptions;
 use ajisai_core::{Limit, Profile};
 
 /// `ajisai://guide/quickstart`.
@@ -124,7 +124,7 @@ pub fn limits_document(options: &ServerOptions) -> String {
         units: Ordered(Limit::ALL.iter().map(|&l| (l.name(), l.unit())).collect()),
         capacity_wait_ms: options.capacity_wait_ms,
         max_waiting: options.max_waiting(),
-        message_bytes: crate::mcp::service::config::MAX_MESSAGE_BYTES as u64,
+        message_bytes: crate::config::MAX_MESSAGE_BYTES as u64,
         stack_budgets: StackBudgets {
             value_stack_bytes: options.value_stack_bytes,
             error_stack_bytes: options.error_stack_bytes,
@@ -236,10 +236,7 @@ mod tests {
     /// and the limits, units and other profile in `Limit::ALL` order.
     #[test]
     fn the_limits_document_keeps_its_key_order() {
-        let o = crate::mcp::service::config::ServerOptions::serving(
-            crate::mcp::service::config::Transport::Stdio,
-            3,
-        );
+        let o = crate::config::ServerOptions::serving(crate::config::Transport::Stdio, 3);
         let doc = limits_document(&o);
         let position = |needle: &str| {
             doc.find(needle)

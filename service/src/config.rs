@@ -85,7 +85,7 @@ pub struct ServerOptions {
     /// Test observation points (`None` in production).
     pub hooks: Option<Arc<dyn Hooks>>,
     /// Where evaluations run (`--isolation`; threads unless the server asks for processes).
-    pub isolation: crate::mcp::service::isolation::Isolation,
+    pub isolation: crate::isolation::Isolation,
 }
 
 impl std::fmt::Debug for ServerOptions {
@@ -110,7 +110,7 @@ impl ServerOptions {
             value_stack_bytes: VALUE_STACK_BYTES,
             error_stack_bytes: ERROR_STACK_BYTES,
             hooks: None,
-            isolation: crate::mcp::service::isolation::Isolation::Thread,
+            isolation: crate::isolation::Isolation::Thread,
         }
     }
 
@@ -158,10 +158,7 @@ impl ServerOptions {
     }
 
     /// The same options with evaluations run as `isolation` says.
-    pub fn with_isolation(
-        mut self,
-        isolation: crate::mcp::service::isolation::Isolation,
-    ) -> ServerOptions {
+    pub fn with_isolation(mut self, isolation: crate::isolation::Isolation) -> ServerOptions {
         self.isolation = isolation;
         self
     }

@@ -4,9 +4,9 @@
 use super::{argument_description, object, type_name, Arguments, JsonObject, ToolSpec};
 use ajisai_host::hosterror::HostError;
 use ajisai_host::phrasebook::ServedPhrasebook;
-use crate::mcp::service::result::Delivery;
-use crate::mcp::service::result::ToolAnswer;
-use crate::mcp::service::AjisaiServer;
+use crate::result::Delivery;
+use crate::result::ToolAnswer;
+use crate::AjisaiServer;
 use serde_json::{json, Map, Value};
 
 /// The longest `word` argument, in characters (MCP-18; docs/mcp/tools.md).

@@ -2,8 +2,8 @@
 
 use super::{ToolSpec, SOURCE_ARGUMENTS};
 use ajisai_host::hosterror::HostError;
-use crate::mcp::service::exec::{Executor, SourceCall};
-use crate::mcp::service::result::ToolAnswer;
+use crate::exec::{Executor, SourceCall};
+use crate::result::ToolAnswer;
 use ajisai_core::engine;
 use ajisai_core::phrasebook::Entry;
 

@@ -10,11 +10,11 @@
 
 use super::wire::{self, Done, FromWorker};
 use super::{EXIT_OUT_OF_MEMORY, OVERSHOOT_BYTES};
-use crate::mcp::service::config::{ServerOptions, Transport};
-use crate::mcp::service::exec::Executor;
-use crate::mcp::service::result::Delivery;
-use crate::mcp::service::tools::ToolKind;
-use crate::mcp::service::AjisaiServer;
+use crate::config::{ServerOptions, Transport};
+use crate::exec::Executor;
+use crate::result::Delivery;
+use crate::tools::ToolKind;
+use crate::AjisaiServer;
 use ajisai_core::limits::InterruptFlag;
 use ajisai_host::hosterror::HostErrorCode;
 use ajisai_host::phrasebook::ServedPhrasebook;

@@ -3,18 +3,18 @@
 //! in the envelope MCP-28..36 describe (docs/mcp/envelope.md).
 //!
 //! A call runs on a blocking thread, or in a worker process under process isolation
-//! (`crate::mcp::service::isolation`), never on the async worker that received it, so a long
+//! (`crate::isolation`), never on the async worker that received it, so a long
 //! computation cannot delay `ping`, listings, resources or `word_contract`. The slot is
 //! moved into the blocking task (or the worker's supervision) and released only when the
 //! engine has stopped. The deadline starts when the slot is acquired; when it passes,
 //! the interrupt flag is raised and the `timeout` result is sent at once, while the
 //! engine winds down on its own thread.
 
-use crate::mcp::service::config::ServerOptions;
-use crate::mcp::service::gate::{Admission, Gate};
-use crate::mcp::service::isolation::pool::{Outcome, WorkerPool};
-use crate::mcp::service::isolation::{wire, Isolation};
-use crate::mcp::service::result::{self, Delivery, ToolAnswer, Undeliverable};
+use crate::config::ServerOptions;
+use crate::gate::{Admission, Gate};
+use crate::isolation::pool::{Outcome, WorkerPool};
+use crate::isolation::{wire, Isolation};
+use crate::result::{self, Delivery, ToolAnswer, Undeliverable};
 use ajisai_core::engine::{ComputeReport, Options};
 use ajisai_core::envelope::{self, Rendered};
 use ajisai_core::json::HostFields;
@@ -252,7 +252,7 @@ impl Executor {
         let slot = match admission {
             Admission::Immediate(s) | Admission::AfterWait(s) => s,
             Admission::Expired | Admission::QueueFull => {
-                crate::mcp::service::metrics::capacity_exhausted();
+                crate::metrics::capacity_exhausted();
                 let e = HostError::capacity_exhausted(
                     self.options.slots(),
                     self.options.capacity_wait_ms,
@@ -274,7 +274,7 @@ impl Executor {
             let run = move || {
                 // Held until the engine has stopped, whatever the caller saw.
                 let _slot = slot;
-                let _in_flight = crate::mcp::service::metrics::InFlight::start();
+                let _in_flight = crate::metrics::InFlight::start();
                 this.execute_measured(tool, &source, &prelude, flag, delivery)
                     .0
             };
@@ -311,12 +311,12 @@ impl Executor {
 
     /// [`Executor::run`] under process isolation: the call goes to a worker, which the
     /// pool stops at the deadline and kills past it plus the grace
-    /// (`crate::mcp::service::isolation`).
+    /// (`crate::isolation`).
     #[allow(clippy::too_many_arguments)]
     async fn run_in_worker(
         &self,
         workers: &WorkerPool,
-        slot: crate::mcp::service::gate::Slot,
+        slot: crate::gate::Slot,
         tool: SourceTool,
         source: String,
         words: Vec<String>,
@@ -333,7 +333,7 @@ impl Executor {
             frame_bytes: delivery.frame_bytes,
             value_stack_bytes: delivery.value_stack_bytes,
         };
-        let in_flight = crate::mcp::service::metrics::InFlight::start();
+        let in_flight = crate::metrics::InFlight::start();
         let outcome = tokio::select! {
             biased;
             outcome = workers.run(slot, request, deadline, in_flight) => outcome,
@@ -348,7 +348,7 @@ impl Executor {
                     self.poisoned.store(true, Ordering::Release);
                 }
                 if done.memory_exhausted {
-                    crate::mcp::service::metrics::memory_exhausted();
+                    crate::metrics::memory_exhausted();
                 }
                 return Some(match ToolAnswer::new(done.envelope, done.host_error) {
                     Ok(answer) => answer,
@@ -457,7 +457,7 @@ impl Executor {
         // panic hook symbolizes a backtrace under the call's account).
         match exhausted {
             Some(e) if answer.is_ok() => {
-                crate::mcp::service::metrics::memory_exhausted();
+                crate::metrics::memory_exhausted();
                 // The run's own answer says how deep in recursion the ceiling stopped it.
                 let deep = match &answer {
                     Ok(Err(stopped)) => stopped.deep.as_ref(),

@@ -23,7 +23,7 @@ pub mod worker;
 use std::time::Duration;
 
 /// Where a server's evaluations run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Isolation {
     /// On the server's own blocking threads: cheapest, no protection from faults.
     #[default]
@@ -33,12 +33,20 @@ pub enum Isolation {
 }
 
 impl Isolation {
+    /// Both modes, as the command line lists them.
+    pub const ALL: [Isolation; 2] = [Isolation::Process, Isolation::Thread];
+
     /// The mode's name as the command line and the logs write it.
     pub fn name(self) -> &'static str {
         match self {
             Isolation::Thread => "thread",
             Isolation::Process => "process",
         }
+    }
+
+    /// The mode named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Isolation> {
+        Isolation::ALL.into_iter().find(|i| i.name() == name)
     }
 }
 

@@ -4,9 +4,9 @@
 //! failure is a host error (`invalidRequest`, `unknownTool` or `sourceTooLarge`),
 //! delivered as a tool result, never as a JSON-RPC error.
 
-use crate::mcp::service::exec::SourceTool;
-pub use crate::mcp::service::tools::ToolKind;
-use crate::mcp::service::tools::{missing, type_name, Answer, Arguments, ImmediateTool};
+use crate::exec::SourceTool;
+pub use crate::tools::ToolKind;
+use crate::tools::{missing, type_name, Answer, Arguments, ImmediateTool};
 use ajisai_host::hosterror::{HostError, HostErrorCode};
 use ajisai_host::phrasebook::ServedPhrasebook;
 use ajisai_host::quote::echo;
@@ -302,7 +302,7 @@ mod tests {
             Ok(Call::Immediate {
                 tool: ImmediateTool {
                     name: "word_contract",
-                    answer: crate::mcp::service::tools::word_contract::answer
+                    answer: crate::tools::word_contract::answer
                 },
                 arguments: serde_json::Map::from_iter([("word".to_string(), json!(" add "))])
             })

@@ -3,8 +3,8 @@
 //! has its label, and any other name — chosen by clients — is `other`, so the label set
 //! cannot grow.
 
-use crate::mcp::service::metrics::{TOOL_CALLS, TOOL_CALL_DURATION};
-use crate::mcp::service::tools::ToolSpec;
+use crate::metrics::{TOOL_CALLS, TOOL_CALL_DURATION};
+use crate::tools::ToolSpec;
 use std::sync::OnceLock;
 use std::time::Duration;
 
