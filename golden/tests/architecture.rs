@@ -609,7 +609,8 @@ fn the_server_crate_has_no_import_cycle() {
 /// The server crate's hosts do not use each other: the CLI and the MCP server never; the
 /// Playground is a host on the MCP server's service (its runs are tool calls, through the
 /// crate `ajisai-service`), so it uses none of the MCP server's modules, and the CLI
-/// (`ajisai playground`) and the HTTP transport (`--playground`) may serve it. `web` (what
+/// (`ajisai playground`) and the MCP server's start-up (`--playground`, handing its pages
+/// to the HTTP transport) may serve it. `web` (what
 /// every HTTP host shares) uses none of them. The service and what every host shares are
 /// crates below them all (the crate graph holds that: [`the_crates_depend_down`]).
 #[test]
@@ -629,7 +630,7 @@ fn the_server_hosts_do_not_use_each_other() {
                 "mcp" => {
                     to == "mcp"
                         || to == "web"
-                        || (to == "playground" && module.starts_with("mcp::transport"))
+                        || (to == "playground" && module.starts_with("mcp::startup"))
                 }
                 _ => true,
             };
@@ -759,6 +760,40 @@ fn the_mcp_layers_point_down() {
     }
     assert!(seen > 10, "the scan sees the layers: {seen}");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A transport carries any `transport::Service` and names no concrete server: no code of
+/// `server/src/mcp/transport/` (comments and unit tests left out) names the service's
+/// server, the rmcp adapter that wraps it, or the Playground; start-up assembles what a
+/// transport carries (`mcp::startup::app`).
+#[test]
+fn a_transport_names_no_concrete_server() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src/mcp/transport");
+    let files = ajisai_golden::rust_files(&root);
+    assert!(
+        files.len() >= 3,
+        "the scan sees the transports: {}",
+        files.len()
+    );
+    let mut found = Vec::new();
+    for (path, text) in files {
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split_once("//").map_or(line, |(code, _)| code);
+            for name in [
+                "AjisaiServer",
+                "handler::",
+                "Handler::new",
+                "playground::",
+                "Playground",
+            ] {
+                if line.contains(name) {
+                    found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 /// Whether a request is in a self-contained revision (2026-07-28 or later) is decided in

@@ -432,6 +432,16 @@ pub fn same_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), &'stat
         .map_err(|_| "Forbidden: only this page may run programs here (Origin)\n")
 }
 
+/// What a run did, left in its response's extensions for the request's log line (a page's
+/// run; the HTTP transport's log layer reads it).
+#[derive(Clone, Copy, Debug)]
+pub struct Ran {
+    /// The tool that ran.
+    pub tool: &'static str,
+    /// The envelope's `status` (`ok`, `error`, `hostError`).
+    pub outcome: &'static str,
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

@@ -55,15 +55,6 @@ pub fn body_budget(source_bytes: u64) -> BodyBudget {
     BodyBudget::new(largest, LARGEST_AT_ONCE)
 }
 
-/// What a run did, left in its response's extensions for a host's request log.
-#[derive(Clone, Copy, Debug)]
-pub struct Ran {
-    /// The tool that ran.
-    pub tool: &'static str,
-    /// The envelope's `status` (`ok`, `error`, `hostError`).
-    pub outcome: &'static str,
-}
-
 /// A request body read whole by [`same_origin_json`].
 #[derive(Clone)]
 struct ReadBody(bytes::Bytes);
@@ -207,7 +198,7 @@ async fn answer(playground: &Playground, tool: &str, request: Request) -> Respon
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("application/json"),
             );
-            response.extensions_mut().insert(Ran {
+            response.extensions_mut().insert(crate::web::Ran {
                 tool: if tool == "check" { "check" } else { "compute" },
                 outcome: answer.outcome(),
             });

@@ -1,10 +1,12 @@
 //! The command line (MCP-2, MCP-5..7; docs/mcp/transports.md, docs/mcp/index.md) and serve mode (MCP-3, MCP-4).
 
+pub mod app;
 pub mod doctor;
+pub mod metrics;
 pub mod version;
 
 use crate::mcp::protocol::framing;
-use crate::mcp::protocol::handler;
+use crate::mcp::transport::Service;
 use crate::mcp::transport::{http, stdio};
 use crate::mcp::{logging, PROGRAM, SERVER_VERSION};
 use ajisai_host::content;
@@ -253,10 +255,6 @@ fn http_settings(
         args.allowed_origins.clone(),
         args.max_connections as usize,
     )
-    .map(|s| {
-        s.with_playground(args.playground)
-            .with_playground_slots(args.playground_slots)
-    })
 }
 
 /// Serve mode: verify, select, build, then speak MCP until stdin closes, or over HTTP
@@ -321,7 +319,7 @@ fn serve_logged(args: &Args) -> u8 {
     if http.is_some() {
         // Before the first worker starts: a start counted before the recorder exists is
         // lost, and `/metrics` would count one worker start too few for each.
-        crate::mcp::transport::metrics::install(selected.provenance().kind);
+        metrics::install(selected.provenance().kind);
     }
     // Worker processes start on the runtime, before the first call arrives.
     let server = {
@@ -340,7 +338,10 @@ fn serve_logged(args: &Args) -> u8 {
         isolation.name(),
     );
     let code = match http {
-        Some(settings) => serve_http(&runtime, server, settings),
+        Some(settings) => {
+            let playground_slots = args.playground.then_some(args.playground_slots);
+            serve_http(&runtime, server, settings, playground_slots)
+        }
         None => serve_stdio(&runtime, server),
     };
     // Running executions are abandoned: they hold nothing that outlives the process.
@@ -348,11 +349,13 @@ fn serve_logged(args: &Args) -> u8 {
     code
 }
 
-/// Serve Streamable HTTP until a signal, then drain (MCP-4 for HTTP).
+/// Serve Streamable HTTP until a signal, then drain (MCP-4 for HTTP); with
+/// `playground_slots`, the Playground's pages beside `/mcp` on that many slots of its own.
 fn serve_http(
     runtime: &tokio::runtime::Runtime,
     server: AjisaiServer,
     settings: http::Settings,
+    playground_slots: Option<u64>,
 ) -> u8 {
     let code = runtime.block_on(async move {
         let listener = match tokio::net::TcpListener::bind(settings.addr).await {
@@ -360,7 +363,34 @@ fn serve_http(
             Err(e) => return fault("http", &format!("cannot listen on {}: {e}", settings.addr)),
         };
         let shutdown = crate::web::cancelled_on_signal("signal received; draining");
-        match http::serve(listener, server, settings, shutdown).await {
+        // Calls answer within their wallTimeMs (timeouts included); the drain gives them
+        // that, and the Playground's runs theirs, with a little more for the answers.
+        let mut drain_for = server.executor().options.wall_time();
+        let pages = playground_slots.map(|slots| {
+            drain_for = drain_for.max(Duration::from_millis(
+                ajisai_core::Profile::PLAYGROUND.wall_time_ms.unwrap_or(0),
+            ));
+            // Its own profile on slots of its own; its routes need no token.
+            let playground = crate::playground::Playground::beside(
+                &server,
+                slots,
+                crate::playground::Access {
+                    allowed_hosts: settings.allowed_hosts().to_vec(),
+                    allowed_origins: settings.allowed_origins().to_vec(),
+                },
+            );
+            http::Pages {
+                router: playground.router(),
+                route_of: crate::playground::route_of,
+            }
+        });
+        if pages.is_some() {
+            if let Ok(local) = listener.local_addr() {
+                tracing::info!("serving the Playground at http://{local}/");
+            }
+        }
+        let app = app::App::new(server);
+        match http::serve(listener, app, settings, pages, drain_for, shutdown).await {
             Ok(()) => EXIT_OK,
             Err(e) => fault("http", &e.to_string()),
         }
@@ -370,23 +400,21 @@ fn serve_http(
 
 /// Serve stdio until stdin closes.
 fn serve_stdio(runtime: &tokio::runtime::Runtime, server: AjisaiServer) -> u8 {
+    let app = app::App::new(server);
     let framing = {
-        let s = server.clone();
+        let app = app.clone();
         framing::Framing::connection(Box::new(move |params: &serde_json::Value| {
-            handler::precheck(&s, params)
+            app.precheck(params)
         }))
     };
-    let (io, writer) = match stdio::stdio(framing, server.clone()) {
+    let (io, writer) = match stdio::stdio(framing, app.clone()) {
         Ok(t) => t,
         Err(e) => return fault("stdio", &e.to_string()),
     };
     let draining = &writer;
     runtime.block_on(async move {
         let ct = crate::web::cancelled_on_signal("signal received; stopping");
-        match handler::Handler::new(server)
-            .serve_with_ct(io, ct.clone())
-            .await
-        {
+        match app.handler().serve_with_ct(io, ct.clone()).await {
             Ok(service) => {
                 let _ = service.waiting().await;
             }

@@ -12,13 +12,11 @@
 //! error), the rest is handed on.
 //!
 //! The accept loop and the `Host`/`Origin` rules are every HTTP host's
-//! ([`crate::web`]); the Playground's pages can be served beside `/mcp`
-//! (`--playground`).
+//! ([`crate::web`]); pages handed to it ([`Pages`]: the Playground with `--playground`)
+//! are served beside `/mcp`. It carries any [`Service`] and names no concrete server.
 
 use crate::mcp::protocol::framing::{Body as Framed, Framing, MAX_MESSAGE_BYTES};
-use crate::mcp::protocol::handler;
-use ajisai_service::validate::ToolKind;
-use ajisai_service::AjisaiServer;
+use crate::mcp::transport::Service;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
@@ -32,8 +30,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use sha2::{Digest, Sha256};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -54,9 +52,6 @@ pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// read. Bodies declare their length, and most are far smaller, so many fit at once.
 pub const MCP_BODIES_AT_ONCE: usize = 16;
 
-/// How long a successful readiness computation stays valid.
-pub const READY_FOR: Duration = Duration::from_secs(1);
-
 pub use crate::web::LOOPBACK_HOSTS;
 
 /// The MCP endpoint's path.
@@ -71,8 +66,6 @@ pub struct Settings {
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     max_connections: usize,
-    playground: bool,
-    playground_slots: u64,
 }
 
 impl Settings {
@@ -129,21 +122,17 @@ impl Settings {
             allowed_hosts: hosts,
             allowed_origins,
             max_connections: max_connections.max(1),
-            playground: false,
-            playground_slots: ajisai_service::config::DEFAULT_PLAYGROUND_SLOTS,
         })
     }
 
-    /// The same settings, serving the Playground at `/` beside `/mcp` or not.
-    pub fn with_playground(mut self, playground: bool) -> Settings {
-        self.playground = playground;
-        self
+    /// The `Host` names accepted (the loopback names and `--allowed-host`).
+    pub fn allowed_hosts(&self) -> &[String] {
+        &self.allowed_hosts
     }
 
-    /// The same settings with the Playground's own `slots` (`--playground-slots`).
-    pub fn with_playground_slots(mut self, slots: u64) -> Settings {
-        self.playground_slots = slots.max(1);
-        self
+    /// The `Origin`s accepted (`--allowed-origin`).
+    pub fn allowed_origins(&self) -> &[String] {
+        &self.allowed_origins
     }
 
     /// Whether a bearer token is required.
@@ -153,79 +142,51 @@ impl Settings {
 }
 
 /// What every request handler shares.
-struct Shared {
-    server: AjisaiServer,
+struct Shared<S: Service> {
+    service: S,
     framing: Arc<Framing>,
-    mcp: StreamableHttpService<handler::Handler, NeverSessionManager>,
+    mcp: StreamableHttpService<S::Handler, NeverSessionManager>,
     /// SHA-256 of the token: compared in constant time and constant length.
     token_digest: Option<[u8; 32]>,
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
-    readiness: Readiness,
+    /// Set once the drain begins: `/readyz` answers 503 from then on.
+    draining: AtomicBool,
     /// The bodies `/mcp` holds at once ([`MCP_BODIES_AT_ONCE`] of the largest size).
     bodies: crate::web::BodyBudget,
 }
 
-/// `/readyz`: a real computation through the compute path, cached for [`READY_FOR`];
-/// not ready while draining.
-struct Readiness {
-    draining: AtomicBool,
-    last_ok: Mutex<Option<Instant>>,
-    checking: tokio::sync::Mutex<()>,
+/// Pages served beside `/mcp` (the Playground): their routes, which answer without the
+/// token, and the name a request's path has in its log line.
+pub struct Pages {
+    /// The pages' routes.
+    pub router: Router,
+    /// The route a request path names, for its log line (never the path as sent).
+    pub route_of: fn(&str) -> &'static str,
 }
 
-impl Readiness {
-    fn fresh(&self) -> bool {
-        let last = *self.last_ok.lock().unwrap_or_else(|p| p.into_inner());
-        last.is_some_and(|t| t.elapsed() < READY_FOR)
-    }
-
-    async fn ready(&self, server: &AjisaiServer) -> bool {
-        if self.draining.load(Ordering::Acquire) {
-            return false;
-        }
-        if self.fresh() {
-            return true;
-        }
-        // One computation at a time; probes arriving meanwhile share its answer.
-        let _one = self.checking.lock().await;
-        if self.fresh() {
-            return true;
-        }
-        let server = server.clone();
-        // Outside the gate and the metrics: a probe must not take a slot from a call.
-        let ok = tokio::task::spawn_blocking(move || readiness_computation(&server))
-            .await
-            .unwrap_or(false);
-        if ok {
-            *self.last_ok.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
-        }
-        ok && !self.draining.load(Ordering::Acquire)
+/// The routes of `/mcp` and `/metrics`, for a log line (anything else is `/`).
+fn mcp_route_of(path: &str) -> &'static str {
+    match path {
+        MCP_PATH => MCP_PATH,
+        "/metrics" => "/metrics",
+        _ => "/",
     }
 }
 
-/// `2 3 DIV 1 3 DIV ADD` through the compute path answers `1/1`.
-fn readiness_computation(server: &AjisaiServer) -> bool {
-    match server.execute_now(ToolKind::COMPUTE, "2 3 DIV 1 3 DIV ADD") {
-        Ok(answer) => serde_json::from_str::<serde_json::Value>(answer.envelope())
-            .is_ok_and(|e| e["status"] == "ok" && e["stackDisplay"] == serde_json::json!(["1/1"])),
-        Err(_) => false,
-    }
-}
-
-/// Serve `server` on `listener` until `shutdown` is cancelled, then drain: `/readyz`
-/// answers 503, no connection is accepted, keep-alive connections close after their
-/// current answer, and running calls finish (within `wallTimeMs`).
-pub async fn serve(
+/// Serve `service` on `listener` until `shutdown` is cancelled, with `pages` beside
+/// `/mcp` if given, then drain: `/readyz` answers 503, no connection is accepted,
+/// keep-alive connections close after their current answer, and running calls have
+/// `drain_for` to finish.
+pub async fn serve<S: Service>(
     listener: TcpListener,
-    server: AjisaiServer,
+    service: S,
     settings: Settings,
+    pages: Option<Pages>,
+    drain_for: Duration,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
     let local = listener.local_addr()?;
-    let wall_time = server.executor().options.wall_time();
-    let backend = server.provenance_backend();
-    crate::mcp::transport::metrics::install(&backend);
     let rmcp_ct = CancellationToken::new();
     // Host and Origin are checked once, by `layers::guard` in front of every guarded
     // route (`/mcp`, `/metrics`; the Playground's routes have the same check): rmcp's own
@@ -238,73 +199,56 @@ pub async fn serve(
         .disable_allowed_origins()
         .with_max_request_body_bytes(MAX_MESSAGE_BYTES)
         .with_cancellation_token(rmcp_ct.clone());
-    let factory = handler::Handler::new(server.clone());
+    let factory = service.handler();
     let mcp = StreamableHttpService::new(
         move || Ok(factory.clone()),
         Arc::new(NeverSessionManager::default()),
         config,
     );
     let framing = {
-        let s = server.clone();
+        let s = service.clone();
         Framing::stateless(Box::new(move |params: &serde_json::Value| {
-            handler::precheck(&s, params)
+            s.precheck(params)
         }))
     };
     let shared = Arc::new(Shared {
-        server,
+        service,
         framing,
         mcp,
         token_digest: settings.token.as_deref().map(digest),
         allowed_hosts: settings.allowed_hosts.clone(),
         allowed_origins: settings.allowed_origins.clone(),
-        readiness: Readiness {
-            draining: AtomicBool::new(false),
-            last_ok: Mutex::new(None),
-            checking: tokio::sync::Mutex::new(()),
-        },
+        draining: AtomicBool::new(false),
         bodies: crate::web::BodyBudget::new(MAX_MESSAGE_BYTES, MCP_BODIES_AT_ONCE),
     });
     // The cross-cutting checks are layers, outermost first: the request's log line, then
     // Host, Origin and the token, then (for a negotiable POST) the body's size and time
     // limits. The probes are neither logged nor guarded (load balancers call them).
     let guarded = Router::new()
-        .route(MCP_PATH, any(mcp_endpoint))
-        .route("/metrics", get(metrics_endpoint))
+        .route(MCP_PATH, any(mcp_endpoint::<S>))
+        .route("/metrics", get(metrics_endpoint::<S>))
         .route_layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
-            layers::read_body,
+            layers::read_body::<S>,
         ))
         .route_layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
-            layers::guard,
+            layers::guard::<S>,
         ))
-        .route_layer(middleware::from_fn(layers::log));
+        .route_layer(middleware::from_fn_with_state(
+            mcp_route_of as fn(&str) -> &'static str,
+            layers::log,
+        ));
     let mut app = guarded
         .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
+        .route("/readyz", get(readyz::<S>))
         .with_state(Arc::clone(&shared));
-    // Calls answer within their wallTimeMs (timeouts included); a little more for the
-    // answers to be written.
-    let mut drain_for = wall_time;
-    if settings.playground {
-        drain_for = drain_for.max(Duration::from_millis(
-            ajisai_core::Profile::PLAYGROUND.wall_time_ms.unwrap_or(0),
-        ));
-        // Its own profile on slots of its own; its routes need no token.
-        let playground = crate::playground::Playground::beside(
-            &shared.server,
-            settings.playground_slots,
-            crate::playground::Access {
-                allowed_hosts: settings.allowed_hosts.clone(),
-                allowed_origins: settings.allowed_origins.clone(),
-            },
-        );
+    if let Some(pages) = pages {
         app = app.merge(
-            playground
-                .router()
-                .route_layer(middleware::from_fn(layers::log)),
+            pages
+                .router
+                .route_layer(middleware::from_fn_with_state(pages.route_of, layers::log)),
         );
-        tracing::info!("serving the Playground at http://{local}/");
     }
     tracing::info!(
         "listening on http://{local}{MCP_PATH} (token {}; at most {} connections)",
@@ -319,7 +263,7 @@ pub async fn serve(
     // Beyond the connection cap, the probes still answer.
     let probes = Router::new()
         .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
+        .route("/readyz", get(readyz::<S>))
         .with_state(Arc::clone(&shared));
     crate::web::serve(
         listener,
@@ -328,7 +272,7 @@ pub async fn serve(
         settings.max_connections,
         shutdown,
         drain_for + Duration::from_secs(1),
-        move || draining.readiness.draining.store(true, Ordering::Release),
+        move || draining.draining.store(true, Ordering::Release),
     )
     .await;
     // Only now: cancelling rmcp first would answer in-flight requests with nothing.
@@ -347,8 +291,8 @@ struct ReadBody(Bytes);
 /// The HTTP guards and the request log, as axum layers around `/mcp` and `/metrics`.
 mod layers {
     use super::{
-        guard, log_request, text, too_large, Logged, ReadBody, Shared, BODY_READ_TIMEOUT,
-        MAX_MESSAGE_BYTES, MCP_PATH,
+        guard, log_request, text, too_large, Logged, ReadBody, Service, Shared, BODY_READ_TIMEOUT,
+        MAX_MESSAGE_BYTES,
     };
     use axum::body::Body;
     use axum::extract::State;
@@ -360,24 +304,22 @@ mod layers {
 
     /// One stderr line per request, whatever answers it (MCP-3 as amended for HTTP;
     /// docs/mcp/transports.md#logs): what the request did is what its handler left in the
-    /// response's extensions ([`Logged`], or the Playground's [`crate::playground::run::Ran`]).
-    pub async fn log(request: Request<Body>, next: Next) -> Response<Body> {
+    /// response's extensions ([`Logged`], or a page's run, [`crate::web::Ran`]); its path
+    /// is named by `route_of`, never written as sent.
+    pub async fn log(
+        State(route_of): State<fn(&str) -> &'static str>,
+        request: Request<Body>,
+        next: Next,
+    ) -> Response<Body> {
         let started = Instant::now();
         let method = request.method().clone();
-        let path = match request.uri().path() {
-            MCP_PATH => MCP_PATH,
-            "/metrics" => "/metrics",
-            other => crate::playground::route_of(other),
-        };
+        let path = route_of(request.uri().path());
         let mut response = next.run(request).await;
         let mut logged = response
             .extensions_mut()
             .remove::<Logged>()
             .unwrap_or_default();
-        if let Some(ran) = response
-            .extensions_mut()
-            .remove::<crate::playground::run::Ran>()
-        {
+        if let Some(ran) = response.extensions_mut().remove::<crate::web::Ran>() {
             logged.tool = Some(ran.tool.to_string());
             logged.outcome = Some(ran.outcome);
         }
@@ -386,8 +328,8 @@ mod layers {
     }
 
     /// Host, Origin and the bearer token (docs/mcp/transports.md#token-host-and-origin).
-    pub async fn guard(
-        State(shared): State<Arc<Shared>>,
+    pub async fn guard<S: Service>(
+        State(shared): State<Arc<Shared<S>>>,
         request: Request<Body>,
         next: Next,
     ) -> Response<Body> {
@@ -400,8 +342,8 @@ mod layers {
     /// A POST rmcp could answer has its body read here, within [`MAX_MESSAGE_BYTES`]
     /// (declared or sent: 413) and [`BODY_READ_TIMEOUT`] (408); the handler finds it as
     /// [`ReadBody`]. Other requests pass untouched: rmcp answers them without a body.
-    pub async fn read_body(
-        State(shared): State<Arc<Shared>>,
+    pub async fn read_body<S: Service>(
+        State(shared): State<Arc<Shared<S>>>,
         request: Request<Body>,
         next: Next,
     ) -> Response<Body> {
@@ -498,18 +440,21 @@ async fn healthz() -> Response<Body> {
     text(StatusCode::OK, "ok\n")
 }
 
-async fn readyz(State(shared): State<Arc<Shared>>) -> Response<Body> {
-    if shared.readiness.ready(&shared.server).await {
+async fn readyz<S: Service>(State(shared): State<Arc<Shared<S>>>) -> Response<Body> {
+    let draining = || shared.draining.load(Ordering::Acquire);
+    if draining() {
+        text(StatusCode::SERVICE_UNAVAILABLE, "draining\n")
+    } else if shared.service.ready().await && !draining() {
         text(StatusCode::OK, "ready\n")
-    } else if shared.readiness.draining.load(Ordering::Acquire) {
+    } else if draining() {
         text(StatusCode::SERVICE_UNAVAILABLE, "draining\n")
     } else {
         text(StatusCode::SERVICE_UNAVAILABLE, "not ready\n")
     }
 }
 
-async fn metrics_endpoint(State(shared): State<Arc<Shared>>) -> Response<Body> {
-    match crate::mcp::transport::metrics::render(shared.server.executor().waiting()) {
+async fn metrics_endpoint<S: Service>(State(shared): State<Arc<Shared<S>>>) -> Response<Body> {
+    match shared.service.metrics() {
         Some(body) => Response::builder()
             .status(StatusCode::OK)
             .header(
@@ -533,7 +478,10 @@ fn retry_after(response: &mut Response<Body>, retry_after_ms: Option<u64>) {
     }
 }
 
-async fn mcp_endpoint(State(shared): State<Arc<Shared>>, request: Request<Body>) -> Response<Body> {
+async fn mcp_endpoint<S: Service>(
+    State(shared): State<Arc<Shared<S>>>,
+    request: Request<Body>,
+) -> Response<Body> {
     let mut logged = Logged::default();
     let mut response = shared.mcp(request, &mut logged).await;
     // For the request's log line (`layers::log`).
@@ -541,7 +489,7 @@ async fn mcp_endpoint(State(shared): State<Arc<Shared>>, request: Request<Body>)
     response
 }
 
-impl Shared {
+impl<S: Service> Shared<S> {
     /// Host, Origin and token checks: the refusal, if any.
     fn refusal(&self, headers: &HeaderMap) -> Option<Response<Body>> {
         if let Err(why) = crate::web::host_allowed(headers, &self.allowed_hosts) {
@@ -592,12 +540,11 @@ impl Shared {
             Framed::Direct(call) => {
                 // Over HTTP a call ends when its client hangs up: this future is dropped,
                 // and the execution with it (it stops its engine).
-                match handler::call_direct(&self.server, &call).await {
+                match self.service.call(*call).await {
                     Some(answer) => {
-                        logged.outcome = Some(answer.outcome());
-                        let mut response =
-                            json(StatusCode::OK, handler::direct_response(&answer, &call));
-                        retry_after(&mut response, answer.retry_after_ms());
+                        logged.outcome = Some(answer.outcome);
+                        let mut response = json(StatusCode::OK, answer.response);
+                        retry_after(&mut response, answer.retry_after_ms);
                         response
                     }
                     // Never cancelled over HTTP: nothing else holds its token.

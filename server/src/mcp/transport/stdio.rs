@@ -13,9 +13,8 @@
 //! `ping`, a resource read or `word_contract` sent after it.
 
 use crate::mcp::protocol::framing::{DirectCall, Framing, Held, Inbound, MAX_MESSAGE_BYTES};
-use crate::mcp::protocol::handler;
+use crate::mcp::transport::Service;
 use ajisai_service::tools::ToolKind;
-use ajisai_service::AjisaiServer;
 use rmcp::model::{ClientRequest, JsonRpcMessage, NumberOrString};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -48,7 +47,7 @@ pub const WAITING_EVALUATIONS: usize = 64;
 type Outgoing = (Vec<u8>, Option<Held>);
 
 /// The server side of the stdio transport.
-pub struct StdioTransport {
+pub struct StdioTransport<S: Service> {
     incoming: mpsc::Receiver<Inbound>,
     outgoing: Option<mpsc::Sender<Outgoing>>,
     framing: Arc<Framing>,
@@ -64,7 +63,7 @@ pub struct StdioTransport {
     /// those wait in `waiting`).
     pending: Option<Inbound>,
     /// Answers the direct calls.
-    server: AjisaiServer,
+    service: S,
     /// The direct calls running.
     calls: TaskTracker,
 }
@@ -95,12 +94,12 @@ impl Writer {
     }
 }
 
-/// Start the reader and writer threads on the process's stdin and stdout; `server`
+/// Start the reader and writer threads on the process's stdin and stdout; `service`
 /// answers the [`DirectCall`]s.
-pub fn stdio(
+pub fn stdio<S: Service>(
     framing: Arc<Framing>,
-    server: AjisaiServer,
-) -> std::io::Result<(StdioTransport, Writer)> {
+    service: S,
+) -> std::io::Result<(StdioTransport<S>, Writer)> {
     let (in_tx, in_rx) = mpsc::channel::<Inbound>(64);
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(OUTPUT_QUEUE);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
@@ -134,7 +133,7 @@ pub fn stdio(
             waiting: std::collections::VecDeque::new(),
             input_ended: false,
             pending: None,
-            server,
+            service,
             calls: calls.clone(),
         },
         Writer {
@@ -214,28 +213,26 @@ fn read_loop(mut input: impl BufRead, tx: &mpsc::Sender<Inbound>, framing: &Fram
     }
 }
 
-impl StdioTransport {
+impl<S: Service> StdioTransport<S> {
     /// Run a direct call in a task of its own and queue its answer for the writer,
     /// unless it is cancelled first (MCP-9; docs/mcp/transports.md).
     fn spawn_direct(&self, call: DirectCall, internal: i64) {
         let Some(tx) = self.outgoing.clone() else {
             return;
         };
-        let server = self.server.clone();
+        let service = self.service.clone();
         let framing = Arc::clone(&self.framing);
         self.calls.spawn(async move {
-            let answer = handler::call_direct(&server, &call).await;
+            let answer = service.call(call).await;
             // `complete` is `None` once the client cancelled the call.
             if let (Some(answer), Some(held)) = (answer, framing.complete(internal)) {
-                let _ = tx
-                    .send((handler::direct_response(&answer, &call), Some(held)))
-                    .await;
+                let _ = tx.send((answer.response, Some(held))).await;
             }
         });
     }
 }
 
-impl StdioTransport {
+impl<S: Service> StdioTransport<S> {
     /// The next request to hand on: the oldest waiting evaluation once one of its places
     /// is free (with that place), else the next line read (a quick request, without a
     /// place). An evaluation read while its places are taken joins `waiting`, and
@@ -305,7 +302,7 @@ fn is_evaluation(item: &Inbound) -> bool {
     ToolKind::from_name(tool).is_some_and(ToolKind::is_source_tool)
 }
 
-impl Transport<RoleServer> for StdioTransport {
+impl<S: Service> Transport<RoleServer> for StdioTransport<S> {
     type Error = std::io::Error;
 
     fn send(

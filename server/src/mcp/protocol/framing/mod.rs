@@ -79,7 +79,7 @@ pub enum Inbound {
 /// the computation: a typed parse, a task, a JSON value of the result and its
 /// serialization. Answered here, the result is written around the envelope's text once
 /// ([`ajisai_service::result::ToolAnswer::response`]), byte for byte as rmcp writes it
-/// (`result::tests::written_answers_are_what_rmcp_serializes`, and `server/tests/direct.rs`
+/// (`protocol::tool_result::tests::written_answers_are_what_rmcp_serializes`, and `server/tests/direct.rs`
 /// against rmcp's own answers on both transports). Everything else still goes to rmcp.
 #[derive(Debug)]
 pub struct DirectCall {

@@ -1,7 +1,8 @@
 //! The Prometheus text of `GET /metrics`: the process's recorder, installed at start-up
 //! before anything is counted, and what the server itself adds to the service's metrics
 //! (the build, and the stderr lines the log queue dropped). The exporter is built without
-//! its own listener or TLS stack: the HTTP transport serves the text itself.
+//! its own listener or TLS stack: the HTTP transport serves the text the application
+//! ([`super::app::App`]) renders.
 
 use ajisai_service::metrics as service;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
