@@ -8,7 +8,7 @@ use crate::http_support;
 use crate::raw_support;
 
 use raw_support::RawServer;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// 96 MB, the peak the issue allows the whole server for `{ 1 F } 'F' DEF F`.
 const PEAK_KIB_RUN_ELISION: u64 = 96 * 1000;
@@ -262,6 +262,13 @@ fn stalled_stdio_server(backend: &str) {
     );
     server.signal("TERM");
     assert_eq!(server.exit_within(EXIT_WAIT), Ok(Some(0)), "{backend}");
+    // Nothing but JSON-RPC reached stdout, the exit with a full log queue included (a
+    // logger that reports its own trouble on stdout would break the protocol here).
+    while let Some(line) = server.recv_line(std::time::Duration::from_millis(200)) {
+        let message: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|_| panic!("{backend}: stdout carried {line:?}"));
+        assert_eq!(message["jsonrpc"], "2.0", "{backend}: {line}");
+    }
 }
 
 /// `clients` concurrent clients each POST `calls` refused bodies (each logs a refusal and

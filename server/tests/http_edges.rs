@@ -294,3 +294,59 @@ fn a_token_that_cannot_be_a_header_is_refused_at_start_up() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("must be ASCII"), "{text}");
 }
+
+/// A body is read within [`BODY_READ_TIMEOUT`](ajisai_server::mcp::transport::http::BODY_READ_TIMEOUT)
+/// as a whole, however steadily it trickles: a client that sends one byte every quarter
+/// second (far inside any gap between frames a server might allow) is answered 408 long
+/// before its declared 100 bytes are in. This is the need that keeps the body's read in
+/// the transport's own layer: tower-http's `RequestBodyTimeoutLayer` bounds the gap
+/// between two frames and resets after each, so this body would never time out under it.
+#[test]
+fn a_trickled_body_is_timed_out_as_a_whole() {
+    use std::io::Read;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let server = HttpServer::spawn(&[], &[]);
+    let mut stream = std::net::TcpStream::connect(server.authority()).expect("connects");
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: localhost\r\nAccept: {ACCEPT}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    )
+    .expect("headers sent");
+    let answered = Arc::new(AtomicBool::new(false));
+    let sent = Arc::new(AtomicUsize::new(0));
+    let mut writer = stream.try_clone().expect("a second handle");
+    let trickle = {
+        let (answered, sent) = (Arc::clone(&answered), Arc::clone(&sent));
+        std::thread::spawn(move || {
+            while !answered.load(Ordering::Acquire) && sent.load(Ordering::Acquire) < 99 {
+                if writer
+                    .write_all(b" ")
+                    .and_then(|()| writer.flush())
+                    .is_err()
+                {
+                    return;
+                }
+                sent.fetch_add(1, Ordering::AcqRel);
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        })
+    };
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !answer.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+        }
+    }
+    answered.store(true, Ordering::Release);
+    let _ = trickle.join();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let sent = sent.load(Ordering::Acquire);
+    assert!(
+        sent < 99,
+        "answered only after the whole body was sent ({sent} bytes)"
+    );
+}

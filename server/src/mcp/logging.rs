@@ -48,9 +48,13 @@ pub const FINISH_WAIT: Duration = Duration::from_secs(1);
 
 /// A bounded queue of log lines in front of one writer.
 ///
-/// Written by hand rather than with `tracing-appender`'s lossy non-blocking writer: that
-/// one bounds the number of lines, not their bytes, and has neither the report of what it
-/// dropped nor a flush with a deadline, which the drain needs. Two buffers of
+/// Written by hand rather than with `tracing-appender`'s lossy non-blocking writer, which
+/// has the bounded queue and a dropped-line counter but not what serve mode needs: when
+/// its queue is full at exit (stderr stalled), its guard reports the failed shutdown with
+/// `println!` — on stdout, which in stdio serve mode carries only JSON-RPC
+/// (`server/tests/bounded.rs::a_stalled_stderr_neither_blocks_nor_grows_the_stdio_server`
+/// checks stdout through that exit); it bounds lines rather than bytes and copies each
+/// line into an allocation of its own; and its flush waits are fixed. Two buffers of
 /// [`QUEUE_BYTES`] are allocated once and swapped between the producers and the writer,
 /// so a line costs a copy under a short lock and never an allocation or a system call.
 pub struct LineQueue {

@@ -278,6 +278,13 @@ pub fn input_schema(
 }
 
 /// The input schema of every source tool: `source` and `words`.
+///
+/// Written as JSON rather than derived with schemars: the schema's values are known only
+/// when the server starts — `source`'s `maxLength` is the profile's source limit, and the
+/// argument descriptions name the phrasebook served — and the schema must be exactly the
+/// one the guide shows (no `title`, no nullable `words`), which
+/// `tests::tools_are_listed_as_the_guide_documents_them` holds it to; a derived schema
+/// would be patched at start-up into the same JSON.
 pub fn source_schema(source_bytes: u64, phrasebook: &ServedPhrasebook) -> JsonObject {
     object(json!({
         "type": "object",

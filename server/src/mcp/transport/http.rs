@@ -342,6 +342,13 @@ mod layers {
     /// A POST rmcp could answer has its body read here, within [`MAX_MESSAGE_BYTES`]
     /// (declared or sent: 413) and [`BODY_READ_TIMEOUT`] (408); the handler finds it as
     /// [`ReadBody`]. Other requests pass untouched: rmcp answers them without a body.
+    ///
+    /// Not tower-http's layers: its `RequestBodyTimeoutLayer` bounds the gap between two
+    /// frames, not the whole body, so a body trickled a byte at a time would hold its
+    /// connection and its share of the body budget for as long as the client likes
+    /// (`server/tests/http_edges.rs::a_trickled_body_is_timed_out_as_a_whole`); the size
+    /// limit is http-body-util's `Limited`, as in tower-http's `RequestBodyLimitLayer`,
+    /// which has no budget of bodies held at once.
     pub async fn read_body<S: Service>(
         State(shared): State<Arc<Shared<S>>>,
         request: Request<Body>,
