@@ -989,7 +989,7 @@ fn run_example(ex: &Fenced) -> (String, Option<String>) {
             let requested: Vec<&str> = ex.words.iter().flat_map(|w| w.split(',')).collect();
             let prelude = book
                 .closure(&requested)
-                .unwrap_or_else(|name| panic!("{name} is no phrasebook Word"));
+                .unwrap_or_else(|unknown| panic!("{unknown}"));
             let r = engine::compute_in(&ex.body, &prelude, &options);
             let stack: Vec<String> = r.stack.iter().map(display).collect();
             (status(r.error.is_some()), Some(stack.join(" ")))

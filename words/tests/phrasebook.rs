@@ -129,7 +129,7 @@ fn the_closure_brings_dependencies_in_file_order() {
         .map(|e| &*e.name)
         .collect();
     assert_eq!(names, vec!["MEAN", "VARIANCE", "STDDEV"]);
-    assert_eq!(book.closure(&["NOPE"]).unwrap_err(), "NOPE");
+    assert_eq!(book.closure(&["NOPE"]).unwrap_err().0, "NOPE");
 }
 
 #[test]

@@ -417,12 +417,12 @@ impl Phrasebook {
 
     /// The requested Words plus their phrasebook dependencies, in file order; the
     /// first unknown name is the error.
-    pub fn closure(&self, requested: &[&str]) -> Result<Vec<&Entry>, String> {
+    pub fn closure(&self, requested: &[&str]) -> Result<Vec<&Entry>, UnknownEntry> {
         let mut wanted: Vec<Arc<str>> = Vec::new();
         for r in requested {
             match self.get(r) {
                 Some(e) => wanted.push(e.name.clone()),
-                None => return Err((*r).to_string()),
+                None => return Err(UnknownEntry((*r).to_string())),
             }
         }
         let mut keep: Vec<bool> = vec![false; self.entries.len()];
@@ -443,6 +443,11 @@ impl Phrasebook {
             .collect())
     }
 }
+
+/// A requested name the phrasebook has no entry for (as requested).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the phrasebook has no Word named {0}")]
+pub struct UnknownEntry(pub String);
 
 /// Every Word-name token in a body, at any depth outside vector literals, normalized.
 fn called_names(body: &Block) -> Vec<String> {
