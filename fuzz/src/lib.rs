@@ -13,7 +13,7 @@ use ajisai_core::envelope;
 use ajisai_core::json::HostFields;
 use ajisai_core::limits::{InterruptFlag, Limit};
 use ajisai_core::Profile;
-use ajisai_server::host::memory::{self, Execution, OVERSHOOT_BYTES};
+use ajisai_host::memory::{self, Execution, OVERSHOOT_BYTES};
 use std::sync::Once;
 
 /// Link the vocabulary and the portable backend, and install the memory hooks (once).
@@ -23,7 +23,7 @@ pub fn setup() {
         ajisai_numerics_pure::link();
         ajisai_words::link();
         memory::install();
-        ajisai_server::host::reaper::install();
+        ajisai_host::reaper::install();
     });
 }
 
@@ -46,7 +46,7 @@ pub fn bounded<T>(f: impl FnOnce(&Options) -> T) -> (T, bool) {
     let out = f(&options);
     let usage = account.usage();
     drop(account);
-    ajisai_server::host::reaper::free_later();
+    ajisai_host::reaper::free_later();
     assert!(
         usage.peak_bytes <= ceiling + OVERSHOOT_BYTES,
         "held {} bytes, over the {ceiling}-byte ceiling plus {OVERSHOOT_BYTES}",
