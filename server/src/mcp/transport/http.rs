@@ -449,12 +449,12 @@ async fn healthz() -> Response<Body> {
 
 async fn readyz<S: Service>(State(shared): State<Arc<Shared<S>>>) -> Response<Body> {
     let draining = || shared.draining.load(Ordering::Acquire);
+    // Not ready once the drain begins, also while the computation ran.
+    let ready = !draining() && shared.service.ready().await;
     if draining() {
         text(StatusCode::SERVICE_UNAVAILABLE, "draining\n")
-    } else if shared.service.ready().await && !draining() {
+    } else if ready {
         text(StatusCode::OK, "ready\n")
-    } else if draining() {
-        text(StatusCode::SERVICE_UNAVAILABLE, "draining\n")
     } else {
         text(StatusCode::SERVICE_UNAVAILABLE, "not ready\n")
     }
