@@ -20,10 +20,24 @@ pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// The names accepted in `Host` without `--allowed-host`.
 pub const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
-/// Build the runtime of a serving host: worker threads and the blocking pool, all with
-/// the engine's large stack (thread isolation runs calls on the blocking pool).
-pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+/// The I/O threads of a serving host when not told: half the machine's cores, at least
+/// one. Evaluations run elsewhere (thread isolation's evaluation threads, or worker
+/// processes), so the other half is theirs; and on a small machine every I/O thread
+/// beyond what the load needs costs a wake-up per request handed between two of them
+/// (docs/mcp/transports.md#threads: on 2 cores, one I/O thread instead of two takes a
+/// third less CPU per process-isolated call).
+pub fn default_io_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get() / 2)
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// Build the runtime of a serving host: `io_threads` threads that read requests and
+/// write answers, and the blocking pool, all with the engine's large stack.
+pub fn runtime(io_threads: usize) -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(io_threads.max(1))
         .enable_all()
         .thread_name("ajisai-serve")
         .thread_stack_size(ajisai_host::ENGINE_STACK_BYTES)

@@ -260,21 +260,40 @@ mod faults {
     }
 
     /// Thread isolation over HTTP (`--isolation thread`): the same account and deadline;
-    /// the server keeps answering on its other slots.
+    /// the server keeps answering on its other slots — with one I/O thread
+    /// (`--io-threads 1`), which a spinning evaluation never takes: another client's
+    /// calls and pings are answered all through the spin.
     #[tokio::test]
     async fn over_http_with_thread_isolation_the_account_and_the_deadline_answer() {
         let server = HttpServer::spawn(
-            &["--isolation", "thread", "--max-concurrency", "2"],
+            &[
+                "--isolation",
+                "thread",
+                "--max-concurrency",
+                "2",
+                "--io-threads",
+                "1",
+            ],
             &[FAULTS],
         );
-        assert!(server
-            .stderr_lines()
-            .iter()
-            .any(|l| l.contains("isolation thread")));
+        let lines = server.stderr_lines();
+        assert!(lines.iter().any(|l| l.contains("isolation thread")));
+        assert!(
+            lines.iter().any(|l| l.contains("; 1 I/O threads")),
+            "{lines:?}"
+        );
         let hog = compute_http(&server, "256 FAULT-HOG").await;
         assert_eq!(host_error(&hog)["code"], "memoryExhausted", "{hog}");
+        let stop = Arc::new(AtomicBool::new(false));
+        let other = bystander(&server, Arc::clone(&stop));
         let spin = compute_http(&server, "FAULT-SPIN").await;
         assert_eq!(host_error(&spin)["code"], "timeout", "{spin}");
+        stop.store(true, Ordering::Relaxed);
+        let answered = other.await.expect("the bystander");
+        assert!(
+            answered >= 10,
+            "only {answered} small calls (one each 20 ms) answered during a 5 s spin on one I/O thread"
+        );
         let ok = compute_http(&server, "2 3 +").await;
         assert_eq!(ok["stackDisplay"], json!(["5/1"]), "{ok}");
     }

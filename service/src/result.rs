@@ -114,24 +114,29 @@ impl ToolAnswer {
 }
 
 /// The nesting depth of a JSON text (objects and arrays), scanning outside strings.
+/// Strings are skipped with `memchr` (most of an envelope's bytes are inside strings:
+/// digests, displays, texts), so the check costs a small part of a call's serving time.
 pub fn json_depth(json: &str) -> usize {
-    let mut depth = 0usize;
-    let mut max = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for b in json.bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    let bytes = json.as_bytes();
+    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
+    while let Some(&b) = bytes.get(i) {
         match b {
-            b'"' => in_string = true,
+            b'"' => {
+                // To the closing quote: the next quote that no backslash escapes.
+                i += 1;
+                loop {
+                    let rest = bytes.get(i..).unwrap_or_default();
+                    match memchr::memchr2(b'"', b'\\', rest) {
+                        Some(k) if rest[k] == b'\\' => i += k + 2,
+                        Some(k) => {
+                            i += k + 1;
+                            break;
+                        }
+                        None => return max,
+                    }
+                }
+                continue;
+            }
             b'{' | b'[' => {
                 depth += 1;
                 max = max.max(depth);
@@ -139,6 +144,7 @@ pub fn json_depth(json: &str) -> usize {
             b'}' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        i += 1;
     }
     max
 }
@@ -196,6 +202,14 @@ mod tests {
     fn depth_skips_strings() {
         assert_eq!(json_depth("{\"a\":[1,{\"b\":\"[[[\\\"{\"}]}"), 3);
         assert_eq!(json_depth("3"), 0);
+        // An escaped backslash ends before the quote; a string left open ends the scan.
+        assert_eq!(json_depth(r#"[["a\\\\"],{"b":"\\"}]"#), 2);
+        assert_eq!(json_depth(r#"[["a\\"#), 2);
+        assert_eq!(json_depth(r#"[["\"#), 2);
+        assert_eq!(
+            json_depth(&format!("{}{}", "[".repeat(130), "]".repeat(130))),
+            130
+        );
     }
 
     /// The metrics label is the envelope's `status`, whatever else the envelope holds

@@ -21,7 +21,7 @@ use std::time::Duration;
 use version::{runtime, version_text, EXIT_FAULT, EXIT_OK, EXIT_USAGE};
 
 /// The usage line (clap prints it in usage errors, MCP-5 as amended: clap's format).
-pub const USAGE: &str = "ajisai-mcp-server [--help | --version | --doctor] [--http <ADDR:PORT>] [--isolation <process|thread>] [--max-concurrency <N>] [--max-connections <N>] [--allowed-host <NAME>]... [--allowed-origin <ORIGIN>]... [--playground] [--playground-slots <N>]";
+pub const USAGE: &str = "ajisai-mcp-server [--help | --version | --doctor] [--http <ADDR:PORT>] [--isolation <process|thread>] [--max-concurrency <N>] [--io-threads <N>] [--max-connections <N>] [--allowed-host <NAME>]... [--allowed-origin <ORIGIN>]... [--playground] [--playground-slots <N>]";
 
 /// The command line. `--help`, `--version` and `--doctor` are modes: each excludes every
 /// other argument. Parsed by clap, whose usage errors name the argument and exit 2;
@@ -52,6 +52,10 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_SLOTS,
           value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub max_concurrency: u64,
+    /// The threads that read requests and write answers (evaluations run on threads or
+    /// processes of their own); half the machine's cores when not given.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub io_threads: Option<u64>,
     /// Open HTTP connections at most; further connections wait to be accepted.
     #[arg(long, value_name = "N", default_value_t = http::DEFAULT_MAX_CONNECTIONS,
           value_parser = clap::value_parser!(u64).range(1..=65_536), requires = "http")]
@@ -193,6 +197,8 @@ usage: {USAGE}
 
 options:
   --max-concurrency <N>         execution slots, on either transport (default {slots})
+  --io-threads <N>              threads that read requests and write answers, on
+                                either transport (default half the cores, at least 1)
   --http <ADDR:PORT>            serve HTTP instead of stdio; profile mcp-remote-http
   --max-connections <N>         open HTTP connections at most (default {connections})
   --allowed-host <NAME>         a Host header accepted besides localhost, 127.0.0.1 and
@@ -301,7 +307,10 @@ fn serve_logged(args: &Args) -> u8 {
         Ok(s) => s,
         Err(e) => return fault("numeric backend", &e.to_string()),
     };
-    let runtime = match runtime() {
+    let io_threads = args
+        .io_threads
+        .map_or_else(crate::web::default_io_threads, |n| n as usize);
+    let runtime = match runtime(io_threads) {
         Ok(r) => r,
         Err(e) => return fault("runtime", &e.to_string()),
     };
@@ -328,7 +337,7 @@ fn serve_logged(args: &Args) -> u8 {
     };
     let p = selected.provenance();
     tracing::info!(
-        "{PROGRAM} {SERVER_VERSION} (engine {}, specification {}); numerics {} ({}, {}) — {}; phrasebook: {summary}; profile {profile}; isolation {}",
+        "{PROGRAM} {SERVER_VERSION} (engine {}, specification {}); numerics {} ({}, {}) — {}; phrasebook: {summary}; profile {profile}; isolation {}; {io_threads} I/O threads",
         ajisai_core::ENGINE_VERSION,
         ajisai_core::SPECIFICATION_VERSION,
         p.kind,
@@ -464,6 +473,9 @@ mod tests {
         assert_eq!(h.max_concurrency, 2);
         assert_eq!(h.allowed_hosts, vec!["a.example", "b.example"]);
         assert_eq!(serve(&["--max-concurrency", "8"]).max_concurrency, 8);
+        assert_eq!(plain.io_threads, None);
+        assert_eq!(serve(&["--io-threads", "1"]).io_threads, Some(1));
+        assert_eq!(serve(&["--io-threads", "1024"]).io_threads, Some(1024));
         for (bad, named) in [
             (&["--frob"][..], "--frob"),
             (&["serve"][..], "serve"),
@@ -471,6 +483,8 @@ mod tests {
             (&["--doctor", "--http", "127.0.0.1:0"][..], "--http"),
             (&["--http", "localhost"][..], "localhost"),
             (&["--max-concurrency", "0"][..], "--max-concurrency"),
+            (&["--io-threads", "0"][..], "--io-threads"),
+            (&["--io-threads", "1025"][..], "--io-threads"),
             (&["--allowed-host", "x"][..], "--http"),
         ] {
             let e = parse(&args(bad))
@@ -492,6 +506,7 @@ mod tests {
             "--doctor",
             "--version",
             "stdin/stdout",
+            "--io-threads",
         ] {
             assert!(h.contains(needle), "{needle}");
         }
