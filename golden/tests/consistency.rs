@@ -752,9 +752,7 @@ fn every_evaluation_case_answers_as_expected_through_the_server() {
         ajisai_host::memory::install();
         ajisai_host::reaper::install();
         let server = AjisaiServer::new(ServerOptions::production());
-        let rt =
-            ajisai_server::mcp::startup::version::runtime(ajisai_server::web::default_io_threads())
-                .expect("a runtime");
+        let rt = ajisai_server::mcp::startup::version::runtime().expect("a runtime");
         let mut failures = Vec::new();
         for c in &cases {
             let id = c["id"].as_str().unwrap_or("?");

@@ -281,10 +281,11 @@ fn refused() {
 /// The counting global allocator of the binaries.
 pub struct Counting;
 
-// SAFETY: every block is a block of the backing allocator (`big`) of the `outer` layout, with the caller's block
-// `offset` bytes in; the tag sits in the 8 bytes just before the caller's block, inside
-// the header the caller never sees. `dealloc` and `realloc` receive the caller's layout,
-// from which `outer` recomputes the same outer layout and offset.
+// SAFETY: every block is a block of the backing allocator (`big`) of the `outer` layout,
+// with the caller's block `offset` bytes in; the tag sits in the 8 bytes just before the
+// caller's block, inside the header the caller never sees. `dealloc` and `realloc`
+// receive the caller's layout, from which `outer` recomputes the same outer layout and
+// offset.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the backing allocator with the outer layout, as `tagged` requires.

@@ -33,9 +33,14 @@ pub fn default_io_threads() -> usize {
         .max(1)
 }
 
+/// Build the runtime of a serving host with [`default_io_threads`].
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    runtime_with(default_io_threads())
+}
+
 /// Build the runtime of a serving host: `io_threads` threads that read requests and
 /// write answers, and the blocking pool, all with the engine's large stack.
-pub fn runtime(io_threads: usize) -> std::io::Result<tokio::runtime::Runtime> {
+pub fn runtime_with(io_threads: usize) -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(io_threads.max(1))
         .enable_all()

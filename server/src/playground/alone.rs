@@ -87,8 +87,7 @@ pub fn serve(
         },
     );
     let app = playground.router();
-    let runtime =
-        crate::web::runtime(crate::web::default_io_threads()).map_err(ServeError::Runtime)?;
+    let runtime = crate::web::runtime().map_err(ServeError::Runtime)?;
     let result = runtime.block_on(async {
         let listening = |source| ServeError::Listen {
             addr: settings.addr,

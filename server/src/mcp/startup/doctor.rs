@@ -83,8 +83,7 @@ pub fn checks(
 ) -> Vec<Check> {
     let mut out = Vec::with_capacity(7);
     // D1 runtime.
-    let runtime = version::runtime(crate::web::default_io_threads())
-        .map_err(|e| format!("cannot start the async runtime: {e}"));
+    let runtime = version::runtime().map_err(|e| format!("cannot start the async runtime: {e}"));
     let runtime = runtime.and_then(|rt| {
         let pool = rt.block_on(async { tokio::task::spawn_blocking(|| 1 + 1).await });
         match pool {

@@ -18,7 +18,7 @@ use ajisai_service::AjisaiServer;
 use rmcp::ServiceExt;
 use std::ffi::OsString;
 use std::time::Duration;
-use version::{runtime, version_text, EXIT_FAULT, EXIT_OK, EXIT_USAGE};
+use version::{version_text, EXIT_FAULT, EXIT_OK, EXIT_USAGE};
 
 /// The usage line (clap prints it in usage errors, MCP-5 as amended: clap's format).
 pub const USAGE: &str = "ajisai-mcp-server [--help | --version | --doctor] [--http <ADDR:PORT>] [--isolation <process|thread>] [--max-concurrency <N>] [--io-threads <N>] [--max-connections <N>] [--allowed-host <NAME>]... [--allowed-origin <ORIGIN>]... [--playground] [--playground-slots <N>]";
@@ -310,7 +310,7 @@ fn serve_logged(args: &Args) -> u8 {
     let io_threads = args
         .io_threads
         .map_or_else(crate::web::default_io_threads, |n| n as usize);
-    let runtime = match runtime(io_threads) {
+    let runtime = match crate::web::runtime_with(io_threads) {
         Ok(r) => r,
         Err(e) => return fault("runtime", &e.to_string()),
     };
