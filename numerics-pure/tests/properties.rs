@@ -1,6 +1,7 @@
 //! Property tests of the numeric tower with fixed seeds: field laws, canonical form
 //! after every operation, exact sign against an independent high-precision enclosure
-//! (num-bigint), floor bounds, order laws, convergent properties, and Int/Rat
+//! (num-bigint), floor bounds, order laws, convergents (their properties, and each against
+//! an independent continued fraction), and Int/Rat
 //! arithmetic against num-bigint as an oracle (boundaries of i64, i128 and beyond).
 
 use crate::common::{rat, sqrt};
@@ -313,6 +314,113 @@ fn convergent_properties() {
         Ok(())
     })
     .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The last convergent p/q with q ≤ `bound` of the rational n/d (d > 0), by Euclid's
+/// algorithm on num-bigint: the oracle for [`Number::best_convergent`].
+fn oracle_rational_convergent(mut n: BigInt, mut d: BigInt, bound: &BigInt) -> (BigInt, BigInt) {
+    let (mut p1, mut q1, mut p2, mut q2) =
+        (BigInt::one(), BigInt::zero(), BigInt::zero(), BigInt::one());
+    loop {
+        let (a, r) = n.div_mod_floor(&d);
+        let p = &a * &p1 + &p2;
+        let q = &a * &q1 + &q2;
+        if &q > bound {
+            return (p1, q1);
+        }
+        if r.is_zero() {
+            return (p, q);
+        }
+        (p2, q2, p1, q1) = (p1, q1, p, q);
+        (n, d) = (d, r);
+    }
+}
+
+/// The best convergent of an irrational x with q ≤ `bound`, when both ends of an
+/// independent enclosure of x have the same one (they do once it is narrow enough).
+fn oracle_convergent(x: &Number, bound: u64) -> Option<(BigInt, BigInt)> {
+    let mut l = BigInt::one();
+    for (c, _) in &x.terms() {
+        l = l.lcm(&big(c.denom()));
+    }
+    let bound = BigInt::from(bound.max(1));
+    for p in [256usize, 2048, 16384] {
+        // oracle_enclosure brackets 2^p·L·x.
+        let (lo, hi) = oracle_enclosure(x, p);
+        let den = &l << p;
+        let at_lo = oracle_rational_convergent(lo, den.clone(), &bound);
+        if at_lo == oracle_rational_convergent(hi, den, &bound) {
+            return Some(at_lo);
+        }
+    }
+    None
+}
+
+/// Checks x's best convergent under `bound` against the oracle; false when the oracle
+/// could not decide (its enclosures stayed too wide).
+fn check_convergent(x: &Number, bound: u64) -> Result<bool, TestCaseError> {
+    let c = x.best_convergent(bound);
+    let Some((p, q)) = oracle_convergent(x, bound) else {
+        return Ok(false);
+    };
+    prop_assert_eq!(
+        (big(c.numer()), big(c.denom())),
+        (p, q),
+        "x = {}, bound = {}",
+        x,
+        bound
+    );
+    Ok(true)
+}
+
+#[test]
+fn convergents_match_an_independent_continued_fraction() {
+    let mut r = runner(300, 11);
+    let undecided = std::cell::Cell::new(0);
+    r.run(&(value(5), 1u64..2_000_000_000u64), |(x, bound)| {
+        for b in [bound, 1, 1_000_000_000] {
+            if !check_convergent(&x, b)? {
+                undecided.set(undecided.get() + 1);
+            }
+        }
+        Ok(())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    // Only a value equal to a rational the oracle's enclosure cannot exclude escapes it.
+    assert!(undecided.get() < 30, "{} undecided", undecided.get());
+    // Values very near an integer — powers of units, from above and below, and their
+    // reciprocals (near zero); the golden ratio's powers carry a denominator 2^k — and
+    // the same moved off the integer by 1/3.
+    let units = [
+        sqrt(2).add(&Number::from(1)),
+        sqrt(2).add(&sqrt(3)),
+        sqrt(5).add(&Number::from(1)).mul(&rat(1, 2)),
+        sqrt(3)
+            .add(&Number::from(2))
+            .mul(&sqrt(5).add(&Number::from(2))),
+    ];
+    for u in &units {
+        let mut x = Number::from(1);
+        for k in 1..=90 {
+            x = x.mul(u);
+            if k % 3 != 0 {
+                continue;
+            }
+            let values = [
+                x.clone(),
+                x.neg(),
+                Number::from(1).div(&x).expect("a unit's power is not zero"),
+                x.add(&rat(1, 3)),
+            ];
+            for v in &values {
+                for bound in [1u64, 7, 1_000, 1_000_000_000, u64::MAX] {
+                    let checked =
+                        check_convergent(v, bound).unwrap_or_else(|e| panic!("k = {k}: {e}"));
+                    assert!(checked, "the oracle decides {v} under {bound}");
+                }
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------

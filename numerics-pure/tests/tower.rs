@@ -723,7 +723,24 @@ fn a_decimal_memo_writes_each_wide_integer_once() {
     // An equal value elsewhere in memory is converted anew (the memo goes by identity).
     let copy = Int::from_decimal(&plain[1..]).neg();
     assert_eq!(write(&copy), (plain.clone(), converting));
+    assert_eq!(DecimalMemo::remembered(), 3, "n, m and the copy");
+    // An integer converted in one backend call is remembered too once it is wide enough
+    // for a conversion to cost more than remembering (an envelope showed a 3,000-digit
+    // coefficient's text twice, converted twice); a narrower one is not.
+    let mid = Int::from(11i64).pow(400);
+    assert_eq!(write(&mid), (mid.to_string(), 1));
+    assert_eq!(DecimalMemo::remembered(), 4);
+    assert_eq!(write(&mid), (mid.to_string(), 1));
+    assert_eq!(
+        DecimalMemo::remembered(),
+        4,
+        "recalled, not remembered again"
+    );
+    let narrow = Int::from(11i64).pow(40);
+    assert_eq!(write(&narrow).0, narrow.to_string());
+    assert_eq!(DecimalMemo::remembered(), 4);
     drop(memo);
+    assert_eq!(DecimalMemo::remembered(), 0);
     assert_eq!(write(&n).1, converting, "the memo ended with its guard");
 }
 

@@ -1021,6 +1021,34 @@ impl Approximator {
         Ok((lo, hi, self.l.shl(p)))
     }
 
+    /// (lo, hi) with lo/2^m ≤ x ≤ hi/2^m: the enclosure at precision `p` rounded outward
+    /// to the denominator 2^m (its ends then take about m bits more than x, whatever
+    /// the precision), by shifts and, when L > 1, one division by L.
+    pub(crate) fn dyadic_bounds(
+        &mut self,
+        p: u64,
+        m: u64,
+        budget: &mut dyn Budget,
+    ) -> Result<(Int, Int), Halt> {
+        budget.charge(enclosure_price(&self.x, p))?;
+        let (lo, hi) = enclose(&self.x, p, &mut self.cache, budget)?;
+        // ⌊t·2^m / (L·2^p)⌋ = ⌊⌊t·2^m / 2^p⌋ / L⌋ for L > 0; a ceiling is the negated
+        // floor of the negation.
+        let floor = |t: &Int| -> Int {
+            let scaled = if m <= p {
+                t.shr_floor(p - m)
+            } else {
+                t.shl(m - p)
+            };
+            if self.l.is_one() {
+                scaled
+            } else {
+                scaled.div_mod_floor(&self.l).0
+            }
+        };
+        Ok((floor(&lo), floor(&hi.neg()).neg()))
+    }
+
     /// A precision at which the enclosure of x is narrower than 2^-extra.
     pub(crate) fn precision_for(&self, extra: u64) -> u64 {
         self.x

@@ -61,18 +61,77 @@ const EXTRA_BITS: u64 = 96;
 /// Refinement beyond the first precision before switching to exact sign tests.
 const REFINE_BITS: u64 = 4096;
 
+/// Bits of the fractional part kept beyond a precision's own when its enclosure is
+/// rounded outward to a power-of-two denominator: the rounding widens the enclosure far
+/// less than its width.
+const ROUNDING_BITS: u64 = 64;
+
+/// An enclosure lo/2^m ≤ x − a₀ ≤ hi/2^m of x's fractional part, within [0, 1].
+///
+/// Why not the enclosure itself: its ends are as wide as x's coefficients, and testing
+/// partial quotients on them multiplied and divided numbers of that size at every step
+/// (a 6,000-digit x made the tests most of an envelope's time); rounded to m bits the
+/// tests work on numbers of about m bits. Why clipped to [0, 1]: a₀ is x's floor
+/// exactly, while an x very near an integer (a power of a unit, such as
+/// (√2 + √3)¹²⁰⁰⁰, is within 10⁻⁵⁹⁰⁰ of one) has an enclosure reaching past it at any
+/// affordable precision.
+struct Fraction {
+    lo: Int,
+    hi: Int,
+    den: Int,
+}
+
+impl Fraction {
+    /// The fractional part of x from lo/2^m ≤ x ≤ hi/2^m and ⌊x⌋ = `a0`.
+    fn of(lo: &Int, hi: &Int, a0: &Int, m: u64) -> Fraction {
+        let one = Int::ONE.shl(m);
+        let shift = a0.shl(m);
+        Fraction {
+            lo: lo.sub(&shift).max(Int::ZERO),
+            hi: hi.sub(&shift).min(one.clone()),
+            den: one,
+        }
+    }
+}
+
 fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result<Rat, Halt> {
     let mut ap = Approximator::new(a);
-    let a0 = ap.floor(budget)?;
+    let first = ap.precision_for(EXTRA_BITS);
+    let bits = |prec: u64| prec - first + EXTRA_BITS + ROUNDING_BITS;
+    let (lo, hi) = ap.dyadic_bounds(first, bits(first), budget)?;
+    // ⌊x⌋ from the first enclosure, settled by one exact sign test when it straddles an
+    // integer (it does for an x very near one), else by the approximator's refinement.
+    let floor_lo = lo.shr_floor(bits(first));
+    let floor_hi = hi.shr_floor(bits(first));
+    let a0 = if floor_lo == floor_hi {
+        floor_lo
+    } else if floor_hi.sub(&floor_lo).is_one() {
+        // x is within w = (hi − lo)/2^m of the integer k = floor_hi. When w < 1/2, k/1 is
+        // a convergent (Legendre: |x − p/q| < 1/(2q²)), and the next one's denominator
+        // q' has |x − k| > 1/(1 + q'), so q' > 1/w − 1: when w·(bound + 1) ≤ 1 that is
+        // past the bound, and k/1 is the answer whichever side of k x lies — no exact
+        // test needed for an x very near an integer.
+        let width = hi.sub(&lo);
+        if width.mul(&bound.add(&Int::ONE)) <= Int::ONE.shl(bits(first)) {
+            return Ok(Rat::from_reduced(floor_hi, Int::ONE));
+        }
+        // x ∈ (k − 1, k + 1) for k = floor_hi, and x is irrational: ⌊x⌋ = k iff x > k.
+        if ap.sign_linear(&Int::ONE, &floor_hi.neg(), budget)? > 0 {
+            floor_hi
+        } else {
+            floor_lo
+        }
+    } else {
+        ap.floor(budget)?
+    };
+    // The fractional part's enclosure and the precision it was computed at.
+    let mut enclosure = (first, Fraction::of(&lo, &hi, &a0, bits(first)));
     // (p1, q1) = (pₙ₋₁, qₙ₋₁), (p2, q2) = (pₙ₋₂, qₙ₋₂), the numerators kept as
     // pₖ − a₀·qₖ: the convergents of the fractional part x − a₀, which has the same
     // partial quotients after a₀. The numerators then stay below the bound however large x
-    // is, and each enclosure is moved by a₀ once instead of multiplying full-size
-    // numerators with it at every test (a 6,000-digit x made the tests most of an
-    // envelope's time). `whole` gives the true numerator back.
+    // is; `whole` gives the true numerator back.
     let (mut p1, mut q1, mut p2, mut q2) = (Int::ZERO, Int::ONE, Int::ONE, Int::ZERO);
     let whole = |p: &Int, q: &Int| p.add(&a0.mul(q));
-    let first = ap.precision_for(EXTRA_BITS);
     let cap = first.saturating_add(REFINE_BITS);
     let mut prec = first;
     // sign(qₙ₋₁·x − pₙ₋₁) = (−1)^(n−1): convergents alternate around x, starting below.
@@ -86,12 +145,14 @@ fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result
         }
         let stop = a_max.add(&Int::ONE);
         let an = loop {
-            let (lo, hi, den) = ap.bounds(prec, budget)?;
-            let shift = a0.mul(&den);
-            let (lo, hi) = (lo.sub(&shift), hi.sub(&shift));
+            if enclosure.0 != prec {
+                let (lo, hi) = ap.dyadic_bounds(prec, bits(prec), budget)?;
+                enclosure = (prec, Fraction::of(&lo, &hi, &a0, bits(prec)));
+            }
+            let Fraction { lo, hi, den } = &enclosure.1;
             let image = |t: &Int| -> Option<Int> {
-                let num = p2.mul(&den).sub(&q2.mul(t));
-                let dd = q1.mul(t).sub(&p1.mul(&den));
+                let num = p2.mul(den).sub(&q2.mul(t));
+                let dd = q1.mul(t).sub(&p1.mul(den));
                 if dd.signum() != s_den {
                     return None;
                 }
@@ -102,7 +163,16 @@ fn algebraic_convergent(a: &Alg, bound: &Int, budget: &mut dyn Budget) -> Result
                 };
                 Some(num.div_mod_floor(&dd).0)
             };
-            if let (Some(fa), Some(fb)) = (image(&lo), image(&hi)) {
+            let images = (image(lo), image(hi));
+            // An end past pₙ₋₁/qₙ₋₁ (no image) means the enclosure reaches that pole,
+            // where xₙ goes to +∞: on the part of the enclosure that can hold the
+            // fraction, xₙ is at least the other end's image (it is monotonic there).
+            if let (Some(f), None) | (None, Some(f)) = &images {
+                if *f >= stop {
+                    break stop;
+                }
+            }
+            if let (Some(fa), Some(fb)) = images {
                 let (fl, fh) = if fa <= fb { (fa, fb) } else { (fb, fa) };
                 if fl >= stop {
                     break stop;

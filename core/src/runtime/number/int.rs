@@ -656,7 +656,7 @@ impl Int {
     ) -> Result<(), E> {
         use fmt::Write;
         let bound = decimal_digits_bound(self.bit_length());
-        if bound <= 2 * DECIMAL_SPLIT_DIGITS {
+        if bound < MEMO_DIGITS {
             let _ = write!(out, "{self}");
             return tick(self.limb_count());
         }
@@ -664,13 +664,17 @@ impl Int {
             out.push_str(&known);
             return tick(self.limb_count());
         }
-        if DecimalMemo::active() {
-            let start = out.len();
+        let start = out.len();
+        if bound <= 2 * DECIMAL_SPLIT_DIGITS {
+            let _ = write!(out, "{self}");
+            tick(self.limb_count())?;
+        } else {
             self.write_decimal_split(out, bound, tick)?;
-            DecimalMemo::remember(self, &out[start..]);
-            return Ok(());
         }
-        self.write_decimal_split(out, bound, tick)
+        if DecimalMemo::active() {
+            DecimalMemo::remember(self, &out[start..]);
+        }
+        Ok(())
     }
 
     /// [`Int::write_decimal_polled`] of an integer of more than 2·[`DECIMAL_SPLIT_DIGITS`]
@@ -741,7 +745,7 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// While alive, the decimal text of every integer too wide for one conversion that
+/// While alive, the decimal text of every integer of [`MEMO_DIGITS`] digits or more that
 /// [`Int::write_decimal_polled`] writes on this thread is remembered and written again
 /// from memory. An envelope shows each stack value twice — its node and its display —
 /// and converting a million-digit integer twice was most of the time of a program that
@@ -792,6 +796,11 @@ impl DecimalMemo {
                 known.insert(key, (i.clone(), Arc::from(text)));
             }
         });
+    }
+
+    /// How many texts the live memo of this thread holds (0 when none is alive).
+    pub fn remembered() -> usize {
+        DECIMALS.with(|d| d.borrow().as_ref().map_or(0, |known| known.len()))
     }
 }
 
@@ -907,6 +916,10 @@ fn rem_2by1(u1: u64, u0: u64, d: u64, v: u64) -> u64 {
 /// leaves are backend conversions of at most about twice as many digits (~210 limbs, a
 /// few microseconds with GMP).
 pub const DECIMAL_SPLIT_DIGITS: u64 = 2048;
+
+/// Digits from which [`Int::write_decimal_polled`] remembers a text in a live
+/// [`DecimalMemo`]: below, converting again costs less than remembering.
+const MEMO_DIGITS: u64 = 256;
 
 /// floor(log10(2) · 2^128), for decimal digit counts from bit lengths.
 const LOG10_2_FIXED: u128 = 0x4d10_4d42_7de7_fbcc_47c4_acd6_05be_48bc;
