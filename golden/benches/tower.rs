@@ -24,6 +24,12 @@ use rug::{Integer, Rational};
 use std::process::Command;
 use std::time::Duration;
 
+/// Allocations go through the allocator the binaries ship with (the counting layer, over
+/// jemalloc in the native build), GMP's own included — the direct versions' too, so both
+/// sides of a ratio allocate alike.
+#[global_allocator]
+static ALLOCATOR: ajisai_host::memory::Counting = ajisai_host::memory::Counting;
+
 /// The calling thread's CPU time.
 fn thread_cpu() -> Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
@@ -676,6 +682,8 @@ fn ms(d: Duration) -> String {
 }
 
 fn main() {
+    ajisai_numerics_gmp::route_allocations();
+    ajisai_host::memory::install();
     ajisai_golden::link();
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let rounds: usize = std::env::var("AJISAI_BENCH_ROUNDS")

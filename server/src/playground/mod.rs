@@ -40,6 +40,8 @@ pub struct Playground {
     server: AjisaiServer,
     documents: catalogue::Documents,
     access: Access,
+    /// `access.allowed_hosts`, parsed.
+    hosts: crate::web::AllowedHosts,
     bodies: crate::web::BodyBudget,
 }
 
@@ -73,6 +75,7 @@ impl Playground {
         Arc::new(Playground {
             server,
             documents,
+            hosts: crate::web::AllowedHosts::new(&access.allowed_hosts),
             access,
             bodies,
         })

@@ -74,7 +74,7 @@ pub async fn host_guard(
     request: Request,
     next: Next,
 ) -> Response<Body> {
-    match crate::web::host_allowed(request.headers(), &playground.access.allowed_hosts) {
+    match playground.hosts.check(request.headers()) {
         Ok(()) => next.run(request).await,
         Err(why) => refusal(StatusCode::FORBIDDEN, why),
     }

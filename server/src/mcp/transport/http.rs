@@ -148,7 +148,7 @@ struct Shared<S: Service> {
     mcp: StreamableHttpService<S::Handler, NeverSessionManager>,
     /// SHA-256 of the token: compared in constant time and constant length.
     token_digest: Option<[u8; 32]>,
-    allowed_hosts: Vec<String>,
+    allowed_hosts: crate::web::AllowedHosts,
     allowed_origins: Vec<String>,
     /// Set once the drain begins: `/readyz` answers 503 from then on.
     draining: AtomicBool,
@@ -216,7 +216,7 @@ pub async fn serve<S: Service>(
         framing,
         mcp,
         token_digest: settings.token.as_deref().map(digest),
-        allowed_hosts: settings.allowed_hosts.clone(),
+        allowed_hosts: crate::web::AllowedHosts::new(&settings.allowed_hosts),
         allowed_origins: settings.allowed_origins.clone(),
         draining: AtomicBool::new(false),
         bodies: crate::web::BodyBudget::new(MAX_MESSAGE_BYTES, MCP_BODIES_AT_ONCE),
@@ -499,7 +499,7 @@ async fn mcp_endpoint<S: Service>(
 impl<S: Service> Shared<S> {
     /// Host, Origin and token checks: the refusal, if any.
     fn refusal(&self, headers: &HeaderMap) -> Option<Response<Body>> {
-        if let Err(why) = crate::web::host_allowed(headers, &self.allowed_hosts) {
+        if let Err(why) = self.allowed_hosts.check(headers) {
             return Some(text(StatusCode::FORBIDDEN, why));
         }
         if let Err(why) = crate::web::origin_allowed(headers, &self.allowed_origins) {
@@ -536,12 +536,20 @@ impl<S: Service> Shared<S> {
             return self.rmcp(request).await;
         };
         let (mut parts, _) = request.into_parts();
-        peek(&bytes, logged);
         let mut framed = self.framing.body(&bytes, true);
         if let Framed::Direct(call) = &framed {
             if !guard::admits_direct(&parts.headers, call.revision.as_deref(), &call.name) {
                 framed = self.framing.body(&bytes, false);
             }
+        }
+        // A direct call (the busiest kind) names its method and tool: its body is not
+        // read a third time for the log line.
+        match &framed {
+            Framed::Direct(call) => {
+                logged.rpc = Some("tools/call".to_string());
+                logged.tool = Some(call.name.clone());
+            }
+            _ => peek(&bytes, logged),
         }
         match framed {
             Framed::Direct(call) => {
