@@ -6,7 +6,7 @@
 
 use crate::support::{base, describe};
 use ajisai_core::code::normalize;
-use ajisai_core::machine::is_name_lexeme;
+use ajisai_core::machine::{is_name_lexeme, NameChecks};
 use ajisai_core::outcome::{err, ErrorCategory, LangError};
 use ajisai_core::price::text_units;
 use ajisai_core::value::Value;
@@ -16,8 +16,29 @@ use ajisai_core::word::{
 use ajisai_core::{Ctx, Halt};
 use std::sync::Arc;
 
-/// Validate a name for DEF/BIND/DEL; returns its normalized form.
-fn checked_name(word: &str, written: &str) -> Result<Arc<str>, LangError> {
+/// Validate a name for DEF/BIND/DEL; returns its normalized form (the written text
+/// itself when it is normalized already). A text found valid before in the run is not
+/// checked again ([`NameChecks`]).
+fn checked_name(
+    checks: &mut NameChecks,
+    word: &str,
+    written: &Arc<str>,
+) -> Result<Arc<str>, LangError> {
+    if let Some(normalized) = checks.recall(written) {
+        return Ok(normalized);
+    }
+    let normalized = check_name(word, written)?;
+    let normalized: Arc<str> = if *normalized == **written {
+        Arc::clone(written)
+    } else {
+        normalized.into()
+    };
+    checks.remember(Arc::clone(written), Arc::clone(&normalized));
+    Ok(normalized)
+}
+
+/// [`checked_name`]'s rules: one name lexeme, not a Core Word.
+fn check_name(word: &str, written: &str) -> Result<String, LangError> {
     if !is_name_lexeme(written) {
         return Err(err::dictionary(format!(
             "{word}: '{written}' is not a valid name (one token: not a number, not ^, | or VENT, no spaces, brackets or quotes at the start)"
@@ -29,7 +50,7 @@ fn checked_name(word: &str, written: &str) -> Result<Arc<str>, LangError> {
             "{word}: {written} is a Core Word and cannot be redefined, bound or deleted"
         )));
     }
-    Ok(normalized.into())
+    Ok(normalized)
 }
 
 fn bind(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
@@ -74,7 +95,7 @@ fn bind(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let phrasebook_text = ctx.pos().is_some_and(|p| !p.is_caller_source());
     let mut normalized = Vec::with_capacity(written.len());
     for w in &written {
-        let n = checked_name("BIND", w)?;
+        let n = checked_name(ctx.name_checks(), "BIND", w)?;
         if !phrasebook_text && ctx.dictionary().get(&n).is_some() {
             return Err(err::dictionary(format!(
                 "BIND: {w} is a User Word; a name cannot be both a Word and a binding"
@@ -142,7 +163,7 @@ fn def(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     // Reading the name, the body (for its dependencies) and, on a redefinition, every
     // Word's dependencies (docs/reference/pricing-and-limits.md#dictionary).
     ctx.charge_collection(text_units(name.len() as u64).max(1))?;
-    let normalized = checked_name("DEF", &name)?;
+    let normalized = checked_name(ctx.name_checks(), "DEF", &name)?;
     let redefinition = ctx
         .dictionary()
         .get(&normalized)
@@ -169,7 +190,7 @@ fn del(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
     let name = name.clone();
     let search = ctx.dictionary().search_units();
     ctx.charge_collection(text_units(name.len() as u64).max(1).saturating_add(search))?;
-    let normalized = checked_name("DEL", &name)?;
+    let normalized = checked_name(ctx.name_checks(), "DEL", &name)?;
     ctx.dictionary_mut().delete(&normalized)?;
     ctx.finish(1, [])
 }

@@ -192,6 +192,11 @@ impl Ctx<'_> {
         self.m.output.push(line);
     }
 
+    /// The names DEF, BIND and DEL found valid in this run.
+    pub fn name_checks(&mut self) -> &mut super::dict::NameChecks {
+        &mut self.m.name_checks
+    }
+
     /// The User dictionary.
     pub fn dictionary(&self) -> &Dictionary {
         &self.m.dict

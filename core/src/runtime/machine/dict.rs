@@ -42,6 +42,40 @@ impl Default for Dictionary {
     }
 }
 
+/// The names a run's DEF, BIND and DEL found valid lately, with their normalized forms,
+/// by the address of the text the program wrote (a clone of it is held, so the address
+/// stays that text's). A BIND in a loop body checks the same literal at every iteration,
+/// and the check lexes it: a tenth of a Gaussian elimination's time. Bounded (the oldest
+/// entry is replaced), and allocated inside the run, so charged to it.
+#[derive(Debug, Default)]
+pub struct NameChecks {
+    entries: Vec<(Arc<str>, Arc<str>)>,
+    next: usize,
+}
+
+impl NameChecks {
+    /// Names remembered at most.
+    pub const CAPACITY: usize = 16;
+
+    /// The normalized form of `written` if this very text was found valid.
+    pub fn recall(&self, written: &Arc<str>) -> Option<Arc<str>> {
+        self.entries
+            .iter()
+            .find(|(w, _)| Arc::ptr_eq(w, written))
+            .map(|(_, n)| Arc::clone(n))
+    }
+
+    /// Remember that `written` is a valid name, normalized as `normalized`.
+    pub fn remember(&mut self, written: Arc<str>, normalized: Arc<str>) {
+        if self.entries.len() < Self::CAPACITY {
+            self.entries.push((written, normalized));
+        } else {
+            self.entries[self.next] = (written, normalized);
+            self.next = (self.next + 1) % Self::CAPACITY;
+        }
+    }
+}
+
 /// Whether `name` is a single name lexeme (docs/reference/dictionary.md): one word-shaped token
 /// that is not a number, not `^`, `|` or a VENT spelling.
 pub fn is_name_lexeme(name: &str) -> bool {
@@ -257,4 +291,28 @@ fn join_names(names: &[Arc<str>]) -> String {
 #[inline]
 fn same_name(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_checks_recall_the_text_they_saw_and_stay_bounded() {
+        let mut checks = NameChecks::default();
+        let written: Arc<str> = Arc::from("row");
+        checks.remember(Arc::clone(&written), Arc::from("ROW"));
+        assert_eq!(checks.recall(&written).as_deref(), Some("ROW"));
+        // Equal text elsewhere in memory is checked anew: the key is the address.
+        assert_eq!(checks.recall(&Arc::from("row")), None);
+        let others: Vec<Arc<str>> = (0..NameChecks::CAPACITY)
+            .map(|i| Arc::from(format!("N{i}")))
+            .collect();
+        for o in &others {
+            checks.remember(Arc::clone(o), Arc::clone(o));
+        }
+        assert_eq!(checks.entries.len(), NameChecks::CAPACITY);
+        assert_eq!(checks.recall(&written), None, "the oldest entry went first");
+        assert!(others.iter().all(|o| checks.recall(o).is_some()));
+    }
 }

@@ -16,7 +16,7 @@ mod ctx;
 mod dict;
 
 pub use ctx::Ctx;
-pub use dict::{is_name_lexeme, Dictionary, UserWord};
+pub use dict::{is_name_lexeme, Dictionary, NameChecks, UserWord};
 
 use crate::clauses::{self, Clause, Clauses, Selection};
 use crate::code::Program;
@@ -141,6 +141,8 @@ pub struct Machine {
     pub(super) meter: Meter,
     pub(super) keeps: Vec<KeepRecord>,
     root_bindings: Bindings,
+    /// Names DEF, BIND and DEL found valid in this run.
+    name_checks: dict::NameChecks,
     /// Whether any frame may hold a binding: false until the first BIND (or a root run
     /// with persistent root bindings), so name lookups of programs that bind nothing
     /// skip the index.
@@ -194,6 +196,7 @@ impl Machine {
             meter: Meter::new(profile),
             keeps: Vec::new(),
             root_bindings: Vec::new(),
+            name_checks: Default::default(),
             may_be_bound: false,
             binders: std::cell::RefCell::new(Default::default()),
             barriers: std::cell::RefCell::new(Vec::new()),
