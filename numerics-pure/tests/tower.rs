@@ -774,3 +774,53 @@ fn decimal_digit_bounds_are_exact_or_one_more() {
         assert!(low <= high);
     }
 }
+
+#[test]
+fn a_leafs_statistics_are_its_numbers_own_measures() {
+    use ajisai_core::value::{LeafKinds, LeafStats, Value};
+    setup();
+    let wide = Int::from(3i64).pow(100);
+    let values = [
+        Number::from(0),
+        Number::from(7),
+        Number::from(-7),
+        Number::Rat(Rat::new(Int::from(i64::MAX), Int::ONE)),
+        Number::Rat(Rat::new(Int::from(i64::MIN), Int::ONE)),
+        Number::Rat(Rat::new(Int::from(3i64), Int::from(8i64))),
+        Number::Rat(Rat::new(Int::from(-1i64), Int::from(31i64))),
+        Number::Rat(Rat::new(Int::from(i64::MAX), Int::from(i64::MAX - 1))),
+        Number::Rat(Rat::new(wide.clone(), Int::ONE)),
+        Number::Rat(Rat::new(Int::ONE, wide.clone())),
+        Number::Rat(Rat::new(wide.add(&Int::ONE), wide.clone())),
+        Number::Rat(Rat::new(
+            Int::from(5i64),
+            Int::from(i64::MAX).mul(&Int::from(5i64)),
+        )),
+        sqrt(2),
+        sqrt(2).add(&Number::Rat(Rat::new(Int::ONE, wide))),
+    ];
+    for n in values {
+        let v = Value::Number(n.clone());
+        let mut stats = LeafStats::default();
+        stats.add_leaf(&v);
+        let measures = (
+            stats.leaves,
+            stats.nodes,
+            stats.big_limbs,
+            stats.decimal_price,
+            stats.limbs,
+            stats.terms,
+            stats.kinds,
+        );
+        let expected = (
+            1,
+            1,
+            n.big_limbs(),
+            n.decimal_price(),
+            n.work_limbs(),
+            n.work_terms(),
+            LeafKinds::of(&v),
+        );
+        assert_eq!(measures, expected, "{n}");
+    }
+}

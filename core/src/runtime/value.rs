@@ -207,6 +207,16 @@ impl LeafStats {
         }
         self.leaves = self.leaves.saturating_add(1);
         self.nodes = self.nodes.saturating_add(1);
+        if let Value::Number(Number::Rat(r)) = v {
+            if r.is_inline() {
+                // Machine-word parts, the leaf of most Vectors: no wide integer to price
+                // (big limbs and decimal price 0), one limb, no terms — read off without
+                // walking the parts four times over.
+                self.limbs = self.limbs.max(1);
+                self.kinds = self.kinds.union(LeafKinds::of(v));
+                return;
+            }
+        }
         match v {
             Value::Number(n) => {
                 self.big_limbs = self.big_limbs.saturating_add(n.big_limbs());
