@@ -628,6 +628,58 @@ fn rat_ops_match_num_bigint() {
     .unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// The machine-word lanes of the four operations (every part fits `i64`): parts with
+/// shared factors (so both gcds of Knuth's sum, and both cross-reductions of a product,
+/// are above 1), parts across the whole `i64` range, and the range's ends.
+#[test]
+fn rat_ops_on_machine_words_match_num_bigint() {
+    ajisai_numerics_pure::link();
+    let part = || {
+        prop_oneof![
+            // Products of small primes: shared factors at every draw.
+            (0u32..4, 0u32..3, 0u32..3, 0u32..2)
+                .prop_map(|(i, j, k, l)| 2i64.pow(i) * 3i64.pow(j) * 5i64.pow(k) * 7i64.pow(l)),
+            -60i64..60,
+            any::<i64>(),
+            prop_oneof![
+                Just(i64::MAX),
+                Just(i64::MIN),
+                Just(i64::MAX - 1),
+                Just(i64::MIN + 1)
+            ],
+            (1i64..1 << 31).prop_map(|x| x * 6),
+        ]
+    };
+    let nonzero = move || part().prop_filter("non-zero", |d| *d != 0);
+    let mut r = runner(4000, 12);
+    r.run(
+        &(part(), nonzero(), part(), nonzero()),
+        |(an, ad, bn, bd)| {
+            let x = Rat::new(Int::from(an), Int::from(ad));
+            let y = Rat::new(Int::from(bn), Int::from(bd));
+            let (xa, xb) = reduce(BigInt::from(an), BigInt::from(ad));
+            let (ya, yb) = reduce(BigInt::from(bn), BigInt::from(bd));
+            prop_assert_eq!(
+                rat_parts(&x.add(&y)),
+                reduce(&xa * &yb + &ya * &xb, &xb * &yb)
+            );
+            prop_assert_eq!(
+                rat_parts(&x.sub(&y)),
+                reduce(&xa * &yb - &ya * &xb, &xb * &yb)
+            );
+            prop_assert_eq!(rat_parts(&x.mul(&y)), reduce(&xa * &ya, &xb * &yb));
+            if !ya.is_zero() {
+                prop_assert_eq!(rat_parts(&x.div(&y)), reduce(&xa * &yb, &xb * &ya));
+            }
+            for r in [x.add(&y), x.sub(&y), x.mul(&y)] {
+                prop_assert!(canonical_int(r.numer()) && canonical_int(r.denom()));
+            }
+            Ok(())
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// Sums whose denominators share factors, the paths of Knuth's addition that random
 /// denominators (almost always coprime) never take: the gcd of the denominators, and of
 /// the sum with it, both above 1; and the harmonic shape, a wide sum plus 1/k.
