@@ -580,6 +580,23 @@ fn reduce(n: BigInt, d: BigInt) -> (BigInt, BigInt) {
     }
 }
 
+/// x + y, x − y, x·y and x/y (when y ≠ 0) against num-bigint, given x = xa/xb and
+/// y = ya/yb in lowest terms.
+fn check_four_operations(
+    x: &Rat,
+    y: &Rat,
+    (xa, xb): (&BigInt, &BigInt),
+    (ya, yb): (&BigInt, &BigInt),
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(rat_parts(&x.add(y)), reduce(xa * yb + ya * xb, xb * yb));
+    prop_assert_eq!(rat_parts(&x.sub(y)), reduce(xa * yb - ya * xb, xb * yb));
+    prop_assert_eq!(rat_parts(&x.mul(y)), reduce(xa * ya, xb * yb));
+    if !ya.is_zero() {
+        prop_assert_eq!(rat_parts(&x.div(y)), reduce(xa * yb, xb * ya));
+    }
+    Ok(())
+}
+
 #[test]
 fn rat_ops_match_num_bigint() {
     ajisai_numerics_pure::link();
@@ -594,18 +611,7 @@ fn rat_ops_match_num_bigint() {
             let (ya, yb) = reduce(bn.clone(), bd.clone());
             prop_assert_eq!(rat_parts(&x), (xa.clone(), xb.clone()));
             prop_assert!(canonical_int(x.numer()) && canonical_int(x.denom()));
-            prop_assert_eq!(
-                rat_parts(&x.add(&y)),
-                reduce(&xa * &yb + &ya * &xb, &xb * &yb)
-            );
-            prop_assert_eq!(
-                rat_parts(&x.sub(&y)),
-                reduce(&xa * &yb - &ya * &xb, &xb * &yb)
-            );
-            prop_assert_eq!(rat_parts(&x.mul(&y)), reduce(&xa * &ya, &xb * &yb));
-            if !ya.is_zero() {
-                prop_assert_eq!(rat_parts(&x.div(&y)), reduce(&xa * &yb, &xb * &ya));
-            }
+            check_four_operations(&x, &y, (&xa, &xb), (&ya, &yb))?;
             prop_assert_eq!(x.cmp(&y), (&xa * &yb).cmp(&(&ya * &xb)));
             prop_assert_eq!(big(&x.floor()), xa.div_floor(&xb));
             prop_assert_eq!(big(&x.ceil()), -((-&xa).div_floor(&xb)));
@@ -659,18 +665,7 @@ fn rat_ops_on_machine_words_match_num_bigint() {
             let y = Rat::new(Int::from(bn), Int::from(bd));
             let (xa, xb) = reduce(BigInt::from(an), BigInt::from(ad));
             let (ya, yb) = reduce(BigInt::from(bn), BigInt::from(bd));
-            prop_assert_eq!(
-                rat_parts(&x.add(&y)),
-                reduce(&xa * &yb + &ya * &xb, &xb * &yb)
-            );
-            prop_assert_eq!(
-                rat_parts(&x.sub(&y)),
-                reduce(&xa * &yb - &ya * &xb, &xb * &yb)
-            );
-            prop_assert_eq!(rat_parts(&x.mul(&y)), reduce(&xa * &ya, &xb * &yb));
-            if !ya.is_zero() {
-                prop_assert_eq!(rat_parts(&x.div(&y)), reduce(&xa * &yb, &xb * &ya));
-            }
+            check_four_operations(&x, &y, (&xa, &xb), (&ya, &yb))?;
             for r in [x.add(&y), x.sub(&y), x.mul(&y)] {
                 prop_assert!(canonical_int(r.numer()) && canonical_int(r.denom()));
             }
