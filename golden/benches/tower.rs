@@ -6,7 +6,8 @@
 //!
 //! Times are the CPU time of the measuring thread (CPython: `time.process_time()` around
 //! the computation, its decimal text left out), the best of `AJISAI_BENCH_ROUNDS`
-//! (default 3). Goals (issue 34): gmp at most 1.3x rug on every program; pure at least as
+//! (default 3); the evaluator's two backends and the two direct versions take turns, one
+//! run each per round, so a slow spell of the machine does not fall on one side of a ratio. Goals (issue 34): gmp at most 1.3x rug on every program; pure at least as
 //! fast as CPython on every rational program.
 //!
 //! `cargo bench -p ajisai-golden --bench tower [name filter]`. Figures, not thresholds: the
@@ -661,8 +662,30 @@ fn cpython(statement: &str) -> Option<Duration> {
     Some(Duration::from_secs_f64(secs))
 }
 
-/// The fastest of `rounds` runs (one only when a run takes more than a second: the
-/// slowest direct versions take minutes).
+/// The fastest of `rounds` runs of each contestant, the contestants taking turns round by
+/// round, so that a slow or fast spell of this shared machine falls on all of them alike
+/// instead of on whichever ran during it. A contestant whose run took more than a second
+/// runs no more (the slowest direct versions take minutes).
+fn best_interleaved(
+    rounds: usize,
+    contestants: &mut [&mut dyn FnMut() -> (Duration, String)],
+) -> Vec<(Duration, String)> {
+    let mut best: Vec<(Duration, String)> = contestants.iter_mut().map(|f| f()).collect();
+    for _ in 1..rounds {
+        for (f, so_far) in contestants.iter_mut().zip(best.iter_mut()) {
+            if so_far.0 > Duration::from_secs(1) {
+                continue;
+            }
+            let next = f();
+            if next.0 < so_far.0 {
+                *so_far = next;
+            }
+        }
+    }
+    best
+}
+
+/// The fastest of `rounds` runs (one only when a run takes more than a second).
 fn best<T>(rounds: usize, mut f: impl FnMut() -> (Duration, T)) -> (Duration, T) {
     let mut best = f();
     for _ in 1..rounds {
@@ -716,12 +739,19 @@ fn main() {
             source.push(' ');
         }
         source.push_str(p.source);
-        let (gmp, top) = best(rounds, || evaluator(BackendKind::Gmp, &source));
-        let (pure, top_pure) = best(rounds, || evaluator(BackendKind::Pure, &source));
+        let measured = best_interleaved(
+            rounds,
+            &mut [
+                &mut || evaluator(BackendKind::Gmp, &source),
+                &mut || evaluator(BackendKind::Pure, &source),
+                &mut || timed(p.rug),
+                &mut || timed(p.num),
+            ],
+        );
+        let [(gmp, top), (pure, top_pure), (rug, rug_top), (num, num_top)] =
+            <[_; 4]>::try_from(measured).expect("four contestants");
         assert_eq!(top, top_pure, "{}: the backends differ", p.name);
-        let (rug, rug_top) = best(rounds, || timed(p.rug));
         assert_eq!(rug_top, top, "{}: rug computed another value", p.name);
-        let (num, num_top) = best(rounds, || timed(p.num));
         assert_eq!(num_top, top, "{}: num computed another value", p.name);
         let python = if with_python {
             best(rounds, || (cpython(p.python).unwrap_or(Duration::MAX), ())).0

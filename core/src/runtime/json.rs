@@ -48,15 +48,30 @@ pub fn write_str_polled<E>(
 /// The characters of `s` as a JSON string's content (without its quotes). Runs of
 /// characters that need no escape are copied whole: the bytes that need one are all ASCII,
 /// so a byte scan never splits a character, and a number's thousands of digits (or a long
-/// text) are one copy instead of a push per character.
+/// text) are one copy instead of a push per character. The scan looks at eight bytes at a
+/// time ([`needs_escape`]): an envelope's text is mostly digits with nothing to escape (a
+/// byte at a time, the scan was a tenth of the envelope of a 6,000-digit algebraic
+/// number).
 fn escape_into(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while i < bytes.len() {
+        while let Some(word) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+            if needs_escape(word) {
+                break;
+            }
+            i += 8;
+        }
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
+        i += 1;
         if b != b'"' && b != b'\\' && b >= 0x20 {
             continue;
         }
-        out.push_str(&s[start..i]);
+        out.push_str(&s[start..i - 1]);
         match b {
             b'"' => out.push_str("\\\""),
             b'\\' => out.push_str("\\\\"),
@@ -69,9 +84,23 @@ fn escape_into(out: &mut String, s: &str) {
                 let _ = write!(out, "\\u{:04x}", b);
             }
         }
-        start = i + 1;
+        start = i;
     }
     out.push_str(&s[start..]);
+}
+
+/// Whether any of the eight bytes of `word` needs an escape: a control character
+/// (below 0x20), `"` or `\`. The word-at-a-time tests of a byte below n and of a zero
+/// byte (Hacker's Delight, 6-1): each is non-zero exactly when some byte qualifies
+/// (bytes of 0x80 and above, the parts of non-ASCII characters, never do).
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+    let quote = zero_byte(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero_byte(word ^ (ONES * u64::from(b'\\')));
+    (control | quote | backslash) != 0
 }
 
 /// The JSON string literal of `s`.
@@ -310,6 +339,44 @@ mod tests {
         // A tick that stops ends the copy.
         let mut stopped = String::new();
         assert!(write_str_polled(&mut stopped, &text, &mut |_| Err(())).is_err());
+    }
+
+    /// The eight-byte scan finds every byte that needs an escape wherever it falls in a
+    /// word, beside ASCII and beside the bytes of multi-byte characters, and nothing else.
+    #[test]
+    fn the_word_scan_escapes_every_byte_at_every_offset() {
+        let special: Vec<char> = (0u8..0x20)
+            .map(char::from)
+            .chain(['"', '\\', '\u{7f}', ' ', '/', '!', '#', '[', ']', '~'])
+            .collect();
+        for fill in ["0", "9", "é", "漢", "🙂", "a\u{80}"] {
+            for offset in 0..20 {
+                for &c in &special {
+                    let mut s = fill.repeat(offset);
+                    s.push(c);
+                    s.push_str(&fill.repeat(20 - offset));
+                    assert_eq!(serde_json::to_string(&s).unwrap(), quoted(&s), "{s:?}");
+                }
+            }
+        }
+        for word in [0u64, u64::MAX, 0x2020_2020_2020_2020, 0x8080_8080_8080_8080] {
+            let bytes = word.to_le_bytes();
+            let expected = bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+            assert_eq!(needs_escape(word), expected, "{word:#x}");
+        }
+        // Every single byte value in every lane of a word of digits.
+        for b in 0..=255u8 {
+            for lane in 0..8 {
+                let mut bytes = *b"01234567";
+                bytes[lane] = b;
+                let expected = b < 0x20 || b == b'"' || b == b'\\';
+                assert_eq!(
+                    needs_escape(u64::from_le_bytes(bytes)),
+                    expected,
+                    "{b:#x} at {lane}"
+                );
+            }
+        }
     }
 
     #[test]
