@@ -6,9 +6,12 @@
 //!
 //! Times are the CPU time of the measuring thread (CPython: `time.process_time()` around
 //! the computation, its decimal text left out), the best of `AJISAI_BENCH_ROUNDS`
-//! (default 3); the evaluator's two backends and the two direct versions take turns, one
-//! run each per round, so a slow spell of the machine does not fall on one side of a ratio. Goals (issue 34): gmp at most 1.3x rug on every program; pure at least as
-//! fast as CPython on every rational program.
+//! (default 3) turns; the evaluator's two backends and the two direct versions take turns,
+//! round by round, so a slow spell of the machine does not fall on one side of a ratio,
+//! and in its turn each runs back to back for 20 ms (once when a run takes longer), so a
+//! short program is not timed with the caches the others left. Goals (issue 34): gmp at
+//! most 1.3x rug on every program; pure at least as fast as CPython on every rational
+//! program.
 //!
 //! `cargo bench -p ajisai-golden --bench tower [name filter]`. Figures, not thresholds: the
 //! machine is shared and noisy.
@@ -662,28 +665,43 @@ fn cpython(statement: &str) -> Option<Duration> {
     Some(Duration::from_secs_f64(secs))
 }
 
-/// The fastest of `rounds` runs of each contestant, the contestants taking turns round by
+/// The fastest of `rounds` turns of each contestant, the contestants taking turns round by
 /// round, so that a slow or fast spell of this shared machine falls on all of them alike
-/// instead of on whichever ran during it. A contestant whose run took more than a second
-/// runs no more (the slowest direct versions take minutes).
+/// instead of on whichever ran during it. In a turn a contestant runs back to back until
+/// [`TURN`] has passed (at least once), so that what the others did in between (their
+/// code and data in the caches) is not counted against a run of a fraction of a
+/// millisecond. A contestant whose run took more than a second runs no more (the slowest
+/// direct versions take minutes).
 fn best_interleaved(
     rounds: usize,
     contestants: &mut [&mut dyn FnMut() -> (Duration, String)],
 ) -> Vec<(Duration, String)> {
-    let mut best: Vec<(Duration, String)> = contestants.iter_mut().map(|f| f()).collect();
-    for _ in 1..rounds {
+    let mut best: Vec<Option<(Duration, String)>> = vec![None; contestants.len()];
+    for _ in 0..rounds {
         for (f, so_far) in contestants.iter_mut().zip(best.iter_mut()) {
-            if so_far.0 > Duration::from_secs(1) {
+            if so_far
+                .as_ref()
+                .is_some_and(|b| b.0 > Duration::from_secs(1))
+            {
                 continue;
             }
-            let next = f();
-            if next.0 < so_far.0 {
-                *so_far = next;
+            let mut spent = Duration::ZERO;
+            while spent < TURN {
+                let next = f();
+                spent += next.0;
+                if so_far.as_ref().is_none_or(|b| next.0 < b.0) {
+                    *so_far = Some(next);
+                }
             }
         }
     }
-    best
+    best.into_iter()
+        .map(|b| b.expect("one run at least"))
+        .collect()
 }
+
+/// How long a contestant runs back to back in one turn of [`best_interleaved`].
+const TURN: Duration = Duration::from_millis(20);
 
 /// The fastest of `rounds` runs (one only when a run takes more than a second).
 fn best<T>(rounds: usize, mut f: impl FnMut() -> (Duration, T)) -> (Duration, T) {

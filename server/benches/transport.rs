@@ -17,6 +17,11 @@
 //!   turn for the same time, twice; calls per second and p50, and the ratios (goals:
 //!   throughput ≥ 1.5 of the floor's with threads and ≥ 1.2 with processes, p50 ≤ 0.9 of
 //!   the floor's, process p50 ≤ 1.3 of thread).
+//! - wrk (when `wrk` is installed): the same HTTP measurement with `wrk` as the client
+//!   (one thread, 16 connections, the same body on every call). reqwest's client runs in
+//!   this process on the same two cores and costs about half of what the floor's server
+//!   costs per call; wrk costs a fraction of that, so these ratios say more about the
+//!   servers themselves.
 //! - faults (with `--features bench-floor,fault-injection`): over HTTP with process
 //!   isolation and 4 slots, three `FAULT-SPIN` at once, then a `1024 FAULT-HOG` and a
 //!   `FAULT-ABORT`, while another client sends small calls: when each fault was answered
@@ -24,7 +29,7 @@
 //!   < 100 ms); over stdio with thread isolation, `ping` while two calls spin (goal:
 //!   within 200 ms).
 //!
-//! `cargo bench -p ajisai-server --features bench-floor --bench transport [stdio|http|faults]`
+//! `cargo bench -p ajisai-server --features bench-floor --bench transport [stdio|http|wrk|faults]`
 //! (`AJISAI_BENCH_CALLS`, default 3,000 per stdio server; `AJISAI_BENCH_SECONDS`, default
 //! 3 per HTTP phase). Figures, not thresholds: the machine is shared and noisy.
 
@@ -443,6 +448,130 @@ fn http(r: &Revision, seconds: u64) -> [f64; 4] {
     ]
 }
 
+/// One server's calls per second and p50 under `wrk` (one thread, `clients` connections)
+/// for `seconds`; `None` when wrk is missing or printed no figures.
+fn wrk_run(
+    url: &str,
+    script: &std::path::Path,
+    clients: usize,
+    seconds: u64,
+) -> Option<(f64, Duration)> {
+    let out = Command::new("wrk")
+        .args([
+            "-t1",
+            &format!("-c{clients}"),
+            &format!("-d{seconds}s"),
+            "--latency",
+            "-s",
+        ])
+        .arg(script)
+        .arg(url)
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rate = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Requests/sec:"))?
+        .trim()
+        .parse()
+        .ok()?;
+    let p50 = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("50%"))
+        .and_then(|v| wrk_duration(v.trim()))?;
+    let errors = text.contains("Non-2xx") || text.contains("Socket errors");
+    assert!(!errors, "wrk saw failed calls:\n{text}");
+    Some((rate, p50))
+}
+
+/// A duration as wrk prints it (`495.01us`, `1.20ms`, `2.00s`).
+fn wrk_duration(v: &str) -> Option<Duration> {
+    let (number, scale) = if let Some(n) = v.strip_suffix("us") {
+        (n, 1e-6)
+    } else if let Some(n) = v.strip_suffix("ms") {
+        (n, 1e-3)
+    } else {
+        (v.strip_suffix('s')?, 1.0)
+    };
+    Some(Duration::from_secs_f64(number.parse::<f64>().ok()? * scale))
+}
+
+/// The HTTP measurement of [`http`] with `wrk` as the client: each server in turn for a
+/// second, in 2·`seconds` rounds of alternating order (calls per second and p50 are the
+/// means over the rounds). The ratios as [`http`]'s, or `None` without wrk.
+fn http_wrk(r: &Revision, seconds: u64) -> Option<[f64; 4]> {
+    Command::new("wrk").arg("--version").output().ok()?;
+    let contestants = contestants(r);
+    let n = contestants.len();
+    let dir = std::env::temp_dir().join(format!("ajisai-transport-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let scripts: Vec<std::path::PathBuf> = contestants
+        .iter()
+        .enumerate()
+        .map(|(c, (_, _, _, line))| {
+            let mut lua = String::from(
+                "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.headers[\"Accept\"] = \"application/json, text/event-stream\"\n",
+            );
+            for (name, value) in r.headers {
+                lua.push_str(&format!("wrk.headers[\"{name}\"] = \"{value}\"\n"));
+            }
+            lua.push_str(&format!("wrk.body = [==[{}]==]\n", line(1)));
+            let path = dir.join(format!("contestant-{c}.lua"));
+            std::fs::write(&path, lua).expect("a wrk script");
+            path
+        })
+        .collect();
+    let servers: Vec<HttpServer> = contestants
+        .iter()
+        .map(|(_, binary, args, _)| HttpServer::start(binary, args))
+        .collect();
+    let clients = 16;
+    for (server, script) in servers.iter().zip(&scripts) {
+        wrk_run(&server.url, script, clients, 1)?;
+    }
+    let mut rates = vec![Vec::new(); n];
+    let mut p50s = vec![Vec::new(); n];
+    // Short turns, many rounds: this machine's speed drifts over seconds, and a turn of a
+    // second each, in alternating order, spreads a drift over every server alike.
+    for round in 0..2 * seconds {
+        for k in 0..n {
+            let c = if round % 2 == 0 { n - 1 - k } else { k };
+            let (rate, p50) = wrk_run(&servers[c].url, &scripts[c], clients, 1)?;
+            rates[c].push(rate);
+            p50s[c].push(p50);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let rate: Vec<f64> = rates
+        .iter()
+        .map(|v| v.iter().sum::<f64>() / v.len() as f64)
+        .collect();
+    let p50: Vec<f64> = p50s
+        .iter()
+        .map(|v| v.iter().map(Duration::as_secs_f64).sum::<f64>() / v.len() as f64)
+        .collect();
+    println!(
+        "HTTP driven by wrk, {} requests, 1 2 ADD, {clients} connections, {} x 1 s per server:",
+        r.name,
+        2 * seconds
+    );
+    for (c, (label, _, _, _)) in contestants.iter().enumerate() {
+        println!(
+            "  {label} {:8.0} calls/s  p50 {:7.1} µs",
+            rate[c],
+            p50[c] * 1e6
+        );
+    }
+    let threads = rate[THREADS] / rate[FLOOR_AT];
+    let processes = rate[PROCESSES] / rate[FLOOR_AT];
+    let p50_threads = p50[THREADS] / p50[FLOOR_AT];
+    let p50_processes = p50[PROCESSES] / p50[THREADS];
+    println!(
+        "  throughput/floor: threads {threads:.2} (goal >= 1.5), processes {processes:.2} (goal >= 1.2); p50 threads/floor {p50_threads:.2} (goal <= 0.9), processes/threads {p50_processes:.2} (goal <= 1.3)"
+    );
+    Some([threads, processes, p50_threads, p50_processes])
+}
+
 /// The faults' time goals (docs/mcp/transports.md#isolation): over HTTP with process
 /// isolation, each fault answered while another client's small calls keep their p99;
 /// over stdio with thread isolation, `ping` while two calls spin.
@@ -624,6 +753,15 @@ fn main() {
                 "{} HTTP throughput: threads {threads:.2}x, processes {processes:.2}x the floor; p50 threads {p50:.2}x the floor, processes {p50_processes:.2}x threads",
                 r.name
             ));
+        }
+        if wants("wrk") {
+            match http_wrk(r, env_number("AJISAI_BENCH_SECONDS", 3)) {
+                Some([threads, processes, p50, p50_processes]) => summary.push(format!(
+                    "{} HTTP driven by wrk: threads {threads:.2}x, processes {processes:.2}x the floor; p50 threads {p50:.2}x the floor, processes {p50_processes:.2}x threads",
+                    r.name
+                )),
+                None => summary.push(format!("{} HTTP driven by wrk: wrk not found", r.name)),
+            }
         }
     }
     #[cfg(feature = "fault-injection")]
