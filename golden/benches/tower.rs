@@ -20,7 +20,9 @@ use ajisai_core::engine::{self, Options};
 use ajisai_core::envelope;
 use ajisai_core::json::HostFields;
 use ajisai_core::numerics::{builtin, with_backend, BackendKind};
+use ajisai_core::phrasebook::Entry;
 use ajisai_core::Profile;
+use ajisai_host::phrasebook::ServedPhrasebook;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -47,7 +49,8 @@ fn timed<T>(f: impl FnOnce() -> T) -> (Duration, T) {
     (thread_cpu() - start, out)
 }
 
-/// One program: its source (phrasebook Words it uses are defined first), and the same
+/// One program: its source (the phrasebook Words it uses defined as the server defines
+/// them for a call that names them: the phrasebook's entries, parsed once), and the same
 /// computation with rug, with num, and in CPython (a statement leaving the value in `r`).
 struct Program {
     name: &'static str,
@@ -595,29 +598,30 @@ fn programs() -> Vec<Program> {
     ]
 }
 
-/// The phrasebook's definition of `word` (one line of docs/phrasebook/phrasebook.ajisai).
-fn phrasebook_definition(word: &str) -> String {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../docs/phrasebook/phrasebook.ajisai"
+/// The phrasebook's entries for `words` (and the Words they use), as the server defines
+/// them before a call that names them (`compute`'s `phrasebook` argument): parsed once,
+/// not with every run.
+fn phrasebook_prelude(words: &[&str]) -> Vec<Entry> {
+    let book = ServedPhrasebook::embedded().expect("the embedded phrasebook");
+    let names: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    let prelude = book.prelude(&names);
+    assert_eq!(
+        prelude.is_empty(),
+        words.is_empty(),
+        "the phrasebook defines {words:?}"
     );
-    let text = std::fs::read_to_string(path).expect("the phrasebook");
-    let defines = format!("'{word}' DEF");
-    text.lines()
-        .find(|l| l.trim_end().ends_with(&defines))
-        .unwrap_or_else(|| panic!("the phrasebook defines {word}"))
-        .to_string()
+    prelude
 }
 
 /// The evaluator's run of `source` on `kind`: its CPU time (parse, run, the envelope) and
 /// the top of the stack as the envelope displays it (read after the clock stops, so the
 /// measured run converts each wide integer to decimal once, as a real call does).
-fn evaluator(kind: BackendKind, source: &str) -> (Duration, String) {
+fn evaluator(kind: BackendKind, source: &str, prelude: &[&Entry]) -> (Duration, String) {
     let backend = builtin(kind).expect("the backend is built in");
     with_backend(backend, || {
         let options = Options::new(Profile::CLI_LOCAL);
         let (took, json) = timed(|| {
-            let report = engine::compute(source, &options);
+            let report = engine::compute_in(source, prelude, &options);
             assert!(
                 report.error.is_none(),
                 "{source}: {:?}",
@@ -751,17 +755,14 @@ fn main() {
         if filter.as_deref().is_some_and(|f| !p.name.contains(f)) {
             continue;
         }
-        let mut source = String::new();
-        for w in p.words {
-            source.push_str(&phrasebook_definition(w));
-            source.push(' ');
-        }
-        source.push_str(p.source);
+        let entries = phrasebook_prelude(p.words);
+        let prelude: Vec<&Entry> = entries.iter().collect();
+        let source = p.source;
         let measured = best_interleaved(
             rounds,
             &mut [
-                &mut || evaluator(BackendKind::Gmp, &source),
-                &mut || evaluator(BackendKind::Pure, &source),
+                &mut || evaluator(BackendKind::Gmp, source, &prelude),
+                &mut || evaluator(BackendKind::Pure, source, &prelude),
                 &mut || timed(p.rug),
                 &mut || timed(p.num),
             ],
