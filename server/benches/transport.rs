@@ -427,25 +427,28 @@ fn http(r: &Revision, seconds: u64) -> [f64; 4] {
             micros(percentile(&times[c], 0.95))
         );
     }
-    let p50_ratio = |a: usize, b: usize| p50[a].as_secs_f64() / p50[b].as_secs_f64();
-    let threads = rate[THREADS] / rate[FLOOR_AT];
-    let processes = rate[PROCESSES] / rate[FLOOR_AT];
-    println!(
-        "  throughput/floor: threads {threads:.2} (goal >= 1.5), processes {processes:.2} (goal >= 1.2); p50 threads/floor {:.2} (goal <= 0.9), processes/threads {:.2} (goal <= 1.3)",
-        p50_ratio(THREADS, FLOOR_AT),
-        p50_ratio(PROCESSES, THREADS)
-    );
+    let p50: Vec<f64> = p50.iter().map(Duration::as_secs_f64).collect();
+    let ratios = http_ratios(&rate, &p50);
     println!(
         "  through rmcp's path: throughput {:.2}, p50 {:.2}",
         rate[VIA_RMCP] / rate[FLOOR_AT],
-        p50_ratio(VIA_RMCP, FLOOR_AT)
+        p50[VIA_RMCP] / p50[FLOOR_AT]
     );
-    [
-        threads,
-        processes,
-        p50_ratio(THREADS, FLOOR_AT),
-        p50_ratio(PROCESSES, THREADS),
-    ]
+    ratios
+}
+
+/// The HTTP goals' ratios from each contestant's calls per second and p50 (seconds),
+/// printed with their goals: throughput of threads and of processes over the floor's,
+/// p50 of threads over the floor's, p50 of processes over threads'.
+fn http_ratios(rate: &[f64], p50: &[f64]) -> [f64; 4] {
+    let threads = rate[THREADS] / rate[FLOOR_AT];
+    let processes = rate[PROCESSES] / rate[FLOOR_AT];
+    let p50_threads = p50[THREADS] / p50[FLOOR_AT];
+    let p50_processes = p50[PROCESSES] / p50[THREADS];
+    println!(
+        "  throughput/floor: threads {threads:.2} (goal >= 1.5), processes {processes:.2} (goal >= 1.2); p50 threads/floor {p50_threads:.2} (goal <= 0.9), processes/threads {p50_processes:.2} (goal <= 1.3)"
+    );
+    [threads, processes, p50_threads, p50_processes]
 }
 
 /// One server's calls per second and p50 under `wrk` (one thread, `clients` connections)
@@ -562,14 +565,7 @@ fn http_wrk(r: &Revision, seconds: u64) -> Option<[f64; 4]> {
             p50[c] * 1e6
         );
     }
-    let threads = rate[THREADS] / rate[FLOOR_AT];
-    let processes = rate[PROCESSES] / rate[FLOOR_AT];
-    let p50_threads = p50[THREADS] / p50[FLOOR_AT];
-    let p50_processes = p50[PROCESSES] / p50[THREADS];
-    println!(
-        "  throughput/floor: threads {threads:.2} (goal >= 1.5), processes {processes:.2} (goal >= 1.2); p50 threads/floor {p50_threads:.2} (goal <= 0.9), processes/threads {p50_processes:.2} (goal <= 1.3)"
-    );
-    Some([threads, processes, p50_threads, p50_processes])
+    Some(http_ratios(&rate, &p50))
 }
 
 /// The faults' time goals (docs/mcp/transports.md#isolation): over HTTP with process

@@ -916,8 +916,9 @@ fn rem_2by1(u1: u64, u0: u64, d: u64, v: u64) -> u64 {
 /// leaves are backend conversions of at most about twice as many digits (~425 limbs:
 /// measured, a whole envelope of an 8,100-digit integer takes 0.07 ms with GMP and
 /// 0.14 ms with num-bigint, so the gap between two polls stays far below a
-/// millisecond). Half as many split integers of a few thousand digits that one call
-/// converts faster (the coefficients of (√2+√3)^12000: 5% of the envelope).
+/// millisecond). Splitting from 4,096 digits cost more than it saved on integers of a
+/// few thousand, which one backend call converts faster (the coefficients of
+/// (√2+√3)^12000: 5% of their envelope).
 pub const DECIMAL_SPLIT_DIGITS: u64 = 4096;
 
 /// Digits from which [`Int::write_decimal_polled`] remembers a text in a live
