@@ -23,6 +23,7 @@ pub mod phrasebook;
 pub mod provenance;
 pub mod quote;
 pub mod reaper;
+pub mod sched;
 
 /// The release's version, which every crate of the workspace shares (`serverVersion`, MCP-81; docs/mcp/resources.md).
 pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");

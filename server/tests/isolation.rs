@@ -38,6 +38,87 @@ async fn the_fault_words_exist_only_with_the_feature_and_the_variable() {
     asked.cancel().await.expect("closed");
 }
 
+/// Evaluations, and the freeing of what they leave, run in Linux's batch scheduling
+/// class, the threads that read requests and write answers in the default one
+/// (docs/mcp/transports.md#isolation): in process isolation every thread of every worker
+/// process, in thread isolation the evaluation threads and the reaper.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evaluations_run_in_the_batch_class_and_serving_threads_do_not() {
+    use crate::http_support::{self, HttpServer};
+    /// SCHED_OTHER and SCHED_BATCH (sched(7)).
+    const OTHER: u32 = 0;
+    const BATCH: u32 = 3;
+    /// Every thread of `pid`: its name and scheduling policy (`/proc/<pid>/task/*/stat`:
+    /// the 41st field; the name is the 2nd, in parentheses, and may hold spaces).
+    fn threads(pid: u32) -> Vec<(String, u32)> {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("tasks");
+        tasks
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("stat")).ok())
+            .map(|stat| {
+                let open = stat.find('(').expect("a name");
+                let close = stat.rfind(')').expect("a name");
+                let rest: Vec<&str> = stat[close + 2..].split(' ').collect();
+                // Fields after the name start at the 3rd: the 41st is rest[38].
+                let policy = rest[38].parse().expect("a policy");
+                (stat[open + 1..close].to_string(), policy)
+            })
+            .collect()
+    }
+    fn children(pid: u32) -> Vec<u32> {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("tasks");
+        tasks
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("children")).ok())
+            .flat_map(|c| {
+                c.split_whitespace()
+                    .map(|p| p.parse().expect("a pid"))
+                    .collect::<Vec<u32>>()
+            })
+            .collect()
+    }
+    for mode in ["process", "thread"] {
+        let server = HttpServer::spawn(&["--isolation", mode, "--max-concurrency", "2"], &[]);
+        let answer = http_support::call(&server, "compute", json!({ "source": "1 2 +" })).await;
+        assert!(
+            http_support::envelope_text(&answer).contains("\"3/1\""),
+            "{answer:?}"
+        );
+        let own = threads(server.pid());
+        let serving: Vec<_> = own.iter().filter(|(n, _)| n == "ajisai-serve").collect();
+        assert!(!serving.is_empty(), "{mode}: {own:?}");
+        assert!(serving.iter().all(|(_, p)| *p == OTHER), "{mode}: {own:?}");
+        let evaluating: Vec<(String, u32)> = match mode {
+            "process" => {
+                // Both workers, once each has started its engine's thread.
+                let mut workers = Vec::new();
+                for _ in 0..500 {
+                    workers = children(server.pid());
+                    let engines = workers
+                        .iter()
+                        .filter(|&&w| threads(w).iter().any(|(n, _)| n == "ajisai-worker"))
+                        .count();
+                    if engines == 2 {
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                assert_eq!(workers.len(), 2, "one worker per slot");
+                workers.into_iter().flat_map(threads).collect()
+            }
+            _ => own
+                .iter()
+                .filter(|(n, _)| n == "ajisai-eval" || n == "ajisai-reaper")
+                .cloned()
+                .collect(),
+        };
+        assert!(!evaluating.is_empty(), "{mode}: {own:?}");
+        assert!(
+            evaluating.iter().all(|(_, p)| *p == BATCH),
+            "{mode}: {evaluating:?}"
+        );
+    }
+}
+
 #[cfg(feature = "fault-injection")]
 mod faults {
     use super::*;

@@ -106,6 +106,13 @@ impl Evaluators {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(slots.max(1))
             .thread_name("ajisai-eval")
+            // The class worker processes run in (ajisai_host::sched): an evaluation never
+            // preempts the thread that hands it over.
+            .on_thread_start(|| {
+                if let Err(e) = ajisai_host::sched::enter_batch_class() {
+                    tracing::debug!("an evaluation thread stays in the default class: {e}");
+                }
+            })
             .thread_stack_size(ajisai_host::ENGINE_STACK_BYTES)
             .enable_time()
             .build()

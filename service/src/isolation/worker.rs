@@ -47,6 +47,10 @@ pub fn run(profile: &str) -> u8 {
         EXIT_FAULT
     };
     die_with_parent();
+    // Before any thread starts, so that the engine's thread is in the class too.
+    if let Err(e) = ajisai_host::sched::enter_batch_class() {
+        tracing::warn!("worker: stays in the default scheduling class: {e}");
+    }
     let Some(options) = options_for(profile) else {
         return fail(&format!("unknown profile {profile}"));
     };
