@@ -22,9 +22,9 @@
 //! account tag. Charges of the running execution are batched per thread and published
 //! every [`FLUSH_BYTES`], so the common allocation costs no atomic operation.
 //!
-//! This is the one module of the server with `unsafe` code: a `GlobalAlloc` is unsafe
-//! by definition, and the header is reached by pointer arithmetic. Each block says why
-//! it holds.
+//! This module holds nearly all of the server's `unsafe` code (the rest is one system
+//! call in [`crate::sched`]): a `GlobalAlloc` is unsafe by definition, and the header is
+//! reached by pointer arithmetic. Each block says why it holds.
 
 #![allow(unsafe_code)]
 
