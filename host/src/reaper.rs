@@ -38,9 +38,6 @@ pub fn install() {
         let _ = std::thread::Builder::new()
             .name("ajisai-reaper".into())
             .spawn(move || {
-                // Freeing is the evaluations' work: it gives way to the threads that
-                // answer calls as they do (crate::sched).
-                let _ = crate::sched::enter_batch_class();
                 for job in rx {
                     match job {
                         Job::Free(batches, leftovers) => {
