@@ -21,7 +21,9 @@
 //!   (one thread, 16 connections, the same body on every call). reqwest's client runs in
 //!   this process on the same two cores and costs about half of what the floor's server
 //!   costs per call; wrk costs a fraction of that, so these ratios say more about the
-//!   servers themselves.
+//!   servers themselves. Beside them, each server's CPU per call in its turns (its
+//!   process's and its workers', from `/proc`), steadier than calls per second on a
+//!   shared machine.
 //! - faults (with `--features bench-floor,fault-injection`): over HTTP with process
 //!   isolation and 4 slots, three `FAULT-SPIN` at once, then a `1024 FAULT-HOG` and a
 //!   `FAULT-ABORT`, while another client sends small calls: when each fault was answered
@@ -451,14 +453,14 @@ fn http_ratios(rate: &[f64], p50: &[f64]) -> [f64; 4] {
     [threads, processes, p50_threads, p50_processes]
 }
 
-/// One server's calls per second and p50 under `wrk` (one thread, `clients` connections)
-/// for `seconds`; `None` when wrk is missing or printed no figures.
+/// One server's calls per second, p50 and calls answered under `wrk` (one thread,
+/// `clients` connections) for `seconds`; `None` when wrk is missing or printed no figures.
 fn wrk_run(
     url: &str,
     script: &std::path::Path,
     clients: usize,
     seconds: u64,
-) -> Option<(f64, Duration)> {
+) -> Option<(f64, Duration, u64)> {
     let out = Command::new("wrk")
         .args([
             "-t1",
@@ -482,10 +484,44 @@ fn wrk_run(
         .lines()
         .find_map(|l| l.trim().strip_prefix("50%"))
         .and_then(|v| wrk_duration(v.trim()))?;
+    // "123456 requests in 1.00s, 45.6MB read"
+    let calls = text
+        .lines()
+        .find(|l| l.contains(" requests in "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())?;
     let errors = text.contains("Non-2xx") || text.contains("Socket errors");
     assert!(!errors, "wrk saw failed calls:\n{text}");
-    Some((rate, p50))
+    Some((rate, p50, calls))
 }
+
+/// CPU time used so far, in clock ticks, by process `pid` (all its threads) and by its
+/// children (a server's workers): `/proc/<pid>/stat`'s utime and stime, and the children
+/// each of its threads started (`/proc/<pid>/task/*/children`). `None` off Linux.
+fn cpu_ticks(pid: u32) -> Option<(u64, u64)> {
+    fn own(pid: u32) -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The fields after the name, which is in parentheses and may hold spaces.
+        let rest: Vec<&str> = stat[stat.rfind(')')? + 2..].split(' ').collect();
+        // utime and stime are the 14th and 15th fields; `rest` starts at the 3rd.
+        Some(rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?)
+    }
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let children: u64 = tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("children")).ok())
+        .flat_map(|c| {
+            c.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok())
+                .collect::<Vec<_>>()
+        })
+        .filter_map(own)
+        .sum();
+    Some((own(pid)?, children))
+}
+
+/// Clock ticks per second of `/proc`'s CPU times (USER_HZ: 100 on every Linux
+/// architecture this builds for).
+const TICKS_PER_SECOND: f64 = 100.0;
 
 /// A duration as wrk prints it (`495.01us`, `1.20ms`, `2.00s`).
 fn wrk_duration(v: &str) -> Option<Duration> {
@@ -534,12 +570,25 @@ fn http_wrk(r: &Revision, seconds: u64) -> Option<[f64; 4]> {
     }
     let mut rates = vec![Vec::new(); n];
     let mut p50s = vec![Vec::new(); n];
+    // Per server: calls answered, and CPU ticks of its process and of its workers in its
+    // turns (none when /proc cannot say).
+    let mut cpu: Vec<Option<(u64, u64, u64)>> = vec![Some((0, 0, 0)); n];
     // Short turns, many rounds: this machine's speed drifts over seconds, and a turn of a
     // second each, in alternating order, spreads a drift over every server alike.
     for round in 0..2 * seconds {
         for k in 0..n {
             let c = if round % 2 == 0 { n - 1 - k } else { k };
-            let (rate, p50) = wrk_run(&servers[c].url, &scripts[c], clients, 1)?;
+            let before = cpu_ticks(servers[c].child.id());
+            let (rate, p50, calls) = wrk_run(&servers[c].url, &scripts[c], clients, 1)?;
+            let after = cpu_ticks(servers[c].child.id());
+            cpu[c] = match (cpu[c], before, after) {
+                (Some((n, own, kids)), Some(b), Some(a)) => Some((
+                    n + calls,
+                    own + a.0.saturating_sub(b.0),
+                    kids + a.1.saturating_sub(b.1),
+                )),
+                _ => None,
+            };
             rates[c].push(rate);
             p50s[c].push(p50);
         }
@@ -559,8 +608,25 @@ fn http_wrk(r: &Revision, seconds: u64) -> Option<[f64; 4]> {
         2 * seconds
     );
     for (c, (label, _, _, _)) in contestants.iter().enumerate() {
+        // CPU per call is steadier than calls per second on a shared machine: it says
+        // what a call costs, whatever else ran meanwhile (wrk shares the cores).
+        let cost = match cpu[c] {
+            Some((calls, own, workers)) if calls > 0 => {
+                let per_call = |ticks: u64| ticks as f64 / TICKS_PER_SECOND / calls as f64 * 1e6;
+                if workers > 0 {
+                    format!(
+                        "  CPU {:5.1} µs a call + {:4.1} µs in workers",
+                        per_call(own),
+                        per_call(workers)
+                    )
+                } else {
+                    format!("  CPU {:5.1} µs a call", per_call(own))
+                }
+            }
+            _ => String::new(),
+        };
         println!(
-            "  {label} {:8.0} calls/s  p50 {:7.1} µs",
+            "  {label} {:8.0} calls/s  p50 {:7.1} µs{cost}",
             rate[c],
             p50[c] * 1e6
         );
