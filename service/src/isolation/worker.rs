@@ -47,7 +47,8 @@ pub fn run(profile: &str) -> u8 {
         EXIT_FAULT
     };
     die_with_parent();
-    // Before any thread starts, so that the engine's thread is in the class too.
+    // Before the engine's thread starts, so that it is in the class too. The reaper,
+    // started earlier by `main`, stays in the default class (`ajisai_host::sched`).
     if let Err(e) = ajisai_host::sched::enter_batch_class() {
         tracing::warn!("worker: stays in the default scheduling class: {e}");
     }
