@@ -35,23 +35,23 @@ pub fn enter_batch_class() -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether the calling thread is in the batch class.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-pub fn in_batch_class() -> bool {
-    // SAFETY: a system call on the calling thread (pid 0) with no pointers.
-    (unsafe { libc::sched_getscheduler(0) }) == libc::SCHED_BATCH
-}
-
-/// Whether the calling thread is in the batch class (never, where there is none).
-#[cfg(not(target_os = "linux"))]
-pub fn in_batch_class() -> bool {
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the calling thread is in the batch class.
+    #[cfg(target_os = "linux")]
+    #[allow(unsafe_code)]
+    fn in_batch_class() -> bool {
+        // SAFETY: a system call on the calling thread (pid 0) with no pointers.
+        (unsafe { libc::sched_getscheduler(0) }) == libc::SCHED_BATCH
+    }
+
+    /// Never, where there is no batch class.
+    #[cfg(not(target_os = "linux"))]
+    fn in_batch_class() -> bool {
+        false
+    }
 
     #[test]
     fn a_thread_in_the_batch_class_starts_threads_in_it() {
