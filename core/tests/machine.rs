@@ -7,7 +7,7 @@
 use ajisai_core::code::Block;
 use ajisai_core::display::stack_line;
 use ajisai_core::lexer::{Delim, Tok, TokKind};
-use ajisai_core::limits::{Halt, InterruptFlag, Limit, Profile};
+use ajisai_core::limits::{Halt, InterruptFlag, Limit, Profile, CHECK_EVERY_UNITS};
 use ajisai_core::number::Number;
 use ajisai_core::outcome::{err, ErrorCategory, NilReason};
 use ajisai_core::parser::{build, check_structure};
@@ -176,6 +176,51 @@ impl Resume for TakeTop {
     }
 }
 
+thread_local! {
+    /// How many [`Counted`] continuations this thread has dropped.
+    static COUNTED_DROPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The flag `RAISE` raises: the host's deadline, reached from inside a run.
+    static RAISED_BY_WORD: InterruptFlag = InterruptFlag::new();
+}
+
+/// `block GUARDED`: runs the block with a continuation that counts its drops, so a test
+/// sees when a stopped run's frames are freed.
+fn guarded(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    let block = block_at(ctx, 0)?;
+    ctx.compile(&block)?;
+    ctx.pop();
+    Ok(Flow::Run(Run {
+        block,
+        isolated_base: None,
+        then: Some(Box::new(Counted)),
+        keep_restore: false,
+        tail_of: None,
+    }))
+}
+
+/// GUARDED's continuation: nothing to do but be dropped.
+struct Counted;
+
+impl Resume for Counted {
+    fn resume(self: Box<Self>, _: &mut Ctx<'_>, _: usize) -> Result<Flow, Halt> {
+        Ok(Flow::Done)
+    }
+
+    fn unwind(self: Box<Self>, _: &mut Ctx<'_>, _: usize) {}
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        COUNTED_DROPS.with(|c| c.set(c.get() + 1));
+    }
+}
+
+/// `RAISE`: raises this thread's [`RAISED_BY_WORD`] flag, as a deadline would.
+fn raise(_: &mut Ctx<'_>) -> Result<Flow, Halt> {
+    RAISED_BY_WORD.with(InterruptFlag::raise);
+    Ok(Flow::Done)
+}
+
 const VOCABULARY: &[WordSpec] = &[
     word("ADD", 2, 1, add),
     word("SUB", 2, 1, sub),
@@ -184,6 +229,13 @@ const VOCABULARY: &[WordSpec] = &[
     word("FRAMES", 0, 1, frames),
     word("PRINT", 1, 0, print),
     word("NOTHING", 0, 1, nothing),
+    word("RAISE", 0, 0, raise),
+    WordSpec {
+        inputs: Arity::Variable,
+        outputs: Arity::Variable,
+        nil_policy: NilPolicy::RejectNil,
+        ..word("GUARDED", 1, 0, guarded)
+    },
     WordSpec {
         consumption: Consumption::None,
         role: Role::Modifier,
@@ -466,6 +518,34 @@ fn a_raised_interrupt_stops_the_run_at_its_next_step() {
     assert_eq!(outcome(&mut m, "1 2 ADD"), "3/1");
     flag.raise();
     assert_eq!(outcome(&mut m, "{ 1 ADD } 'INC' DEF 1 INC"), "interrupted");
+}
+
+/// A run stopped deep in a recursion leaves its frames to be freed after the answer
+/// (`ajisai_core::value::free_after_run`), like the rest of its machine: freeing a
+/// recursion 200,000 frames deep where it stopped held a stopped call's slot for 60 ms
+/// (server/tests/mcp_limits.rs::a_call_past_its_deadline_gives_its_slot_back_within_100_ms).
+#[test]
+fn a_stopped_run_frees_its_frames_after_the_answer() {
+    let mut m = machine(Profile::CLI_LOCAL);
+    m.meter_mut()
+        .set_interrupt(RAISED_BY_WORD.with(Clone::clone));
+    ajisai_core::value::keep_after_run();
+    // The meter looks at the flag every few thousand units: after RAISE, a countdown
+    // (a tail loop) runs until it does.
+    let countdown = "{ { POSITIVE | 1 SUB C } { ALWAYS | 0 } CHOOSE } 'C' DEF";
+    let recursion =
+        "{ { POSITIVE | 1 SUB { R } GUARDED } { ALWAYS | RAISE 100000 C } CHOOSE } 'R' DEF";
+    let source = format!("{countdown} {recursion} 5000 R");
+    assert_eq!(outcome(&mut m, &source), "interrupted");
+    // Unwinding is metered work: the frames it unwinds before the meter next looks at
+    // the flag are restored (and freed) as after an error; the rest wait.
+    let dropped = COUNTED_DROPS.with(std::cell::Cell::get);
+    assert!(
+        dropped <= CHECK_EVERY_UNITS as usize,
+        "{dropped} of 5000 frames were freed before the answer"
+    );
+    drop(ajisai_core::value::take_after_run());
+    assert_eq!(COUNTED_DROPS.with(std::cell::Cell::get), 5000);
 }
 
 #[test]
