@@ -43,6 +43,9 @@ pub struct Measured {
     pub outcome: String,
     /// Whether the deadline's flag was raised before the call returned.
     pub timed_out: bool,
+    /// From the flag's raising to the call's return, when the flag was raised: how long
+    /// a stopped call holds its slot.
+    pub stopped_in: Option<Duration>,
     /// `executionSteps`, `numericWork`, `collectionWork` of a compute envelope (zeros
     /// otherwise).
     pub usage: [u64; 3],
@@ -304,8 +307,11 @@ pub fn measure(
     let timer_flag = flag.clone();
     let timer = std::thread::spawn(move || {
         if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(deadline) {
+            let raised = Instant::now();
             timer_flag.raise();
+            return Some(raised);
         }
+        None
     });
     if list_threshold().is_some() {
         eprintln!("call {tool_name} {}", program.name);
@@ -332,7 +338,7 @@ pub fn measure(
     let end = Instant::now();
     let (longest_gap, gap_at) = sampler.finish();
     let _ = done_tx.send(());
-    let _ = timer.join();
+    let raised = timer.join().ok().flatten();
     let timed_out = flag.is_raised() && !usage.exceeded;
     let (outcome, steps) = match answer {
         Ok(Ok(result)) => {
@@ -372,6 +378,7 @@ pub fn measure(
         peak_bytes: usage.peak_bytes,
         outcome,
         timed_out,
+        stopped_in: raised.map(|r| end.saturating_duration_since(r)),
         usage: steps,
         longest_gap,
         gap_at,

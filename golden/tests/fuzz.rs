@@ -373,3 +373,156 @@ fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
         .collect();
     assert!(findings.is_empty(), "{}", findings.join("\n"));
 }
+
+/// Programs that run until they are stopped, each keeping state of one kind as it goes:
+/// every stack-neutral body in every loop (a recursion that is not a tail call and so
+/// nests frames, a tail loop, a MAP inside a MAP), bodies that grow the stack in a
+/// recursion, and tail loops that grow their one value (text, a deep Vector, a shared
+/// one, a FOLD's accumulator).
+fn long_runs() -> Vec<ajisai_golden::cost::CostProgram> {
+    let bodies = [
+        "[ 'abc' 'def' ] JOIN ',' TOKENIZE 'T' BIND",
+        "0 99 RANGE 'T' BIND",
+        "2 SQRT 3 SQRT + 'T' BIND",
+        "1 3 / 'T' BIND",
+    ];
+    let mut sources = Vec::new();
+    for body in bodies {
+        sources.push(format!("{{ {body} L }} 'L' DEF L"));
+        sources.push(format!("{{ {{ IDLE | {body} L }} COND }} 'L' DEF 1 L"));
+        sources.push(format!(
+            "0 99999 RANGE {{ [ ] BIND 0 999 RANGE {{ [ ] BIND {body} 0 }} MAP LENGTH }} MAP"
+        ));
+    }
+    sources.extend(
+        [
+            "{ 1 L } 'L' DEF L",
+            "{ 0 99 RANGE L } 'L' DEF L",
+            "{ { IDLE | 'x' 2 COLLECT JOIN L } COND } 'L' DEF 'x' L",
+            "{ { IDLE | 'V' BIND [ V 1 ] L } COND } 'L' DEF [ 1 ] L",
+            "{ { IDLE | 'V' BIND [ V V ] L } COND } 'L' DEF [ 1 ] L",
+            "0 99999 RANGE [ ] { 1 COLLECT CONCAT } FOLD LENGTH",
+        ]
+        .map(str::to_string),
+    );
+    sources
+        .into_iter()
+        .enumerate()
+        .map(|(i, source)| ajisai_golden::cost::CostProgram {
+            name: format!("long-run-{i}"),
+            word: String::new(),
+            prefix: String::new(),
+            source,
+        })
+        .collect()
+}
+
+/// How long a stopped call takes to give its slot back. The cost fuzzer's programs with
+/// their budgets lifted (`executionSteps`, `numericWork`, `collectionWork`; a memory
+/// ceiling of 512 MiB), and [`long_runs`], each stopped by its deadline 5, 30 or 150 ms
+/// after it started: every call must return — and so give its slot back — well within
+/// the grace after which process isolation replaces a worker that has not stopped
+/// ([`ajisai_service::isolation::STOP_GRACE`]). Between the check that sees the flag and
+/// its return a run only unwinds its frames and renders its answer; what it leaves goes
+/// to the reaper (a run stopped 200,000 frames deep used to drop them there: 50–75 ms).
+/// Release builds only, like the cost fuzzer.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "the cost fuzzer runs in release builds (CI runs it)"
+)]
+fn stopped_calls_give_their_slot_back_promptly() {
+    use ajisai_server::mcp::{AjisaiServer, ServerOptions};
+    use std::time::Duration;
+    link();
+    ajisai_host::backend::link();
+    ajisai_numerics_gmp::route_allocations();
+    memory::install();
+    ajisai_host::reaper::install();
+    cost_support::install_gap_meter();
+    let count: usize = std::env::var("AJISAI_COST_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    let seed: u64 = std::env::var("AJISAI_COST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0xC057);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let (runs, programs) = on_big_stack(move || {
+        let lifted = u64::MAX / 2;
+        let server = AjisaiServer::new(
+            ServerOptions::production()
+                .with_limit(Limit::ExecutionSteps, lifted)
+                .with_limit(Limit::NumericWork, lifted)
+                .with_limit(Limit::CollectionWork, lifted)
+                .with_limit(Limit::MemoryBytes, 512 << 20),
+        );
+        let mut rng = Rng(seed);
+        let mut programs = ajisai_golden::cost::programs(&mut rng, count);
+        let generated = programs.len();
+        programs.extend(long_runs());
+        let mut runs = Vec::new();
+        for (i, p) in programs.iter().enumerate() {
+            let deadlines: &[u64] = if i < generated {
+                &[[5, 30, 150][i % 3]]
+            } else {
+                &[5, 30, 150]
+            };
+            for &ms in deadlines {
+                runs.push(cost_support::measure(
+                    &server,
+                    p,
+                    "compute",
+                    Duration::from_millis(ms),
+                ));
+            }
+        }
+        (runs, programs)
+    });
+    std::panic::set_hook(hook);
+    let grace = ajisai_service::isolation::STOP_GRACE;
+    let mut stopped: Vec<&cost_support::Measured> =
+        runs.iter().filter(|r| r.stopped_in.is_some()).collect();
+    stopped.sort_by_key(|r| std::cmp::Reverse(r.stopped_in));
+    println!(
+        "stop latency: {} of {} calls (seed {seed}) stopped by their deadline; slowest to return:",
+        stopped.len(),
+        runs.len()
+    );
+    for r in stopped.iter().take(8) {
+        println!(
+            "  {:>8.2} ms  {} {}",
+            r.stopped_in.unwrap_or_default().as_secs_f64() * 1e3,
+            r.name,
+            r.outcome
+        );
+    }
+    let long = long_runs().len();
+    assert!(
+        stopped
+            .iter()
+            .filter(|r| r.name.starts_with("long-run-"))
+            .count()
+            * 2
+            > long * 3,
+        "the long runs run until their deadline"
+    );
+    let late: Vec<String> = runs
+        .iter()
+        .filter(|r| r.stopped_in.is_some_and(|d| d >= grace) || r.outcome == "panic")
+        .map(|r| {
+            let source = programs
+                .iter()
+                .find(|p| p.name == r.name)
+                .map(|p| p.source.chars().take(400).collect::<String>())
+                .unwrap_or_default();
+            format!(
+                "{}: {:?} after its flag ({})\n    source: {source}",
+                r.name, r.stopped_in, r.outcome
+            )
+        })
+        .collect();
+    assert!(late.is_empty(), "{}", late.join("\n"));
+}

@@ -20,8 +20,12 @@ fn run(exec: &Executor, call: &SourceCall<'_>) -> Result<ToolAnswer, HostError> 
     let defined: Vec<&Entry> = call.prelude.iter().collect();
     let mut report = engine::compute_in(call.source, &defined, call.options);
     if report.interrupted {
-        return Err(HostError::timeout(exec.options.wall_time_ms())
-            .in_recursion(report.interrupted_deep.as_ref()));
+        let stopped = HostError::timeout(exec.options.wall_time_ms())
+            .in_recursion(report.interrupted_deep.as_ref());
+        // A stopped run's stack can hold millions of values: freed after the answer, as
+        // an answered one's is.
+        report.discard();
+        return Err(stopped);
     }
     if let Some(e) = report.error.as_mut() {
         exec.phrasebook.annotate_unknown(e, call.prelude);
