@@ -417,8 +417,8 @@ fn long_runs() -> Vec<ajisai_golden::cost::CostProgram> {
         .collect()
 }
 
-/// How long a stopped call takes to give its slot back. The cost fuzzer's programs with
-/// their budgets lifted (`executionSteps`, `numericWork`, `collectionWork`; a memory
+/// How long a stopped call takes to give its slot back. The cost fuzzer's programs (and
+/// tools) with their budgets lifted (`executionSteps`, `numericWork`, `collectionWork`; a memory
 /// ceiling of 512 MiB), and [`long_runs`], each stopped by its deadline 5, 30 or 150 ms
 /// after it started: every call must return — and so give its slot back — well within
 /// the grace after which process isolation replaces a worker that has not stopped
@@ -470,13 +470,20 @@ fn stopped_calls_give_their_slot_back_promptly() {
             } else {
                 &[5, 30, 150]
             };
+            let tools = if i < generated {
+                cost_support::tools_for(i)
+            } else {
+                &["compute"]
+            };
             for &ms in deadlines {
-                runs.push(cost_support::measure(
-                    &server,
-                    p,
-                    "compute",
-                    Duration::from_millis(ms),
-                ));
+                for tool in tools {
+                    runs.push(cost_support::measure(
+                        &server,
+                        p,
+                        tool,
+                        Duration::from_millis(ms),
+                    ));
+                }
             }
         }
         (runs, programs)
@@ -493,8 +500,9 @@ fn stopped_calls_give_their_slot_back_promptly() {
     );
     for r in stopped.iter().take(8) {
         println!(
-            "  {:>8.2} ms  {} {}",
+            "  {:>8.2} ms  {} {} {}",
             r.stopped_in.unwrap_or_default().as_secs_f64() * 1e3,
+            r.tool,
             r.name,
             r.outcome
         );
@@ -519,8 +527,8 @@ fn stopped_calls_give_their_slot_back_promptly() {
                 .map(|p| p.source.chars().take(400).collect::<String>())
                 .unwrap_or_default();
             format!(
-                "{}: {:?} after its flag ({})\n    source: {source}",
-                r.name, r.stopped_in, r.outcome
+                "{} {}: {:?} after its flag ({})\n    source: {source}",
+                r.tool, r.name, r.stopped_in, r.outcome
             )
         })
         .collect();
