@@ -186,16 +186,13 @@ thread_local! {
 /// `block GUARDED`: runs the block with a continuation that counts its drops, so a test
 /// sees when a stopped run's frames are freed.
 fn guarded(ctx: &mut Ctx<'_>) -> Result<Flow, Halt> {
-    let block = block_at(ctx, 0)?;
-    ctx.compile(&block)?;
-    ctx.pop();
-    Ok(Flow::Run(Run {
-        block,
-        isolated_base: None,
-        then: Some(Box::new(Counted)),
-        keep_restore: false,
-        tail_of: None,
-    }))
+    Ok(match run(ctx)? {
+        Flow::Run(r) => Flow::Run(Run {
+            then: Some(Box::new(Counted)),
+            ..r
+        }),
+        other => other,
+    })
 }
 
 /// GUARDED's continuation: nothing to do but be dropped.

@@ -19,8 +19,8 @@
 #[allow(dead_code)]
 mod cost_support;
 
-use ajisai_golden::{link, Rng};
-use ajisai_host::memory::{self, Counting};
+use ajisai_golden::Rng;
+use ajisai_host::memory::Counting;
 use ajisai_server::mcp::{AjisaiServer, ServerOptions};
 use std::time::Duration;
 
@@ -33,20 +33,8 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
-    link();
-    ajisai_host::backend::link();
-    ajisai_numerics_gmp::route_allocations();
-    memory::install();
-    ajisai_host::reaper::install();
-    cost_support::install_gap_meter();
-    let count: usize = std::env::var("AJISAI_COST_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2_000);
-    let seed: u64 = std::env::var("AJISAI_COST_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0xC057);
+    cost_support::install();
+    let (count, seed) = cost_support::count_and_seed(2_000);
     let backend = ajisai_core::numerics::process().provenance();
     let server = AjisaiServer::new(ServerOptions::production());
     let mut rng = Rng(seed);

@@ -280,6 +280,31 @@ impl GapSampler {
     }
 }
 
+/// What a cost-fuzzer run sets up first, as the binaries do (the Words, the backend,
+/// GMP's allocations and memory counted, the reaper), and the gap meter.
+pub fn install() {
+    ajisai_golden::link();
+    ajisai_host::backend::link();
+    ajisai_numerics_gmp::route_allocations();
+    ajisai_host::memory::install();
+    ajisai_host::reaper::install();
+    install_gap_meter();
+}
+
+/// How many programs to generate (`AJISAI_COST_PROGRAMS`, else `default_count`) and from
+/// which seed (`AJISAI_COST_SEED`, else 0xC057).
+pub fn count_and_seed(default_count: usize) -> (usize, u64) {
+    let count = std::env::var("AJISAI_COST_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default_count);
+    let seed = std::env::var("AJISAI_COST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0xC057);
+    (count, seed)
+}
+
 /// Install the check hook and the Word hook (once per process).
 pub fn install_gap_meter() {
     ajisai_core::limits::set_check_hook(record_check);

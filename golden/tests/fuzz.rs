@@ -285,20 +285,8 @@ mod cost_support;
 )]
 fn cost_fuzzer_answers_every_program_before_its_deadline_within_memory() {
     use ajisai_server::mcp::{AjisaiServer, ServerOptions};
-    link();
-    ajisai_host::backend::link();
-    ajisai_numerics_gmp::route_allocations();
-    memory::install();
-    ajisai_host::reaper::install();
-    cost_support::install_gap_meter();
-    let count: usize = std::env::var("AJISAI_COST_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
-    let seed: u64 = std::env::var("AJISAI_COST_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0xC057);
+    cost_support::install();
+    let (count, seed) = cost_support::count_and_seed(300);
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let runs = on_big_stack(move || {
@@ -434,20 +422,8 @@ fn long_runs() -> Vec<ajisai_golden::cost::CostProgram> {
 fn stopped_calls_give_their_slot_back_promptly() {
     use ajisai_server::mcp::{AjisaiServer, ServerOptions};
     use std::time::Duration;
-    link();
-    ajisai_host::backend::link();
-    ajisai_numerics_gmp::route_allocations();
-    memory::install();
-    ajisai_host::reaper::install();
-    cost_support::install_gap_meter();
-    let count: usize = std::env::var("AJISAI_COST_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
-    let seed: u64 = std::env::var("AJISAI_COST_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0xC057);
+    cost_support::install();
+    let (count, seed) = cost_support::count_and_seed(300);
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let (runs, programs) = on_big_stack(move || {
