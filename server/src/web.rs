@@ -124,6 +124,70 @@ pub async fn base_headers(
     response
 }
 
+/// Close the connection after an answer given before its request's body was read to
+/// the end (a refusal for the token, a size or a budget, a method or type rmcp refuses):
+/// say `Connection: close` in the answer.
+///
+/// hyper closes such a connection anyway unless the rest of the body has already
+/// arrived, but says nothing in the answer; a client that sends its next request on the
+/// same connection then finds it closed ("server disconnected without sending a
+/// response"). Draining the body instead would let an unauthenticated client make the
+/// server read whatever it sends.
+pub async fn close_if_body_unread(
+    request: Request<Body>,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use http_body::Body as _;
+    if request.body().is_end_stream() {
+        return next.run(request).await;
+    }
+    let read = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let request = request.map(|body| {
+        Body::new(ReadToEnd {
+            inner: body,
+            read: Arc::clone(&read),
+        })
+    });
+    let mut response = next.run(request).await;
+    if !read.load(std::sync::atomic::Ordering::Acquire) {
+        response.headers_mut().insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+    }
+    response
+}
+
+/// A request body that records whether it was read to its end.
+struct ReadToEnd {
+    inner: Body,
+    read: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl http_body::Body for ReadToEnd {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let polled = std::pin::Pin::new(&mut self.inner).poll_frame(cx);
+        if matches!(polled, std::task::Poll::Ready(None)) || self.inner.is_end_stream() {
+            self.read.store(true, std::sync::atomic::Ordering::Release);
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
 /// What a connection beyond the cap is answered: `probes` where it matches, 503 with
 /// `Retry-After` and `Connection: close` for anything else.
 fn overflow_app(probes: Router) -> Router {
@@ -168,8 +232,14 @@ pub async fn serve(
     drain_for: Duration,
     on_drain: impl FnOnce(),
 ) {
-    let app = app.layer(axum::middleware::from_fn(base_headers));
-    let overflow = probes.map(|p| overflow_app(p).layer(axum::middleware::from_fn(base_headers)));
+    let app = app
+        .layer(axum::middleware::from_fn(base_headers))
+        .layer(axum::middleware::from_fn(close_if_body_unread));
+    let overflow = probes.map(|p| {
+        overflow_app(p)
+            .layer(axum::middleware::from_fn(base_headers))
+            .layer(axum::middleware::from_fn(close_if_body_unread))
+    });
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let connections = Arc::new(tokio::sync::Semaphore::new(max_connections));
     let probe_connections = Arc::new(tokio::sync::Semaphore::new(PROBE_CONNECTIONS));

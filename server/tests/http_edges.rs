@@ -350,3 +350,125 @@ fn a_trickled_body_is_timed_out_as_a_whole() {
         "answered only after the whole body was sent ({sent} bytes)"
     );
 }
+
+/// One request written by hand on `stream`: `head` (request line and headers, without the
+/// blank line) and `Content-Length: declared`, then, when `body` is given, the body;
+/// the answer's status and lowercased head.
+fn exchange(
+    stream: &mut std::net::TcpStream,
+    head: &str,
+    declared: usize,
+    body: Option<&str>,
+) -> (u16, String) {
+    use std::io::Read;
+    write!(stream, "{head}\r\nContent-Length: {declared}\r\n\r\n").expect("head sent");
+    if let Some(body) = body {
+        stream.write_all(body.as_bytes()).expect("body sent");
+    }
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1];
+    // A byte at a time: nothing of a following answer is read with this one's head.
+    while !answer.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => answer.push(buf[0]),
+        }
+    }
+    let head = String::from_utf8_lossy(&answer).to_ascii_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let mut rest = vec![0u8; length];
+    stream.read_exact(&mut rest).expect("the answer's body");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head)
+}
+
+/// An answer given before its request's body was read to the end (a refusal for the
+/// token, for a declared size, for a content type, for a page's origin) says
+/// `Connection: close` and closes the connection: the rest of the body is never read, so
+/// the connection cannot carry another request, and a client that was not told would
+/// send its next request into a closed connection. An answer after the body was read
+/// keeps the connection for the next request.
+#[test]
+fn an_answer_given_before_the_body_is_read_closes_its_connection() {
+    use std::io::Read;
+    let server = HttpServer::spawn(
+        &["--isolation", "thread", "--playground"],
+        &[("AJISAI_HTTP_TOKEN", http_support::TOKEN)],
+    );
+    let host = server.authority();
+    let mcp = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nAccept: {ACCEPT}\r\nMCP-Protocol-Version: 2025-06-18"
+    );
+    let token = format!("Authorization: Bearer {}", http_support::TOKEN);
+    let call = tools_call(json!(1), "compute", json!({ "source": "1 2 +" }));
+    let cases = [
+        ("no token", format!("{mcp}\r\nContent-Type: application/json"), 401, call.len()),
+        (
+            "a wrong token",
+            format!("{mcp}\r\nContent-Type: application/json\r\nAuthorization: Bearer wrong"),
+            401,
+            call.len(),
+        ),
+        (
+            "a declared size over the limit",
+            format!("{mcp}\r\nContent-Type: application/json\r\n{token}"),
+            413,
+            ajisai_server::mcp::protocol::framing::MAX_MESSAGE_BYTES + 1,
+        ),
+        (
+            "a content type that is not JSON",
+            format!("{mcp}\r\nContent-Type: text/plain\r\n{token}"),
+            415,
+            call.len(),
+        ),
+        (
+            "a page run from another origin",
+            format!(
+                "POST /api/compute HTTP/1.1\r\nHost: {host}\r\nOrigin: http://evil.example\r\nContent-Type: application/json"
+            ),
+            403,
+            call.len(),
+        ),
+    ];
+    for (what, head, want, declared) in cases {
+        let mut stream = std::net::TcpStream::connect(&host).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("a read timeout");
+        // The body is held back until the answer is in: the server answers without it.
+        let (status, answer) = exchange(&mut stream, &head, declared, None);
+        assert_eq!(status, want, "{what}: {answer}");
+        assert!(
+            answer.contains("connection: close"),
+            "{what}: the answer does not say the connection closes: {answer}"
+        );
+        let mut rest = [0u8; 16];
+        let after = stream.read(&mut rest);
+        assert!(
+            matches!(after, Ok(0) | Err(_)),
+            "{what}: the connection stayed open ({after:?})"
+        );
+    }
+    // Read in full, a body keeps its connection: two calls on one connection.
+    let mut stream = std::net::TcpStream::connect(&host).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a read timeout");
+    let head = format!("{mcp}\r\nContent-Type: application/json\r\n{token}");
+    for round in 0..2 {
+        let (status, answer) = exchange(&mut stream, &head, call.len(), Some(&call));
+        assert_eq!(status, 200, "call {round}: {answer}");
+        assert!(
+            !answer.contains("connection: close"),
+            "call {round}: {answer}"
+        );
+    }
+}
