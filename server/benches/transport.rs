@@ -21,9 +21,10 @@
 //!   (one thread, 16 connections, the same body on every call). reqwest's client runs in
 //!   this process on the same two cores and costs about half of what the floor's server
 //!   costs per call; wrk costs a fraction of that, so these ratios say more about the
-//!   servers themselves. Beside them, each server's CPU per call in its turns (its
-//!   process's and its workers', from `/proc`), steadier than calls per second on a
-//!   shared machine.
+//!   servers themselves. Beside them, where the machine's time went per call in each
+//!   server's turns (its process, its workers, wrk, and idle, from `/proc`: together
+//!   every CPU's time), steadier than calls per second on a shared machine, and what the
+//!   throughput goal leaves a call of that time.
 //! - faults (with `--features bench-floor,fault-injection`): over HTTP with process
 //!   isolation and 4 slots, three `FAULT-SPIN` at once, then a `1024 FAULT-HOG` and a
 //!   `FAULT-ABORT`, while another client sends small calls: when each fault was answered
@@ -519,6 +520,82 @@ fn cpu_ticks(pid: u32) -> Option<(u64, u64)> {
     Some((own(pid)?, children))
 }
 
+/// CPU time used so far, in clock ticks, by this process's children that have ended and
+/// been waited for (`/proc/self/stat`'s cutime and cstime): every `wrk` run, once
+/// [`wrk_run`] returns. `None` off Linux.
+fn waited_children_ticks() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest: Vec<&str> = stat[stat.rfind(')')? + 2..].split(' ').collect();
+    // cutime and cstime are the 16th and 17th fields; `rest` starts at the 3rd.
+    Some(rest.get(13)?.parse::<u64>().ok()? + rest.get(14)?.parse::<u64>().ok()?)
+}
+
+/// The machine's idle time so far, in clock ticks summed over its CPUs (`/proc/stat`'s
+/// idle and iowait). `None` off Linux.
+fn idle_ticks() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let cpu: Vec<u64> = stat
+        .lines()
+        .next()?
+        .strip_prefix("cpu ")?
+        .split_whitespace()
+        .filter_map(|v| v.parse().ok())
+        .collect();
+    Some(cpu.get(3)? + cpu.get(4)?)
+}
+
+/// Where the machine's time went in one server's turns, in clock ticks: its process, its
+/// workers, the client (wrk) and nobody (idle), and the calls answered. On a machine this
+/// one's size the four add up to every CPU's time, so a server's throughput is the
+/// machine's CPUs over their sum per call: what a goal of throughput leaves each of them.
+#[derive(Clone, Copy, Default)]
+struct MachineTime {
+    calls: u64,
+    server: u64,
+    workers: u64,
+    client: u64,
+    idle: u64,
+}
+
+impl MachineTime {
+    /// The counters now, for server `pid`: its process's and its workers' ticks, the
+    /// waited children's (the client's, once it has ended) and the machine's idle ticks
+    /// (`None` when /proc cannot say).
+    fn read(pid: u32) -> Option<MachineTime> {
+        let (server, workers) = cpu_ticks(pid)?;
+        Some(MachineTime {
+            calls: 0,
+            server,
+            workers,
+            client: waited_children_ticks()?,
+            idle: idle_ticks()?,
+        })
+    }
+
+    /// This turn's share: `self` plus what happened between `before` and `after`, over
+    /// `calls` calls.
+    fn add_turn(self, before: MachineTime, after: MachineTime, calls: u64) -> MachineTime {
+        MachineTime {
+            calls: self.calls + calls,
+            server: self.server + after.server.saturating_sub(before.server),
+            workers: self.workers + after.workers.saturating_sub(before.workers),
+            client: self.client + after.client.saturating_sub(before.client),
+            idle: self.idle + after.idle.saturating_sub(before.idle),
+        }
+    }
+
+    /// Each part's µs per call.
+    fn per_call(&self) -> [f64; 4] {
+        let us = |ticks: u64| ticks as f64 / TICKS_PER_SECOND / self.calls.max(1) as f64 * 1e6;
+        [
+            us(self.server),
+            us(self.workers),
+            us(self.client),
+            us(self.idle),
+        ]
+    }
+}
+
 /// Clock ticks per second of `/proc`'s CPU times (USER_HZ: 100 on every Linux
 /// architecture this builds for).
 const TICKS_PER_SECOND: f64 = 100.0;
@@ -570,23 +647,18 @@ fn http_wrk(r: &Revision, seconds: u64) -> Option<[f64; 4]> {
     }
     let mut rates = vec![Vec::new(); n];
     let mut p50s = vec![Vec::new(); n];
-    // Per server: calls answered, and CPU ticks of its process and of its workers in its
-    // turns (none when /proc cannot say).
-    let mut cpu: Vec<Option<(u64, u64, u64)>> = vec![Some((0, 0, 0)); n];
+    // Per server: where the machine's time went in its turns (none when /proc cannot say).
+    let mut cpu: Vec<Option<MachineTime>> = vec![Some(MachineTime::default()); n];
     // Short turns, many rounds: this machine's speed drifts over seconds, and a turn of a
     // second each, in alternating order, spreads a drift over every server alike.
     for round in 0..2 * seconds {
         for k in 0..n {
             let c = if round % 2 == 0 { n - 1 - k } else { k };
-            let before = cpu_ticks(servers[c].child.id());
+            let before = MachineTime::read(servers[c].child.id());
             let (rate, p50, calls) = wrk_run(&servers[c].url, &scripts[c], clients, 1)?;
-            let after = cpu_ticks(servers[c].child.id());
+            let after = MachineTime::read(servers[c].child.id());
             cpu[c] = match (cpu[c], before, after) {
-                (Some((n, own, kids)), Some(b), Some(a)) => Some((
-                    n + calls,
-                    own + a.0.saturating_sub(b.0),
-                    kids + a.1.saturating_sub(b.1),
-                )),
+                (Some(sum), Some(b), Some(a)) => Some(sum.add_turn(b, a, calls)),
                 _ => None,
             };
             rates[c].push(rate);
@@ -611,17 +683,12 @@ fn http_wrk(r: &Revision, seconds: u64) -> Option<[f64; 4]> {
         // CPU per call is steadier than calls per second on a shared machine: it says
         // what a call costs, whatever else ran meanwhile (wrk shares the cores).
         let cost = match cpu[c] {
-            Some((calls, own, workers)) if calls > 0 => {
-                let per_call = |ticks: u64| ticks as f64 / TICKS_PER_SECOND / calls as f64 * 1e6;
-                if workers > 0 {
-                    format!(
-                        "  CPU {:5.1} µs a call + {:4.1} µs in workers",
-                        per_call(own),
-                        per_call(workers)
-                    )
-                } else {
-                    format!("  CPU {:5.1} µs a call", per_call(own))
-                }
+            Some(time) if time.calls > 0 => {
+                let [server, workers, client, idle] = time.per_call();
+                format!(
+                    "  µs a call: server {server:5.1} + workers {workers:4.1} + wrk {client:4.1} + idle {idle:4.1} = {:5.1}",
+                    server + workers + client + idle
+                )
             }
             _ => String::new(),
         };
@@ -629,6 +696,15 @@ fn http_wrk(r: &Revision, seconds: u64) -> Option<[f64; 4]> {
             "  {label} {:8.0} calls/s  p50 {:7.1} µs{cost}",
             rate[c],
             p50[c] * 1e6
+        );
+    }
+    // The throughput goal as a budget: at 1.2 times the floor's calls per second, a call
+    // may take (CPUs / that rate) of the machine's time, wrk's share and idle included.
+    if let Ok(cpus) = std::thread::available_parallelism() {
+        let budget = cpus.get() as f64 / (1.2 * rate[FLOOR_AT]) * 1e6;
+        println!(
+            "  1.2x the floor's calls/s leaves {budget:.1} µs of the machine's {} CPUs a call, wrk and idle included",
+            cpus.get()
         );
     }
     Some(http_ratios(&rate, &p50))
