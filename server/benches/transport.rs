@@ -24,7 +24,10 @@
 //!   servers themselves. Beside them, where the machine's time went per call in each
 //!   server's turns (its process, its workers, wrk, and idle, from `/proc`: together
 //!   every CPU's time), steadier than calls per second on a shared machine, and what the
-//!   throughput goal leaves a call of that time.
+//!   throughput goal leaves a call of that time. Two more floors run under wrk:
+//!   `ajisai-handoff-floor`, bare hyper that hands each request to four threads or to
+//!   four child processes over pipes and answers the same bytes, doing no work — what
+//!   each isolation mode's hand-off alone allows, so that the rest is ours.
 //! - faults (with `--features bench-floor,fault-injection`): over HTTP with process
 //!   isolation and 4 slots, three `FAULT-SPIN` at once, then a `1024 FAULT-HOG` and a
 //!   `FAULT-ABORT`, while another client sends small calls: when each fault was answered
@@ -44,6 +47,7 @@ use std::time::{Duration, Instant};
 
 const OURS: &str = env!("CARGO_BIN_EXE_ajisai-mcp-server");
 const FLOOR: &str = env!("CARGO_BIN_EXE_ajisai-floor-server");
+const HANDOFF_FLOOR: &str = env!("CARGO_BIN_EXE_ajisai-handoff-floor");
 
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
@@ -144,6 +148,27 @@ const THREADS: usize = 0;
 const PROCESSES: usize = 1;
 const VIA_RMCP: usize = 2;
 const FLOOR_AT: usize = 3;
+
+/// Under wrk, besides [`contestants`]: bare hyper with each isolation mode's hand-off and no
+/// work (`ajisai-handoff-floor`), at these indices.
+fn handoff_floors(r: &Revision) -> [Contestant; 2] {
+    [
+        (
+            "hyper + threads     ",
+            HANDOFF_FLOOR,
+            &["--handoff", "thread"],
+            r.call,
+        ),
+        (
+            "hyper + processes   ",
+            HANDOFF_FLOOR,
+            &["--handoff", "process"],
+            r.call,
+        ),
+    ]
+}
+const HANDOFF_THREADS: usize = 4;
+const HANDOFF_PROCESSES: usize = 5;
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -617,7 +642,8 @@ fn wrk_duration(v: &str) -> Option<Duration> {
 /// means over the rounds). The ratios as [`http`]'s, or `None` without wrk.
 fn http_wrk(r: &Revision, seconds: u64) -> Option<[f64; 4]> {
     Command::new("wrk").arg("--version").output().ok()?;
-    let contestants = contestants(r);
+    let mut contestants = contestants(r).to_vec();
+    contestants.extend(handoff_floors(r));
     let n = contestants.len();
     let dir = std::env::temp_dir().join(format!("ajisai-transport-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
@@ -698,6 +724,14 @@ fn http_wrk(r: &Revision, seconds: u64) -> Option<[f64; 4]> {
             p50[c] * 1e6
         );
     }
+    // What the hand-offs alone reach, and what our own work costs on top of them.
+    println!(
+        "  hand-off floors/floor: threads {:.2}, processes {:.2}; ours/hand-off floor: threads {:.2}, processes {:.2}",
+        rate[HANDOFF_THREADS] / rate[FLOOR_AT],
+        rate[HANDOFF_PROCESSES] / rate[FLOOR_AT],
+        rate[THREADS] / rate[HANDOFF_THREADS],
+        rate[PROCESSES] / rate[HANDOFF_PROCESSES]
+    );
     // The throughput goal as a budget: at 1.2 times the floor's calls per second, a call
     // may take (CPUs / that rate) of the machine's time, wrk's share and idle included.
     if let Ok(cpus) = std::thread::available_parallelism() {
