@@ -109,11 +109,34 @@ const BASE_HEADERS: [(&str, &str); 2] = [
     ("content-security-policy", "frame-ancestors 'none'"),
 ];
 
-/// Add [`BASE_HEADERS`] to an answer that does not set them.
-pub async fn base_headers(
+/// The outermost layer of every serving host, one layer rather than two (each axum layer
+/// costs a call its boxed future and its clone of the service inside it):
+///
+/// - [`BASE_HEADERS`] go on every answer that does not set them, whatever route (or
+///   refusal) wrote it;
+/// - an answer given before its request's body was read to the end (a refusal for the
+///   token, a size or a budget, a method or type rmcp refuses) says `Connection: close`.
+///   hyper closes such a connection anyway unless the rest of the body has already
+///   arrived, but says nothing in the answer; a client that sends its next request on
+///   the same connection then finds it closed ("server disconnected without sending a
+///   response"). Draining the body instead would let an unauthenticated client make the
+///   server read whatever it sends.
+pub async fn edge(
     request: Request<Body>,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
+    use http_body::Body as _;
+    let read = (!request.body().is_end_stream())
+        .then(|| Arc::new(std::sync::atomic::AtomicBool::new(false)));
+    let request = match &read {
+        Some(read) => request.map(|body| {
+            Body::new(ReadToEnd {
+                inner: body,
+                read: Arc::clone(read),
+            })
+        }),
+        None => request,
+    };
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     for (name, value) in BASE_HEADERS {
@@ -121,36 +144,8 @@ pub async fn base_headers(
             headers.insert(name, header::HeaderValue::from_static(value));
         }
     }
-    response
-}
-
-/// Close the connection after an answer given before its request's body was read to
-/// the end (a refusal for the token, a size or a budget, a method or type rmcp refuses):
-/// say `Connection: close` in the answer.
-///
-/// hyper closes such a connection anyway unless the rest of the body has already
-/// arrived, but says nothing in the answer; a client that sends its next request on the
-/// same connection then finds it closed ("server disconnected without sending a
-/// response"). Draining the body instead would let an unauthenticated client make the
-/// server read whatever it sends.
-pub async fn close_if_body_unread(
-    request: Request<Body>,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use http_body::Body as _;
-    if request.body().is_end_stream() {
-        return next.run(request).await;
-    }
-    let read = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let request = request.map(|body| {
-        Body::new(ReadToEnd {
-            inner: body,
-            read: Arc::clone(&read),
-        })
-    });
-    let mut response = next.run(request).await;
-    if !read.load(std::sync::atomic::Ordering::Acquire) {
-        response.headers_mut().insert(
+    if read.is_some_and(|read| !read.load(std::sync::atomic::Ordering::Acquire)) {
+        headers.insert(
             header::CONNECTION,
             header::HeaderValue::from_static("close"),
         );
@@ -232,14 +227,8 @@ pub async fn serve(
     drain_for: Duration,
     on_drain: impl FnOnce(),
 ) {
-    let app = app
-        .layer(axum::middleware::from_fn(base_headers))
-        .layer(axum::middleware::from_fn(close_if_body_unread));
-    let overflow = probes.map(|p| {
-        overflow_app(p)
-            .layer(axum::middleware::from_fn(base_headers))
-            .layer(axum::middleware::from_fn(close_if_body_unread))
-    });
+    let app = app.layer(axum::middleware::from_fn(edge));
+    let overflow = probes.map(|p| overflow_app(p).layer(axum::middleware::from_fn(edge)));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let connections = Arc::new(tokio::sync::Semaphore::new(max_connections));
     let probe_connections = Arc::new(tokio::sync::Semaphore::new(PROBE_CONNECTIONS));

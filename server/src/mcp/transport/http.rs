@@ -188,7 +188,7 @@ pub async fn serve<S: Service>(
 ) -> std::io::Result<()> {
     let local = listener.local_addr()?;
     let rmcp_ct = CancellationToken::new();
-    // Host and Origin are checked once, by `layers::guard` in front of every guarded
+    // Host and Origin are checked once, by `layers::front` in front of every guarded
     // route (`/mcp`, `/metrics`; the Playground's routes have the same check): rmcp's own
     // check, which would only ever see what the guard let through, is off.
     let config = StreamableHttpServerConfig::default()
@@ -221,23 +221,16 @@ pub async fn serve<S: Service>(
         draining: AtomicBool::new(false),
         bodies: crate::web::BodyBudget::new(MAX_MESSAGE_BYTES, MCP_BODIES_AT_ONCE),
     });
-    // The cross-cutting checks are layers, outermost first: the request's log line, then
-    // Host, Origin and the token, then (for a negotiable POST) the body's size and time
-    // limits. The probes are neither logged nor guarded (load balancers call them).
+    // The cross-cutting checks are one layer ([`layers::front`]), in order: the request's
+    // log line around Host, Origin and the token, then (for a negotiable POST) the body's
+    // size and time limits. The probes are neither logged nor guarded (load balancers
+    // call them).
     let guarded = Router::new()
         .route(MCP_PATH, any(mcp_endpoint::<S>))
         .route("/metrics", get(metrics_endpoint::<S>))
         .route_layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
-            layers::read_body::<S>,
-        ))
-        .route_layer(middleware::from_fn_with_state(
-            Arc::clone(&shared),
-            layers::guard::<S>,
-        ))
-        .route_layer(middleware::from_fn_with_state(
-            mcp_route_of as fn(&str) -> &'static str,
-            layers::log,
+            layers::front::<S>,
         ));
     let mut app = guarded
         .route("/healthz", get(healthz))
@@ -284,7 +277,7 @@ fn digest(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// A POST body read in full by [`layers::read_body`], within its size and time limits.
+/// A POST body read in full by [`layers::front`], within its size and time limits.
 #[derive(Clone)]
 struct ReadBody(Bytes);
 
@@ -315,6 +308,13 @@ mod layers {
         let method = request.method().clone();
         let path = route_of(request.uri().path());
         let mut response = next.run(request).await;
+        write_log(&method, path, started, &mut response);
+        response
+    }
+
+    /// The log line of a request `started` then, from what its handler left in the
+    /// response's extensions.
+    fn write_log(method: &Method, path: &str, started: Instant, response: &mut Response<Body>) {
         let mut logged = response
             .extensions_mut()
             .remove::<Logged>()
@@ -323,20 +323,27 @@ mod layers {
             logged.tool = Some(ran.tool.to_string());
             logged.outcome = Some(ran.outcome);
         }
-        log_request(&method, path, &logged, &response, started.elapsed());
-        response
+        log_request(method, path, &logged, response, started.elapsed());
     }
 
-    /// Host, Origin and the bearer token (docs/mcp/transports.md#token-host-and-origin).
-    pub async fn guard<S: Service>(
+    /// The layer of `/mcp` and `/metrics`: the request's log line ([`log`]) around Host,
+    /// Origin and the bearer token (docs/mcp/transports.md#token-host-and-origin), then
+    /// the body's limits ([`read_body`]). One layer rather than three: each axum layer
+    /// costs a call its boxed future and its clone of the service inside it.
+    pub async fn front<S: Service>(
         State(shared): State<Arc<Shared<S>>>,
         request: Request<Body>,
         next: Next,
     ) -> Response<Body> {
-        match shared.refusal(request.headers()) {
+        let started = Instant::now();
+        let method = request.method().clone();
+        let path = super::mcp_route_of(request.uri().path());
+        let mut response = match shared.refusal(request.headers()) {
             Some(refusal) => refusal,
-            None => next.run(request).await,
-        }
+            None => read_body(&shared, request, next).await,
+        };
+        write_log(&method, path, started, &mut response);
+        response
     }
 
     /// A POST rmcp could answer has its body read here, within [`MAX_MESSAGE_BYTES`]
@@ -349,8 +356,8 @@ mod layers {
     /// (`server/tests/http_edges.rs::a_trickled_body_is_timed_out_as_a_whole`); the size
     /// limit is http-body-util's `Limited`, as in tower-http's `RequestBodyLimitLayer`,
     /// which has no budget of bodies held at once.
-    pub async fn read_body<S: Service>(
-        State(shared): State<Arc<Shared<S>>>,
+    async fn read_body<S: Service>(
+        shared: &Shared<S>,
         request: Request<Body>,
         next: Next,
     ) -> Response<Body> {
@@ -491,7 +498,7 @@ async fn mcp_endpoint<S: Service>(
 ) -> Response<Body> {
     let mut logged = Logged::default();
     let mut response = shared.mcp(request, &mut logged).await;
-    // For the request's log line (`layers::log`).
+    // For the request's log line (`layers::front`).
     response.extensions_mut().insert(logged);
     response
 }
@@ -530,7 +537,7 @@ impl<S: Service> Shared<S> {
     }
 
     async fn mcp(&self, request: Request<Body>, logged: &mut Logged) -> Response<Body> {
-        // The body arrives read (`layers::read_body`) when the request is a POST rmcp can
+        // The body arrives read (`layers::front`) when the request is a POST rmcp can
         // answer; anything else rmcp answers itself (405, 406, 415) without a body.
         let Some(ReadBody(bytes)) = request.extensions().get::<ReadBody>().cloned() else {
             return self.rmcp(request).await;
