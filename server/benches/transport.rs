@@ -525,13 +525,8 @@ fn wrk_run(
 /// children (a server's workers): `/proc/<pid>/stat`'s utime and stime, and the children
 /// each of its threads started (`/proc/<pid>/task/*/children`). `None` off Linux.
 fn cpu_ticks(pid: u32) -> Option<(u64, u64)> {
-    fn own(pid: u32) -> Option<u64> {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // The fields after the name, which is in parentheses and may hold spaces.
-        let rest: Vec<&str> = stat[stat.rfind(')')? + 2..].split(' ').collect();
-        // utime and stime are the 14th and 15th fields; `rest` starts at the 3rd.
-        Some(rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?)
-    }
+    // utime and stime.
+    let own = |pid: u32| stat_ticks(&format!("/proc/{pid}/stat"), 14);
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
     let children: u64 = tasks
         .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("children")).ok())
@@ -549,10 +544,19 @@ fn cpu_ticks(pid: u32) -> Option<(u64, u64)> {
 /// been waited for (`/proc/self/stat`'s cutime and cstime): every `wrk` run, once
 /// [`wrk_run`] returns. `None` off Linux.
 fn waited_children_ticks() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // cutime and cstime.
+    stat_ticks("/proc/self/stat", 16)
+}
+
+/// The sum of fields `field` and `field + 1` (numbered from 1, as proc(5) numbers them)
+/// of the `/proc/<pid>/stat` file at `path`.
+fn stat_ticks(path: &str, field: usize) -> Option<u64> {
+    let stat = std::fs::read_to_string(path).ok()?;
+    // The fields after the name, which is in parentheses and may hold spaces: `rest`
+    // starts at the 3rd.
     let rest: Vec<&str> = stat[stat.rfind(')')? + 2..].split(' ').collect();
-    // cutime and cstime are the 16th and 17th fields; `rest` starts at the 3rd.
-    Some(rest.get(13)?.parse::<u64>().ok()? + rest.get(14)?.parse::<u64>().ok()?)
+    let at = |n: usize| rest.get(n.checked_sub(3)?)?.parse::<u64>().ok();
+    Some(at(field)? + at(field + 1)?)
 }
 
 /// The machine's idle time so far, in clock ticks summed over its CPUs (`/proc/stat`'s
